@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// The one place the environment is read. Every variable is listed in the README with its default.
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// connection URL")
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
+  DATA_DIR: z.string().min(1).default(".data"),
+  SANDBOX_KEY_TTL_DAYS: positiveInt.max(3650).default(30),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Environment = Record<string, string | undefined>;
+
+export function loadConfig(env: Environment = process.env): Config {
+  // An empty variable means "not set", as in most shells and .env tooling.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = configSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = issue.path.join(".");
+    return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { loadConfig, type Config } from "../config.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
+import * as schema from "./schema/index.ts";
+
+export { schema };
+
+/** PostgreSQL or PGlite, or a transaction on either: the query layer takes this as its first argument. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "postgres" | "pglite";
+  /** Where the data is, without credentials, for logs. */
+  location: string;
+  /** The raw clients, for what drizzle does not cover (LISTEN/NOTIFY, advisory locks). */
+  postgres?: postgres.Sql;
+  pglite?: PGlite;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_DIR = path.resolve("drizzle");
+// Any constant shared by every instance; two instances starting at once take turns migrating.
+const MIGRATION_LOCK_ID = 4_180_221_907;
+
+/** Number of migrations the code expects to be applied: readiness compares it with the database. */
+export function expectedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<DatabaseHandle> {
+  const migrator = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migratePostgres(drizzlePostgres(migrator), { migrationsFolder: MIGRATIONS_DIR });
+    await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+  } finally {
+    await migrator.end();
+  }
+  const client = postgres(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE, onnotice: () => {} });
+  return {
+    db: drizzlePostgres(client, { schema }) as unknown as Database,
+    kind: "postgres",
+    location: redact(config.DATABASE_URL),
+    postgres: client,
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(config: Config): Promise<DatabaseHandle> {
+  const dir = path.resolve(config.DATA_DIR);
+  const release = lockDataDir(dir);
+  try {
+    const client = await PGlite.create(path.join(dir, "pglite"));
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db: db as unknown as Database,
+      kind: "pglite",
+      location: dir,
+      pglite: client,
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Opens the database the configuration names and brings its schema up to date. */
+export function openDatabase(config: Config): Promise<DatabaseHandle> {
+  const url = config.DATABASE_URL;
+  return url ? openPostgres({ ...config, DATABASE_URL: url }) : openPglite(config);
+}
+
+// One handle per process. It lives on globalThis because the custom server and the code Next
+// bundles for pages and actions are separate copies of this module in the same process, and
+// PGlite must never be opened twice.
+const shared = globalThis as typeof globalThis & { __sportsDataDatabase?: Promise<DatabaseHandle> };
+
+export function getDatabase(config?: Config): Promise<DatabaseHandle> {
+  shared.__sportsDataDatabase ??= openDatabase(config ?? loadConfig()).catch((error: unknown) => {
+    shared.__sportsDataDatabase = undefined;
+    throw error;
+  });
+  return shared.__sportsDataDatabase;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const handle = shared.__sportsDataDatabase;
+  shared.__sportsDataDatabase = undefined;
+  if (handle) await (await handle).close();
+}

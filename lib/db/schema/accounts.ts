@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import { check, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, sqlList, timestampTz } from "./columns.ts";
+import { plans } from "./licensing.ts";
+
+export const ROLES = ["admin", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const organisations = pgTable("organisations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  planCode: text("plan_code").references(() => plans.code),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  // Sign-in looks users up by e-mail, which is stored lower-cased.
+  (t) => [
+    uniqueIndex("users_email_key").on(t.email),
+    check("users_email_lower_check", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<Role>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId] }),
+    // The console resolves a signed-in user's organisations on every action.
+    index("memberships_user_idx").on(t.userId),
+    check("memberships_role_check", sql.raw(`role in (${sqlList(ROLES)})`)),
+  ],
+);
+
+/** One-time invitation links; only the SHA-256 of the token is kept, like keys. */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    role: text("role").$type<Role>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestampTz("expires_at").notNull(),
+    acceptedAt: timestampTz("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    index("invitations_org_idx").on(t.orgId),
+    check("invitations_role_check", sql.raw(`role in (${sqlList(ROLES)})`)),
+  ],
+);

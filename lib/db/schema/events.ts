@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { sqlList, timestampTz, updatedAt } from "./columns.ts";
+import { competitions, players, sports, teams, type Sport } from "./sports.ts";
+
+export const EVENT_STATUSES = ["upcoming", "live", "finished", "postponed", "cancelled", "suspended"] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+export const FEEDS = ["official", "scout", "broadcast", "simulation"] as const;
+export type Feed = (typeof FEEDS)[number];
+export const SIDES = ["home", "away"] as const;
+export type Side = (typeof SIDES)[number];
+export const MARKET_TYPES = [
+  "match_winner",
+  "handicap",
+  "total",
+  "both_teams_to_score",
+  "next_goal",
+  "set_winner",
+  "map_winner",
+  "next_round",
+] as const;
+export type MarketType = (typeof MARKET_TYPES)[number];
+export const MARKET_STATUSES = ["open", "suspended", "settled"] as const;
+export type MarketStatus = (typeof MARKET_STATUSES)[number];
+export const OUTCOME_STATUSES = ["active", "suspended", "won", "lost"] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+export const REVISION_KINDS = ["event", "markets", "lineups"] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+export type Stat = { label: string; home: number; away: number };
+
+/** The current state of every event. The state at earlier moments is in event_revisions. */
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    sport: text("sport")
+      .$type<Sport>()
+      .notNull()
+      .references(() => sports.code),
+    competitionId: text("competition_id")
+      .notNull()
+      .references(() => competitions.id),
+    homeTeamId: text("home_team_id")
+      .notNull()
+      .references(() => teams.id),
+    awayTeamId: text("away_team_id")
+      .notNull()
+      .references(() => teams.id),
+    status: text("status").$type<EventStatus>().notNull(),
+    feed: text("feed").$type<Feed>().notNull(),
+    kickoff: timestampTz("kickoff").notNull(),
+    scoreHome: integer("score_home").notNull().default(0),
+    scoreAway: integer("score_away").notNull().default(0),
+    clock: text("clock").notNull().default(""),
+    period: text("period").notNull().default(""),
+    stats: jsonb("stats").$type<Stat[]>().notNull().default([]),
+    // The feed's own sequence number of the last applied update: ingest is idempotent by it.
+    feedSequence: bigint("feed_sequence", { mode: "number" }).notNull().default(0),
+    // The revision (event_revisions) that produced this state.
+    revision: bigint("revision", { mode: "number" }).notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Lists are filtered by status (and sport) and ordered by kickoff, then id (the paging order).
+    index("events_status_kickoff_idx").on(t.status, t.kickoff, t.id),
+    index("events_sport_status_kickoff_idx").on(t.sport, t.status, t.kickoff, t.id),
+    check("events_status_check", sql.raw(`status in (${sqlList(EVENT_STATUSES)})`)),
+    check("events_feed_check", sql.raw(`feed in (${sqlList(FEEDS)})`)),
+    check("events_score_check", sql`${t.scoreHome} >= 0 and ${t.scoreAway} >= 0`),
+    check("events_sides_check", sql`${t.homeTeamId} <> ${t.awayTeamId}`),
+  ],
+);
+
+export const lineupEntries = pgTable(
+  "lineup_entries",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    side: text("side").$type<Side>().notNull(),
+    ordinal: integer("ordinal").notNull(),
+    playerId: text("player_id")
+      .notNull()
+      .references(() => players.id),
+    // Number and position as announced for this event, which may differ from the player's usual.
+    number: integer("number").notNull(),
+    position: text("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.side, t.ordinal] }),
+    check("lineup_entries_side_check", sql.raw(`side in (${sqlList(SIDES)})`)),
+  ],
+);
+
+export const markets = pgTable(
+  "markets",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    type: text("type").$type<MarketType>().notNull(),
+    name: text("name").notNull(),
+    line: numeric("line", { precision: 8, scale: 2, mode: "number" }),
+    status: text("status").$type<MarketStatus>().notNull(),
+    ordinal: integer("ordinal").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The odds board reads every market of the events in play.
+    index("markets_event_idx").on(t.eventId, t.ordinal),
+    check("markets_type_check", sql.raw(`type in (${sqlList(MARKET_TYPES)})`)),
+    check("markets_status_check", sql.raw(`status in (${sqlList(MARKET_STATUSES)})`)),
+  ],
+);
+
+export const outcomes = pgTable(
+  "outcomes",
+  {
+    id: text("id").primaryKey(),
+    marketId: text("market_id")
+      .notNull()
+      .references(() => markets.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // Decimal odds.
+    price: numeric("price", { precision: 10, scale: 3, mode: "number" }).notNull(),
+    status: text("status").$type<OutcomeStatus>().notNull(),
+    ordinal: integer("ordinal").notNull(),
+  },
+  (t) => [
+    index("outcomes_market_idx").on(t.marketId, t.ordinal),
+    check("outcomes_price_check", sql`${t.price} > 1`),
+    check("outcomes_status_check", sql.raw(`status in (${sqlList(OUTCOME_STATUSES)})`)),
+  ],
+);
+
+/**
+ * Every change stores the full state after it (the Event, the markets or the lineups object as
+ * served), so the state at any moment of the retention window is one indexed read: the sandbox's
+ * delayed view and stream resumption read from here. `revision` increases across all events, so
+ * it doubles as the stream message id.
+ */
+export const eventRevisions = pgTable(
+  "event_revisions",
+  {
+    revision: bigint("revision", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<RevisionKind>().notNull(),
+    recordedAt: timestampTz("recorded_at").notNull().defaultNow(),
+    state: jsonb("state").$type<unknown>().notNull(),
+  },
+  (t) => [
+    // "This event (or its markets, or its lineups) as of T": the newest row at or before T.
+    index("event_revisions_event_kind_time_idx").on(t.eventId, t.kind, t.recordedAt),
+    // "Every event as of T" and pruning past the retention window.
+    index("event_revisions_kind_time_idx").on(t.kind, t.recordedAt),
+    check("event_revisions_kind_check", sql.raw(`kind in (${sqlList(REVISION_KINDS)})`)),
+  ],
+);

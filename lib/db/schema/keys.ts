@@ -1,0 +1,75 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, date, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, sqlList, timestampTz } from "./columns.ts";
+import { organisations, users } from "./accounts.ts";
+import { ENVIRONMENTS, type Environment } from "./licensing.ts";
+import { sports, type Sport } from "./sports.ts";
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    environment: text("environment").$type<Environment>().notNull(),
+    name: text("name"),
+    // SHA-256 (hex) of the whole key: the only form of the key that is ever stored.
+    keyHash: text("key_hash").notNull(),
+    // Prefix and last four characters, for people to recognise a key in lists.
+    hint: text("hint").notNull(),
+    // The sandbox key's one sport; production keys cover their organisation's plan.
+    sport: text("sport")
+      .$type<Sport>()
+      .references(() => sports.code),
+    createdAt: createdAt(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestampTz("expires_at"),
+    revokedAt: timestampTz("revoked_at"),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    lastUsedAt: timestampTz("last_used_at"),
+  },
+  (t) => [
+    // Every API request resolves its key by hash.
+    uniqueIndex("api_keys_key_hash_key").on(t.keyHash),
+    // The spec: one sandbox key per organisation, ever, so revoked ones count too.
+    uniqueIndex("api_keys_one_sandbox_per_org")
+      .on(t.orgId)
+      .where(sql`environment = 'sandbox'`),
+    index("api_keys_org_idx").on(t.orgId, t.createdAt),
+    check("api_keys_environment_check", sql.raw(`environment in (${sqlList(ENVIRONMENTS)})`)),
+    check(
+      "api_keys_sandbox_shape_check",
+      sql`(environment = 'sandbox') = (${t.sport} is not null and ${t.expiresAt} is not null)`,
+    ),
+  ],
+);
+
+/** Requests counted per key per calendar month (UTC): the quota reads this. */
+export const usageMonthly = pgTable(
+  "usage_monthly",
+  {
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    month: date("month").notNull(), // first day of the month
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.month] }),
+    check("usage_monthly_first_day_check", sql`extract(day from ${t.month}) = 1`),
+  ],
+);
+
+/** Requests counted per key per day (UTC): the console's charts read this. */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);

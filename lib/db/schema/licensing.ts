@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { check, date, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, sqlList, updatedAt } from "./columns.ts";
+import type { Sport } from "./sports.ts";
+import { organisations } from "./accounts.ts";
+
+export const ENVIRONMENTS = ["sandbox", "production"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** Plans are data: the seed writes them, keys and the metering read their limits from here. */
+export const plans = pgTable(
+  "plans",
+  {
+    code: text("code").primaryKey(),
+    name: text("name").notNull(),
+    environment: text("environment").$type<Environment>().notNull(),
+    description: text("description").notNull(),
+    // Empty for the sandbox plan: a sandbox key covers the one sport chosen at its creation.
+    sports: text("sports").array().$type<Sport[]>().notNull(),
+    monthlyQuota: integer("monthly_quota").notNull(),
+    requestsPerSecond: integer("requests_per_second").notNull(),
+    concurrentStreams: integer("concurrent_streams").notNull(),
+    monthlyPriceCents: integer("monthly_price_cents"),
+    ordinal: integer("ordinal").notNull(),
+  },
+  (t) => [
+    check("plans_environment_check", sql.raw(`environment in (${sqlList(ENVIRONMENTS)})`)),
+    check(
+      "plans_limits_check",
+      sql`${t.monthlyQuota} > 0 and ${t.requestsPerSecond} > 0 and ${t.concurrentStreams} > 0`,
+    ),
+  ],
+);
+
+/** The organisation's current licence record; earlier versions live in the audit log. */
+export const licences = pgTable(
+  "licences",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .unique()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    reference: text("reference").notNull(),
+    authority: text("authority").notNull(),
+    holder: text("holder").notNull(),
+    territory: text("territory"),
+    validFrom: date("valid_from").notNull(),
+    validUntil: date("valid_until").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("licences_validity_check", sql`${t.validFrom} <= ${t.validUntil}`)],
+);

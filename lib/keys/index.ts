@@ -1,0 +1,240 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit, type Actor } from "../audit.ts";
+import { addDays, utcDay } from "../clock.ts";
+import type { Database } from "../db/index.ts";
+import {
+  apiKeys,
+  organisations,
+  plans,
+  SPORTS,
+  usageMonthly,
+  type Environment,
+  type Sport,
+} from "../db/schema/index.ts";
+import { DomainError, isUniqueViolation, type DomainErrorCode } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { getLicence, licenceStatus } from "../licences.ts";
+import { findOrganisation } from "../organisations.ts";
+import { generateKey, hashKey, keyHint } from "./format.ts";
+
+export type KeyStatus = "active" | "revoked" | "expired";
+
+export type KeySummary = {
+  id: string;
+  orgId: string;
+  environment: Environment;
+  name: string | null;
+  hint: string;
+  sports: Sport[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  status: KeyStatus;
+  requestsUsed: number;
+  requestsQuota: number | null;
+};
+
+/** A created key: the only moment the key itself exists outside its owner's hands. */
+export type CreatedKey = { key: string; summary: KeySummary };
+
+export const sandboxKeyInput = z.object({
+  sport: z.enum(SPORTS, { message: `Choose one sport: ${SPORTS.join(", ")}` }),
+});
+export const productionKeyInput = z.object({
+  name: z.string().trim().max(80, "Name may hold at most 80 characters").optional(),
+});
+
+export const SANDBOX_PLAN = "sandbox";
+
+export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null }, at: Date): KeyStatus {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt <= at) return "expired";
+  return "active";
+}
+
+function monthStart(at: Date): string {
+  return `${utcDay(at).slice(0, 7)}-01`;
+}
+
+/** Every key of the organisation, newest first, with this month's use against its quota. */
+export async function listKeys(db: Database, orgId: string, at: Date): Promise<KeySummary[]> {
+  const [org] = await db
+    .select({ planSports: plans.sports, planQuota: plans.monthlyQuota })
+    .from(organisations)
+    .leftJoin(plans, eq(plans.code, organisations.planCode))
+    .where(eq(organisations.id, orgId));
+  const sandboxPlan = await db.select({ quota: plans.monthlyQuota }).from(plans).where(eq(plans.code, SANDBOX_PLAN));
+  const rows = await db
+    .select({ key: apiKeys, requestsUsed: usageMonthly.requests })
+    .from(apiKeys)
+    .leftJoin(usageMonthly, and(eq(usageMonthly.keyId, apiKeys.id), eq(usageMonthly.month, monthStart(at))))
+    .where(eq(apiKeys.orgId, orgId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(({ key, requestsUsed }) => {
+    const sandbox = key.environment === "sandbox";
+    return {
+      id: key.id,
+      orgId: key.orgId,
+      environment: key.environment,
+      name: key.name,
+      hint: key.hint,
+      sports: sandbox ? [key.sport!] : (org?.planSports ?? []),
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt,
+      revokedAt: key.revokedAt,
+      lastUsedAt: key.lastUsedAt,
+      status: keyStatus(key, at),
+      requestsUsed: requestsUsed ?? 0,
+      requestsQuota: sandbox ? (sandboxPlan[0]?.quota ?? null) : (org?.planQuota ?? null),
+    };
+  });
+}
+
+async function summaryOf(db: Database, orgId: string, keyId: string, at: Date): Promise<KeySummary> {
+  const summary = (await listKeys(db, orgId, at)).find((k) => k.id === keyId);
+  if (!summary) throw new DomainError("not_found", `No key ${keyId}.`);
+  return summary;
+}
+
+/** The sandbox key: one per organisation, ever, covering one sport, expiring after `ttlDays`. */
+export async function createSandboxKey(
+  db: Database,
+  orgId: string,
+  input: { sport: string },
+  options: { actor: Actor; at: Date; ttlDays: number },
+): Promise<CreatedKey> {
+  const { sport } = sandboxKeyInput.parse(input);
+  const [existing] = await db
+    .select({ hint: apiKeys.hint, createdAt: apiKeys.createdAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.environment, "sandbox")));
+  const refusal = (created?: Date) =>
+    new DomainError(
+      "sandbox_key_exists",
+      "This organisation already has its sandbox key" +
+        (existing ? ` (${existing.hint}, created ${utcDay(created ?? existing.createdAt)})` : "") +
+        ". An organisation gets one sandbox key, ever; production keys are available with a licence and a plan.",
+    );
+  if (existing) throw refusal();
+  const key = generateKey("sandbox");
+  const id = newId("key");
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(apiKeys).values({
+        id,
+        orgId,
+        environment: "sandbox",
+        keyHash: hashKey(key),
+        hint: keyHint(key),
+        sport,
+        createdBy: options.actor.userId,
+        createdAt: options.at,
+        expiresAt: addDays(options.at, options.ttlDays),
+      });
+      await recordAudit(tx, {
+        orgId,
+        actor: options.actor,
+        action: "key.created",
+        target: id,
+        details: { environment: "sandbox", sport },
+      });
+    });
+  } catch (error) {
+    // Two creations raced; the unique index let one through.
+    if (isUniqueViolation(error)) throw refusal();
+    throw error;
+  }
+  return { key, summary: await summaryOf(db, orgId, id, options.at) };
+}
+
+export type Blocker = { code: DomainErrorCode; message: string };
+
+/** What still stands between the organisation and production keys, in words for people. */
+export async function productionKeyBlockers(db: Database, orgId: string, at: Date): Promise<Blocker[]> {
+  const organisation = await findOrganisation(db, orgId);
+  const licence = await getLicence(db, orgId);
+  const blockers: Blocker[] = [];
+  const status = licenceStatus(licence, at);
+  if (status === "missing") {
+    blockers.push({ code: "licence_missing", message: "No licence record: record the organisation's licence first." });
+  } else if (status === "lapsed") {
+    blockers.push({
+      code: "licence_not_valid",
+      message: `The licence ${licence!.reference} lapsed after ${licence!.validUntil}: record a valid licence.`,
+    });
+  } else if (status === "not_yet_valid") {
+    blockers.push({
+      code: "licence_not_valid",
+      message: `The licence ${licence!.reference} is valid only from ${licence!.validFrom}.`,
+    });
+  }
+  if (!organisation.planCode) blockers.push({ code: "plan_missing", message: "No plan: choose a plan first." });
+  return blockers;
+}
+
+/** Production keys: any number, while the organisation has a valid licence and a plan. */
+export async function createProductionKey(
+  db: Database,
+  orgId: string,
+  input: z.input<typeof productionKeyInput>,
+  options: { actor: Actor; at: Date },
+): Promise<CreatedKey> {
+  const { name } = productionKeyInput.parse(input);
+  const blockers = await productionKeyBlockers(db, orgId, options.at);
+  if (blockers.length > 0) {
+    throw new DomainError(
+      blockers[0]!.code,
+      `A production key cannot be created yet. ${blockers.map((b) => b.message).join(" ")}`,
+    );
+  }
+  const key = generateKey("production");
+  const id = newId("key");
+  await db.transaction(async (tx) => {
+    await tx.insert(apiKeys).values({
+      id,
+      orgId,
+      environment: "production",
+      name: name || null,
+      keyHash: hashKey(key),
+      hint: keyHint(key),
+      createdBy: options.actor.userId,
+      createdAt: options.at,
+    });
+    await recordAudit(tx, {
+      orgId,
+      actor: options.actor,
+      action: "key.created",
+      target: id,
+      details: { environment: "production", name: name || null },
+    });
+  });
+  return { key, summary: await summaryOf(db, orgId, id, options.at) };
+}
+
+/**
+ * Revokes a key. `orgId` scopes the console's request to the signed-in organisation, so a key id
+ * of another organisation is simply not found; the operator CLI passes null. Revoking twice is
+ * harmless and reports the first revocation. Counted requests are not given back.
+ */
+export async function revokeKey(
+  db: Database,
+  keyId: string,
+  orgId: string | null,
+  options: { actor: Actor; at: Date },
+): Promise<{ summary: KeySummary; alreadyRevoked: boolean }> {
+  const scope = orgId ? and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)) : eq(apiKeys.id, keyId);
+  const revoked = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: options.at, revokedBy: options.actor.userId })
+      .where(and(scope, isNull(apiKeys.revokedAt)))
+      .returning({ orgId: apiKeys.orgId });
+    if (row) await recordAudit(tx, { orgId: row.orgId, actor: options.actor, action: "key.revoked", target: keyId });
+    return row;
+  });
+  const [key] = await db.select({ orgId: apiKeys.orgId }).from(apiKeys).where(scope);
+  if (!key) throw new DomainError("not_found", `No key ${keyId}${orgId ? " in this organisation" : ""}.`);
+  return { summary: await summaryOf(db, key.orgId, keyId, options.at), alreadyRevoked: !revoked };
+}

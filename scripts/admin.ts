@@ -1,0 +1,251 @@
+// The operator CLI: `npm run admin -- <command>`. It uses the server's database settings and the
+// same lib/ rules as the console. Exit codes: 0 done, 1 refused (a rule or an invalid value),
+// 2 usage error.
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { OPERATOR } from "../lib/audit.ts";
+import { now } from "../lib/clock.ts";
+import { ConfigError, loadConfig } from "../lib/config.ts";
+import { closeDatabase, getDatabase, type Database } from "../lib/db/index.ts";
+import { DataDirInUseError } from "../lib/db/data-dir-lock.ts";
+import { DomainError } from "../lib/errors.ts";
+import {
+  createProductionKey,
+  createSandboxKey,
+  listKeys,
+  revokeKey,
+  type CreatedKey,
+  type KeySummary,
+} from "../lib/keys/index.ts";
+import { setLicence } from "../lib/licences.ts";
+import { createOrganisation, findOrganisation, listOrganisations } from "../lib/organisations.ts";
+import { listPlans, setPlan } from "../lib/plans.ts";
+import { resetPassword } from "../lib/users.ts";
+import { seedReferenceData } from "../seeds/index.ts";
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+Commands:
+  org create --name NAME [--slug SLUG]
+  org list
+  licence set --org ORG --reference REF --authority AUTHORITY --holder LEGAL_NAME
+              --valid-until YYYY-MM-DD [--valid-from YYYY-MM-DD] [--territory TERRITORY]
+  plan list
+  plan set --org ORG --plan CODE
+  key create --org ORG --env sandbox --sport SPORT
+  key create --org ORG --env production [--name NAME]
+  key revoke --id KEY_ID
+  key list --org ORG
+  user reset-password --email EMAIL
+
+ORG is an organisation's id (org_…) or its slug. --json prints one JSON document instead of text.
+The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
+(which only one process can open at a time: stop the server first).`;
+
+const text = { type: "string" } as const;
+const flag = { type: "boolean" } as const;
+const OPTIONS = {
+  name: text,
+  slug: text,
+  org: text,
+  reference: text,
+  authority: text,
+  holder: text,
+  territory: text,
+  "valid-from": text,
+  "valid-until": text,
+  plan: text,
+  env: text,
+  sport: text,
+  id: text,
+  email: text,
+  json: flag,
+  help: flag,
+};
+
+class UsageError extends Error {}
+
+type Output = { json: unknown; text: string };
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+const day = (date: Date | null) => (date ? date.toISOString() : "-");
+
+function keyLine(key: KeySummary): string {
+  const label = key.name ? ` "${key.name}"` : "";
+  const usage = key.requestsQuota
+    ? `${key.requestsUsed}/${key.requestsQuota} this month`
+    : `${key.requestsUsed} this month`;
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+}
+
+function createdKey(created: CreatedKey, orgName: string): Output {
+  return {
+    json: { ...created.summary, key: created.key },
+    text: [
+      `Created ${created.summary.environment} key ${created.summary.id} for ${orgName}:`,
+      "",
+      `  ${created.key}`,
+      "",
+      "This is the only time the key is shown: store it now. Only its SHA-256 is kept.",
+      created.summary.expiresAt
+        ? `It covers ${created.summary.sports.join(", ")} and expires ${day(created.summary.expiresAt)}.`
+        : `It covers ${created.summary.sports.join(", ")}.`,
+    ].join("\n"),
+  };
+}
+
+async function run(db: Database, command: string, options: Options, ttlDays: number): Promise<Output> {
+  const at = now();
+  const context = { actor: OPERATOR, at };
+  switch (command) {
+    case "org create": {
+      const org = await createOrganisation(
+        db,
+        { name: required(options, "name"), slug: optional(options, "slug") },
+        OPERATOR,
+      );
+      return { json: org, text: `Created organisation ${org.id} "${org.name}" (slug ${org.slug}).` };
+    }
+    case "org list": {
+      const orgs = await listOrganisations(db);
+      return {
+        json: orgs,
+        text:
+          orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}  plan=${o.planCode ?? "-"}`).join("\n") || "No organisations.",
+      };
+    }
+    case "licence set": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const licence = await setLicence(
+        db,
+        org.id,
+        {
+          reference: required(options, "reference"),
+          authority: required(options, "authority"),
+          holder: required(options, "holder"),
+          territory: optional(options, "territory"),
+          validFrom: optional(options, "valid-from"),
+          validUntil: required(options, "valid-until"),
+        },
+        OPERATOR,
+        at,
+      );
+      return {
+        json: licence,
+        text: `Licence ${licence.reference} recorded for ${org.name}: valid ${licence.validFrom} to ${licence.validUntil}.`,
+      };
+    }
+    case "plan list": {
+      const plans = await listPlans(db);
+      const line = (p: (typeof plans)[number]) =>
+        `${p.code.padEnd(11)} ${p.environment.padEnd(10)} quota=${p.monthlyQuota}/month  ${p.requestsPerSecond}/s  streams=${p.concurrentStreams}  sports=${p.sports.join(",") || "(one, chosen per key)"}`;
+      return { json: plans, text: plans.map(line).join("\n") };
+    }
+    case "plan set": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const plan = await setPlan(db, org.id, required(options, "plan"), OPERATOR);
+      return { json: { orgId: org.id, plan }, text: `${org.name} is on the ${plan.name} plan.` };
+    }
+    case "key create": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const env = required(options, "env");
+      if (env === "sandbox") {
+        return createdKey(
+          await createSandboxKey(db, org.id, { sport: required(options, "sport") }, { ...context, ttlDays }),
+          org.name,
+        );
+      }
+      if (env === "production") {
+        return createdKey(
+          await createProductionKey(db, org.id, { name: optional(options, "name") }, context),
+          org.name,
+        );
+      }
+      throw new UsageError(`--env must be sandbox or production, not "${env}".`);
+    }
+    case "key revoke": {
+      const { summary, alreadyRevoked } = await revokeKey(db, required(options, "id"), null, context);
+      return {
+        json: { ...summary, alreadyRevoked },
+        text: alreadyRevoked
+          ? `Key ${summary.id} was already revoked at ${day(summary.revokedAt)}.`
+          : `Revoked key ${summary.id} (${summary.hint}). Requests with it are refused from now on.`,
+      };
+    }
+    case "key list": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const keys = await listKeys(db, org.id, at);
+      return { json: keys, text: keys.map(keyLine).join("\n") || `${org.name} has no keys.` };
+    }
+    case "user reset-password": {
+      const { user, password } = await resetPassword(db, required(options, "email"), OPERATOR);
+      return {
+        json: { userId: user.id, email: user.email, password },
+        text: `New password for ${user.email} (shown once): ${password}`,
+      };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}".` : "No command given.");
+  }
+}
+
+function explain(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    (values.help ? console.log : console.error)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const json = values.json === true;
+  const fail = (code: number, kind: string, message: string) => {
+    if (json) console.log(JSON.stringify({ error: { code: kind, message } }, null, 2));
+    else console.error(message);
+    return code;
+  };
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(2, "invalid_configuration", error.message);
+    throw error;
+  }
+  try {
+    const { db } = await getDatabase(config);
+    await seedReferenceData(db);
+    const output = await run(db, positionals.slice(0, 2).join(" "), values, config.SANDBOX_KEY_TTL_DAYS);
+    console.log(json ? JSON.stringify(output.json, null, 2) : output.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, "usage", `${error.message}\n\n${USAGE}`);
+    if (error instanceof DomainError) return fail(1, error.code, error.message);
+    if (error instanceof z.ZodError) return fail(1, "invalid_input", explain(error));
+    if (error instanceof DataDirInUseError) return fail(1, "database_in_use", error.message);
+    throw error;
+  } finally {
+    await closeDatabase();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

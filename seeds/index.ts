@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { SEED } from "../lib/audit.ts";
+import { utcDay, addDays } from "../lib/clock.ts";
+import type { Database } from "../lib/db/index.ts";
+import { organisations, plans, sports, SPORTS, users } from "../lib/db/schema/index.ts";
+import { randomBase62 } from "../lib/ids.ts";
+import { setLicence } from "../lib/licences.ts";
+import { createOrganisation } from "../lib/organisations.ts";
+import { setPlan } from "../lib/plans.ts";
+import { addMember } from "../lib/users.ts";
+import { PLANS } from "./plans.ts";
+import { SPORT_NAMES } from "./sports.ts";
+
+export const DEMO_ADMIN_EMAIL = "admin@demo.example";
+
+export type SeedResult = {
+  /** Set only when this run created the demo organisation: the one time its password is known. */
+  demoAdmin: { email: string; password: string } | null;
+  /** The demo admin's e-mail, when that user exists. */
+  demoAdminEmail: string | null;
+};
+
+// Instances starting together against one database seed one at a time.
+const SEED_LOCK_ID = 4_180_221_908;
+
+/** Sports and plans: every process that opens the database writes them, so they match the code. */
+export async function seedReferenceData(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+    await writeReferenceData(tx);
+  });
+}
+
+async function writeReferenceData(tx: Database): Promise<void> {
+  for (const [ordinal, code] of SPORTS.entries()) {
+    await tx
+      .insert(sports)
+      .values({ code, name: SPORT_NAMES[code], ordinal })
+      .onConflictDoUpdate({ target: sports.code, set: { name: SPORT_NAMES[code], ordinal } });
+  }
+  for (const plan of PLANS) {
+    const values = { ...plan, sports: [...plan.sports] };
+    await tx.insert(plans).values(values).onConflictDoUpdate({ target: plans.code, set: values });
+  }
+}
+
+/** The server's seed: reference data and, on a database with no organisation yet, the demo organisation. */
+export async function seed(db: Database, at: Date): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+    await writeReferenceData(tx);
+
+    const [anyOrganisation] = await tx.select({ id: organisations.id }).from(organisations).limit(1);
+    if (anyOrganisation) {
+      const [demo] = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(sql`${users.email} = ${DEMO_ADMIN_EMAIL}`);
+      return { demoAdmin: null, demoAdminEmail: demo?.email ?? null };
+    }
+
+    const organisation = await createOrganisation(tx, { name: "Demo Sports Media", slug: "demo" }, SEED);
+    const password = randomBase62(16);
+    await addMember(
+      tx,
+      { orgId: organisation.id, email: DEMO_ADMIN_EMAIL, name: "Demo Admin", password, role: "admin" },
+      SEED,
+    );
+    await setLicence(
+      tx,
+      organisation.id,
+      {
+        reference: "DEMO-2026-001",
+        authority: "Demo Gaming Authority",
+        holder: "Demo Sports Media Ltd",
+        territory: "Demo territory",
+        validUntil: utcDay(addDays(at, 365)),
+      },
+      SEED,
+      at,
+    );
+    await setPlan(tx, organisation.id, "pro", SEED);
+    return { demoAdmin: { email: DEMO_ADMIN_EMAIL, password }, demoAdminEmail: DEMO_ADMIN_EMAIL };
+  });
+}

@@ -1,0 +1,99 @@
+// The production server (`npm start`) and the development server (`npm run dev`): one node:http
+// server that answers operational endpoints itself and hands every other request to Next.
+// The public API will be answered here too, straight from node:http, because Next's request
+// pipeline costs many times the work of an API answer (see README, "Architecture").
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+import { now } from "./lib/clock.ts";
+import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
+import { closeDatabase, getDatabase } from "./lib/db/index.ts";
+import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
+import { readiness } from "./lib/health.ts";
+import { seed } from "./seeds/index.ts";
+
+const dev = process.argv.includes("--dev");
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, method: string): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": bytes.length,
+    "cache-control": "no-store",
+  });
+  res.end(method === "HEAD" ? undefined : bytes);
+}
+
+async function start(config: Config): Promise<void> {
+  const handle = await getDatabase(config);
+  console.log(
+    `Database: ${handle.kind === "pglite" ? `embedded PGlite in ${handle.location}` : `PostgreSQL at ${handle.location}`} (migrated)`,
+  );
+
+  const seeded = await seed(handle.db, now());
+  if (seeded.demoAdmin) {
+    console.log(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
+  } else if (seeded.demoAdminEmail) {
+    console.log(
+      `Demo sign-in: ${seeded.demoAdminEmail} (password printed at first start; ` +
+        `\`npm run admin -- user reset-password --email ${seeded.demoAdminEmail}\` sets a new one)`,
+    );
+  }
+
+  const app = next({ dev, dir: import.meta.dirname, hostname: config.HOST, port: config.PORT });
+  await app.prepare();
+  const handleWithNext = app.getRequestHandler();
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?", 1)[0];
+    const method = req.method ?? "GET";
+    if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
+      if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
+      void readiness(handle).then((report) => sendJson(res, report.status, report.body, method));
+      return;
+    }
+    handleWithNext(req, res).catch((error: unknown) => {
+      console.error("Unhandled error in a page or action:", error);
+      if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  console.log(`Ready on http://localhost:${port} (${dev ? "development" : "production"})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    // Idle keep-alive connections would hold close() open; busy ones get a few seconds to finish.
+    server.closeIdleConnections();
+    const forced = setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    await new Promise((resolve) => server.close(resolve));
+    clearTimeout(forced);
+    await app.close();
+    await closeDatabase();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail(error instanceof ConfigError ? error.message : String(error));
+}
+await start(config).catch((error: unknown) => {
+  if (error instanceof DataDirInUseError) fail(error.message);
+  console.error("Start-up failed:", error);
+  process.exit(1);
+});
