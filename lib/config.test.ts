@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("configuration", () => {
+  it("has a default for everything, so an empty environment starts on the embedded database", () => {
+    expect(loadConfig({})).toEqual({
+      NODE_ENV: "production",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATABASE_POOL_SIZE: 10,
+      DATA_DIR: ".data",
+      SANDBOX_KEY_TTL_DAYS: 30,
+    });
+  });
+
+  it("reads numbers and the PostgreSQL URL", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATABASE_URL: "postgresql://u:p@db:5432/svc",
+      SANDBOX_KEY_TTL_DAYS: "7",
+    });
+    expect(config).toMatchObject({ PORT: 8080, DATABASE_URL: "postgresql://u:p@db:5432/svc", SANDBOX_KEY_TTL_DAYS: 7 });
+  });
+
+  it("treats an empty variable as unset", () => {
+    const config = loadConfig({ DATABASE_URL: "", PORT: "" });
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it("names every bad variable and its value in one message", () => {
+    expect(() => loadConfig({ PORT: "70000", DATABASE_URL: "mysql://x", DATABASE_POOL_SIZE: "many" })).toThrow(
+      ConfigError,
+    );
+    try {
+      loadConfig({ PORT: "70000", DATABASE_URL: "mysql://x", DATABASE_POOL_SIZE: "many" });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('PORT="70000"');
+      expect(message).toContain('DATABASE_URL="mysql://x": must be a postgres:// or postgresql:// connection URL');
+      expect(message).toContain('DATABASE_POOL_SIZE="many"');
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// `npm test`: type-check, lint and format check, build, then every vitest suite (unit and
+// integration, against the built server) and the Playwright suite in Chromium. Ends with one
+// line counting all tests: "tests: N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+
+type Step = { name: string; bin: string; args: string[] };
+
+const checks: Step[] = [
+  { name: "type-check", bin: "node_modules/typescript/bin/tsc", args: ["--noEmit"] },
+  { name: "lint", bin: "node_modules/eslint/bin/eslint.js", args: ["--max-warnings", "0", "."] },
+  { name: "format", bin: "node_modules/prettier/bin/prettier.cjs", args: ["--check", "--log-level", "warn", "."] },
+  { name: "build", bin: "node_modules/next/dist/bin/next", args: ["build"] },
+];
+const suites: Step[] = [
+  {
+    name: "vitest",
+    bin: "node_modules/vitest/vitest.mjs",
+    args: ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+  },
+  { name: "playwright", bin: "node_modules/@playwright/test/cli.js", args: ["test"] },
+];
+
+function run(step: Step): boolean {
+  console.log(`\n▶ ${step.name}`);
+  const result = spawnSync(process.execPath, [step.bin, ...step.args], { stdio: "inherit" });
+  return result.status === 0;
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.log("TEST_DATABASE_URL is not set: the PostgreSQL variants of the integration tests are skipped.");
+}
+rmSync("test-results", { recursive: true, force: true });
+mkdirSync("test-results", { recursive: true });
+
+for (const step of checks) {
+  if (!run(step)) {
+    console.log(`\n${step.name} failed: tests not run.\ntests: 0 passed, 1 failed`);
+    process.exit(1);
+  }
+}
+const suitesPassed = suites.map(run).every(Boolean);
+
+const vitest = readJson<{
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}>("test-results/vitest.json");
+const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
+  "test-results/playwright.json",
+);
+const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats.expected ?? 0) + (playwright?.stats.flaky ?? 0);
+const reportedFailures = (vitest?.numFailedTests ?? 0) + (playwright?.stats.unexpected ?? 0);
+// A suite that failed without a failing test (a crash, a setup error) still counts as a failure.
+const failed = !suitesPassed && reportedFailures === 0 ? 1 : reportedFailures;
+const skipped = (vitest ? vitest.numPendingTests + vitest.numTodoTests : 0) + (playwright?.stats.skipped ?? 0);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(suitesPassed && failed === 0 ? 0 : 1);

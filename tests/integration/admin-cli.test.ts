@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkKeyFormat } from "../../lib/keys/format.ts";
+import { BACKENDS, type TestDatabase } from "./support/databases.ts";
+import { admin, runAdmin } from "./support/processes.ts";
+
+type Key = { id: string; key?: string; environment: string; status: string; sports: string[]; hint: string };
+
+describe.each(BACKENDS)("npm run admin on $name", (backend) => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    database = await backend.create();
+    env = database.env;
+  });
+  afterAll(() => database?.drop());
+
+  it("takes an organisation from creation to both kinds of key, and refuses a second sandbox key", async () => {
+    const org = await admin<{ id: string; slug: string }>(["org", "create", "--name", "Acme Odds"], env);
+    expect(org).toMatchObject({ slug: "acme-odds" });
+    expect(org.id).toMatch(/^org_[0-9A-Za-z]{20}$/);
+
+    const early = await runAdmin(["key", "create", "--org", "acme-odds", "--env", "production"], env);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain("No licence record");
+    expect(early.stderr).toContain("No plan");
+
+    const licence = await admin(
+      [
+        "licence",
+        "set",
+        "--org",
+        org.id,
+        "--reference",
+        "MGA/B2B/123",
+        "--authority",
+        "Malta Gaming Authority",
+        "--holder",
+        "Acme Odds Ltd",
+        "--valid-until",
+        "2099-12-31",
+      ],
+      env,
+    );
+    expect(licence).toMatchObject({ reference: "MGA/B2B/123", validUntil: "2099-12-31", orgId: org.id });
+
+    const plans = await admin<{ code: string }[]>(["plan", "list"], env);
+    expect(plans.map((p) => p.code)).toEqual(["sandbox", "starter", "pro", "enterprise"]);
+    await admin(["plan", "set", "--org", "acme-odds", "--plan", "starter"], env);
+
+    const sandbox = await admin<Key>(
+      ["key", "create", "--org", "acme-odds", "--env", "sandbox", "--sport", "tennis"],
+      env,
+    );
+    expect(checkKeyFormat(sandbox.key!)).toBe("sandbox");
+    expect(sandbox).toMatchObject({ environment: "sandbox", sports: ["tennis"], status: "active" });
+
+    const second = await runAdmin(
+      ["key", "create", "--org", "acme-odds", "--env", "sandbox", "--sport", "soccer"],
+      env,
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/already has its sandbox key .*one sandbox key, ever/);
+    const secondJson = await runAdmin(
+      ["key", "create", "--org", "acme-odds", "--env", "sandbox", "--sport", "soccer", "--json"],
+      env,
+    );
+    expect(secondJson.code).toBe(1);
+    expect(JSON.parse(secondJson.stdout)).toMatchObject({ error: { code: "sandbox_key_exists" } });
+
+    const text = await runAdmin(
+      ["key", "create", "--org", "acme-odds", "--env", "production", "--name", "Web app"],
+      env,
+    );
+    expect(text.code).toBe(0);
+    const printed = /\b(svc_sk_[0-9A-Za-z]{32})\b/.exec(text.stdout)?.[1];
+    expect(checkKeyFormat(printed!)).toBe("production");
+    expect(text.stdout).toContain("only time the key is shown");
+
+    const listed = await admin<Key[]>(["key", "list", "--org", "acme-odds"], env);
+    expect(listed).toHaveLength(2);
+    expect(listed.every((k) => k.key === undefined)).toBe(true);
+    expect(JSON.stringify(listed)).not.toContain(printed!.slice(7, 30));
+    const production = listed.find((k) => k.environment === "production")!;
+    expect(production).toMatchObject({
+      sports: ["soccer", "basketball", "tennis"],
+      hint: `svc_sk_…${printed!.slice(-4)}`,
+    });
+
+    const revoked = await admin<Key & { alreadyRevoked: boolean }>(["key", "revoke", "--id", production.id], env);
+    expect(revoked).toMatchObject({ status: "revoked", alreadyRevoked: false });
+    const listedAfter = await admin<Key[]>(["key", "list", "--org", org.id], env);
+    expect(listedAfter.find((k) => k.id === production.id)?.status).toBe("revoked");
+  });
+
+  it.each([
+    [
+      ["key", "create", "--org", "nowhere", "--env", "sandbox", "--sport", "soccer"],
+      1,
+      /No organisation with id or slug "nowhere"/,
+    ],
+    [["key", "create", "--org", "acme-odds", "--env", "staging"], 2, /--env must be sandbox or production/],
+    [
+      ["key", "create", "--org", "acme-odds", "--env", "sandbox", "--sport", "golf"],
+      1,
+      /sport: Choose one sport: soccer/,
+    ],
+    [
+      [
+        "licence",
+        "set",
+        "--org",
+        "acme-odds",
+        "--reference",
+        "R",
+        "--authority",
+        "A",
+        "--holder",
+        "H",
+        "--valid-until",
+        "31/12/2027",
+      ],
+      1,
+      /validUntil: Use a date in the form YYYY-MM-DD/,
+    ],
+    [["plan", "set", "--org", "acme-odds", "--plan", "gold"], 1, /No production plan "gold"/],
+    [["key", "revoke", "--id", "key_missing"], 1, /No key key_missing/],
+    [["org", "create"], 2, /--name is required/],
+    [["org", "create", "--name", "Acme Odds"], 1, /slug "acme-odds" already exists/],
+    [["fly", "away"], 2, /Unknown command "fly away"/],
+    [["org", "list", "--colour"], 2, /Unknown option '--colour'/],
+  ])("refuses %j with exit %i and says why", async (args, code, message) => {
+    const result = await runAdmin(args, env);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+  });
+});

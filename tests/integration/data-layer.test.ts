@@ -1,0 +1,233 @@
+import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "../../lib/audit.ts";
+import { addDays, utcDay } from "../../lib/clock.ts";
+import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
+import { DomainError } from "../../lib/errors.ts";
+import { checkKeyFormat } from "../../lib/keys/format.ts";
+import {
+  createProductionKey,
+  createSandboxKey,
+  listKeys,
+  productionKeyBlockers,
+  revokeKey,
+} from "../../lib/keys/index.ts";
+import { setLicence } from "../../lib/licences.ts";
+import { createOrganisation } from "../../lib/organisations.ts";
+import { setPlan } from "../../lib/plans.ts";
+import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
+import { BACKENDS, POSTGRES, type TestDatabase } from "./support/databases.ts";
+
+const at = new Date("2026-11-21T12:00:00Z");
+const context = { actor: OPERATOR, at };
+
+async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+function rows<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
+}
+
+describe.each(BACKENDS)("data layer on $name", (backend) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    handle = await openDatabase(database.config);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+
+  it("applies the migrations once, and opening again changes nothing", async () => {
+    const count = async (h: DatabaseHandle) =>
+      rows<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
+    expect(await count(handle)).toBe(1);
+    if (backend.name === "postgres") {
+      const again = await openDatabase(database.config);
+      expect(await count(again)).toBe(1);
+      await again.close();
+    }
+  });
+
+  it("seeds the seven sports, the four plans and, on an empty database only, the demo organisation", async () => {
+    const first = await seed(handle.db, at);
+    expect(first.demoAdmin?.email).toBe(DEMO_ADMIN_EMAIL);
+    expect(first.demoAdmin?.password).toMatch(/^[0-9A-Za-z]{16}$/);
+    const second = await seed(handle.db, at);
+    expect(second).toEqual({ demoAdmin: null, demoAdminEmail: DEMO_ADMIN_EMAIL });
+
+    expect((await handle.db.select().from(sports)).map((s) => s.code).sort()).toEqual([
+      "american-football",
+      "baseball",
+      "basketball",
+      "cs2",
+      "ice-hockey",
+      "soccer",
+      "tennis",
+    ]);
+    const planRows = await handle.db.select().from(plans);
+    expect(planRows.map((p) => p.code).sort()).toEqual(["enterprise", "pro", "sandbox", "starter"]);
+    expect(planRows.find((p) => p.code === "sandbox")).toMatchObject({
+      monthlyQuota: 1000,
+      requestsPerSecond: 2,
+      concurrentStreams: 2,
+    });
+    expect(await handle.db.select().from(organisations)).toHaveLength(1);
+    // The demo organisation can create production keys straight away.
+    const [demo] = await handle.db.select().from(organisations).where(eq(organisations.slug, "demo"));
+    expect(await productionKeyBlockers(handle.db, demo!.id, at)).toEqual([]);
+  });
+
+  it("gives an organisation one sandbox key, ever, stored only as its SHA-256", async () => {
+    const org = await createOrganisation(handle.db, { name: "Sandbox Once" }, OPERATOR);
+    const created = await createSandboxKey(handle.db, org.id, { sport: "tennis" }, { ...context, ttlDays: 30 });
+    expect(checkKeyFormat(created.key)).toBe("sandbox");
+    expect(created.summary).toMatchObject({
+      environment: "sandbox",
+      sports: ["tennis"],
+      status: "active",
+      requestsQuota: 1000,
+    });
+    expect(created.summary.expiresAt?.toISOString()).toBe(addDays(at, 30).toISOString());
+
+    const [stored] = await handle.db.select().from(apiKeys).where(eq(apiKeys.id, created.summary.id));
+    expect(stored!.keyHash).toBe(createHash("sha256").update(created.key).digest("hex"));
+    expect(stored!.hint).toBe(`svc_sb_…${created.key.slice(-4)}`);
+    const dump =
+      JSON.stringify(rows(await handle.db.execute(sql`select * from api_keys`))) +
+      JSON.stringify(await handle.db.select().from(auditLog));
+    expect(dump).not.toContain(created.key.slice(7));
+
+    expect(
+      (await refusal(createSandboxKey(handle.db, org.id, { sport: "soccer" }, { ...context, ttlDays: 30 }))).code,
+    ).toBe("sandbox_key_exists");
+    // Revoking does not make room for another: "once per organisation".
+    await revokeKey(handle.db, created.summary.id, org.id, context);
+    expect(
+      (await refusal(createSandboxKey(handle.db, org.id, { sport: "soccer" }, { ...context, ttlDays: 30 }))).code,
+    ).toBe("sandbox_key_exists");
+  });
+
+  it("lets only one of two simultaneous sandbox key creations through", async () => {
+    const org = await createOrganisation(handle.db, { name: "Racing Sandbox" }, OPERATOR);
+    const attempts = await Promise.allSettled(
+      [1, 2, 3].map(() => createSandboxKey(handle.db, org.id, { sport: "soccer" }, { ...context, ttlDays: 30 })),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+    for (const attempt of attempts.filter((a) => a.status === "rejected")) {
+      expect((attempt as PromiseRejectedResult).reason).toMatchObject({ code: "sandbox_key_exists" });
+    }
+    expect(await listKeys(handle.db, org.id, at)).toHaveLength(1);
+  });
+
+  it("creates production keys only with a valid licence and a plan, and says what is missing", async () => {
+    const org = await createOrganisation(handle.db, { name: "Needs Paperwork" }, OPERATOR);
+    const missingBoth = await refusal(createProductionKey(handle.db, org.id, {}, context));
+    expect(missingBoth.code).toBe("licence_missing");
+    expect(missingBoth.message).toMatch(/No licence record.*No plan/);
+
+    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    const lapsed = {
+      reference: "L-OLD",
+      authority: "Authority",
+      holder: "Holder Ltd",
+      validFrom: "2025-01-01",
+      validUntil: utcDay(addDays(at, -1)),
+    };
+    await setLicence(handle.db, org.id, lapsed, OPERATOR, at);
+    const refusedLapsed = await refusal(createProductionKey(handle.db, org.id, {}, context));
+    expect(refusedLapsed.code).toBe("licence_not_valid");
+    expect(refusedLapsed.message).toContain("lapsed");
+
+    // Valid through the whole of its last day.
+    await setLicence(handle.db, org.id, { ...lapsed, reference: "L-NEW", validUntil: utcDay(at) }, OPERATOR, at);
+    const created = await createProductionKey(handle.db, org.id, { name: "Web app" }, context);
+    expect(checkKeyFormat(created.key)).toBe("production");
+    expect(created.summary).toMatchObject({
+      environment: "production",
+      name: "Web app",
+      sports: ["soccer", "basketball", "tennis"],
+      requestsQuota: 100_000,
+      expiresAt: null,
+    });
+    const licenceHistory = await handle.db.select().from(auditLog).where(eq(auditLog.action, "licence.set"));
+    expect(licenceHistory.filter((e) => e.orgId === org.id).map((e) => e.details.reference)).toEqual([
+      "L-OLD",
+      "L-NEW",
+    ]);
+  });
+
+  it("refuses a production plan that does not exist and the sandbox plan as a choice", async () => {
+    const org = await createOrganisation(handle.db, { name: "Plan Chooser" }, OPERATOR);
+    expect((await refusal(setPlan(handle.db, org.id, "gold", OPERATOR))).code).toBe("not_found");
+    expect((await refusal(setPlan(handle.db, org.id, "sandbox", OPERATOR))).code).toBe("not_found");
+  });
+
+  it("revokes within the organisation only, once, and keeps the record", async () => {
+    const owner = await createOrganisation(handle.db, { name: "Key Owner" }, OPERATOR);
+    const other = await createOrganisation(handle.db, { name: "Someone Else" }, OPERATOR);
+    const created = await createSandboxKey(handle.db, owner.id, { sport: "cs2" }, { ...context, ttlDays: 30 });
+
+    expect((await refusal(revokeKey(handle.db, created.summary.id, other.id, context))).code).toBe("not_found");
+    expect((await listKeys(handle.db, owner.id, at))[0]!.status).toBe("active");
+
+    const first = await revokeKey(handle.db, created.summary.id, owner.id, context);
+    expect(first.alreadyRevoked).toBe(false);
+    expect(first.summary.status).toBe("revoked");
+    const second = await revokeKey(handle.db, created.summary.id, null, { ...context, at: addDays(at, 1) });
+    expect(second.alreadyRevoked).toBe(true);
+    expect(second.summary.revokedAt?.toISOString()).toBe(at.toISOString());
+    const audit = await handle.db.select().from(auditLog).where(eq(auditLog.target, created.summary.id));
+    expect(audit.map((e) => e.action).sort()).toEqual(["key.created", "key.revoked"]);
+  });
+
+  it("reports a sandbox key past its expiry as expired", async () => {
+    const org = await createOrganisation(handle.db, { name: "Short Lived" }, OPERATOR);
+    const created = await createSandboxKey(handle.db, org.id, { sport: "baseball" }, { ...context, ttlDays: 1 });
+    expect((await listKeys(handle.db, org.id, addDays(at, 1)))[0]!.status).toBe("expired");
+    expect(created.summary.status).toBe("active");
+  });
+
+  it("keeps the schema's own guarantees when code is bypassed", async () => {
+    const org = await createOrganisation(handle.db, { name: "Raw Writer" }, OPERATOR);
+    const insert = (values: Partial<typeof apiKeys.$inferInsert>) =>
+      handle.db.insert(apiKeys).values({
+        id: `key_raw${Math.random()}`,
+        orgId: org.id,
+        environment: "sandbox",
+        keyHash: `${Math.random()}`,
+        hint: "x",
+        ...values,
+      });
+    // A sandbox key without its sport or expiry is not a sandbox key.
+    await expect(insert({ sport: null, expiresAt: at })).rejects.toThrow();
+    await expect(insert({ environment: "staging" as never, sport: "soccer", expiresAt: at })).rejects.toThrow();
+  });
+});
+
+describe.runIf(POSTGRES)("PostgreSQL with several instances", () => {
+  it("brings up two instances opening a fresh database at the same moment", async () => {
+    const database = await POSTGRES!.create();
+    try {
+      const [a, b] = await Promise.all([openDatabase(database.config), openDatabase(database.config)]);
+      const [seedA, seedB] = await Promise.all([seed(a.db, at), seed(b.db, at)]);
+      // Exactly one of them created the demo organisation.
+      expect([seedA.demoAdmin, seedB.demoAdmin].filter(Boolean)).toHaveLength(1);
+      expect(await a.db.select().from(organisations)).toHaveLength(1);
+      await Promise.all([a.close(), b.close()]);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, POSTGRES, freshDataDir, type TestDatabase } from "./support/databases.ts";
+import { admin, startServer, runNode, type RunningServer } from "./support/processes.ts";
+
+describe.each(BACKENDS)("the server on $name", (backend) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    server = await startServer(database.env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it("answers /healthz without touching the database", async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ status: "ok" });
+    const head = await fetch(`${server.url}/healthz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+
+  it("is ready once the database is reachable and migrated", async () => {
+    const res = await fetch(`${server.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      status: "ready",
+      database: backend.name,
+      migrations: { applied: 1, expected: 1 },
+    });
+  });
+
+  it("serves the home page linking the console, the board and the API reference", async () => {
+    const res = await fetch(server.url);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Live sports data over one clean API");
+    for (const href of ["/console", "/board", "/docs"]) {
+      expect(html).toContain(`href="${href}"`);
+      expect((await fetch(`${server.url}${href}`)).status).toBe(200);
+    }
+    expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);
+  });
+
+  it("printed the demo sign-in with its password on the first start", () => {
+    expect(server.output()).toMatch(/Demo sign-in \(shown this once\): admin@demo\.example \/ [0-9A-Za-z]{16}/);
+  });
+
+  it("keeps its data across a stop and a start", async () => {
+    expect(await server.stop("SIGTERM")).toBe(0);
+    // With the server stopped, even the embedded database is free for the CLI.
+    const before = await admin<{ id: string }[]>(["org", "list"], database.env);
+    server = await startServer(database.env);
+    expect(server.output()).toMatch(/Demo sign-in: admin@demo\.example \(password printed at first start/);
+    expect(server.output()).not.toMatch(/shown this once/);
+    await server.stop();
+    const after = await admin<{ id: string }[]>(["org", "list"], database.env);
+    expect(after).toEqual(before);
+    expect(after).toHaveLength(1);
+    server = await startServer(database.env);
+  });
+});
+
+describe("the embedded database's guard", () => {
+  let dataDir: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    dataDir = freshDataDir();
+    server = await startServer({ DATA_DIR: dataDir });
+  });
+  afterAll(() => server?.stop());
+
+  it("refuses a second process on the same data folder with a clear message", async () => {
+    const second = await runNode("server.ts", [], { DATA_DIR: dataDir, PORT: "0" });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`The embedded database in ${dataDir} is in use by process ${server.process.pid}`);
+    expect(second.stderr).toContain("set DATABASE_URL");
+    // The CLI is refused the same way while the server runs.
+    const cli = await runNode("scripts/admin.ts", ["org", "list"], { DATA_DIR: dataDir });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain("is in use by process");
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it("takes over the lock of a process that was killed", async () => {
+    const lock = path.join(dataDir, "pglite.lock");
+    expect(readFileSync(lock, "utf8")).toBe(String(server.process.pid));
+    await server.stop("SIGKILL");
+    expect(existsSync(lock)).toBe(true);
+    server = await startServer({ DATA_DIR: dataDir });
+    expect(readFileSync(lock, "utf8")).toBe(String(server.process.pid));
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it("releases the lock when it stops", async () => {
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(existsSync(path.join(dataDir, "pglite.lock"))).toBe(false);
+  });
+
+  it("treats a lock naming a process that does not exist as stale", async () => {
+    writeFileSync(path.join(dataDir, "pglite.lock"), "999999999");
+    server = await startServer({ DATA_DIR: dataDir });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe("configuration", () => {
+  it.each([
+    [{ PORT: "eighty" }, /PORT="eighty": /],
+    [{ DATABASE_URL: "mysql://localhost/db" }, /DATABASE_URL="mysql:\/\/localhost\/db": must be a postgres:\/\//],
+    [{ SANDBOX_KEY_TTL_DAYS: "0" }, /SANDBOX_KEY_TTL_DAYS="0": /],
+  ])("refuses to start with %j and says which variable is wrong", async (env, message) => {
+    const result = await runNode("server.ts", [], { DATA_DIR: freshDataDir(), ...env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Invalid configuration:/);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe.runIf(POSTGRES)("several instances on one PostgreSQL database", () => {
+  let database: TestDatabase;
+  let servers: RunningServer[] = [];
+  beforeAll(async () => {
+    database = await POSTGRES!.create();
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await database?.drop();
+  });
+
+  it("brings up two instances started at the same moment on a fresh database", async () => {
+    servers = await Promise.all([startServer(database.env), startServer(database.env)]);
+    for (const server of servers) {
+      const res = await fetch(`${server.url}/readyz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "ready", database: "postgres" });
+    }
+    // One of them seeded the demo organisation; the other found it there.
+    const firstStarts = servers.filter((s) => /shown this once/.test(s.output()));
+    expect(firstStarts).toHaveLength(1);
+    expect(await admin<unknown[]>(["org", "list"], database.env)).toHaveLength(1);
+  });
+});

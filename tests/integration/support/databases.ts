@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { loadConfig, type Config } from "../../../lib/config.ts";
+import { randomBase62 } from "../../../lib/ids.ts";
+
+/**
+ * A database of its own for one test file: a fresh PGlite folder, or a fresh PostgreSQL database
+ * created next to TEST_DATABASE_URL, so runs never collide. `env` is what a process needs to use it.
+ */
+export type TestDatabase = {
+  env: Record<string, string>;
+  config: Config;
+  drop(): Promise<void>;
+};
+
+export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatabase> };
+
+export function freshDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), "svc-test-"));
+}
+
+async function pglite(): Promise<TestDatabase> {
+  const dir = freshDataDir();
+  const env = { DATA_DIR: dir };
+  return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function freshPostgres(adminUrl: string): Promise<TestDatabase> {
+  const name = `svc_test_${process.pid}_${randomBase62(8).toLowerCase()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const env = { DATABASE_URL: url.toString() };
+  return {
+    env,
+    config: loadConfig(env),
+    drop: async () => {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
+
+/** PGlite always; PostgreSQL whenever TEST_DATABASE_URL is set (CI sets it). */
+export const BACKENDS: Backend[] = [
+  { name: "pglite", create: pglite },
+  ...(testDatabaseUrl ? [{ name: "postgres" as const, create: () => freshPostgres(testDatabaseUrl) }] : []),
+];
+
+export const POSTGRES: Backend | undefined = BACKENDS.find((b) => b.name === "postgres");

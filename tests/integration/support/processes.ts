@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+// Children get a clean environment: none of the developer's database settings leak into a test.
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL"]) delete base[name];
+  return { ...base, NODE_ENV: "production", ...env };
+}
+
+export type RunningServer = {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** Starts `server.ts` (the production server, on the built app) and waits until it is ready. */
+export function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["server.ts"], { env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }) });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server not ready within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /Ready on (http:\/\/\S+)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({
+          url: ready[1]!.replace("localhost", "127.0.0.1"),
+          process: child,
+          output: () => output,
+          exited,
+          stop: (signal = "SIGTERM") => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+}
+
+export type ProcessResult = { code: number | null; stdout: string; stderr: string };
+
+/** Runs a TypeScript entry point with this Node and waits for it to end. */
+export function runNode(script: string, args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env) });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+export function runAdmin(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runNode("scripts/admin.ts", args, env);
+}
+
+/** Runs the CLI with --json and returns the parsed document, failing loudly on a non-zero exit. */
+export async function admin<T = Record<string, unknown>>(args: string[], env: Record<string, string>): Promise<T> {
+  const result = await runAdmin([...args, "--json"], env);
+  if (result.code !== 0)
+    throw new Error(`admin ${args.join(" ")} exited ${result.code}: ${result.stdout}${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
