@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { now } from "./lib/clock.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
-import { closeDatabase, getDatabase } from "./lib/db/index.ts";
+import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { readiness } from "./lib/health.ts";
 import { seed } from "./seeds/index.ts";
@@ -93,7 +93,7 @@ try {
   fail(error instanceof ConfigError ? error.message : String(error));
 }
 await start(config).catch((error: unknown) => {
-  if (error instanceof DataDirInUseError) fail(error.message);
+  if (error instanceof DataDirInUseError || error instanceof DatabaseUnavailableError) fail(error.message);
   console.error("Start-up failed:", error);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { OPERATOR } from "../lib/audit.ts";
 import { now } from "../lib/clock.ts";
 import { ConfigError, loadConfig } from "../lib/config.ts";
-import { closeDatabase, getDatabase, type Database } from "../lib/db/index.ts";
+import { closeDatabase, DatabaseUnavailableError, getDatabase, type Database } from "../lib/db/index.ts";
 import { DataDirInUseError } from "../lib/db/data-dir-lock.ts";
 import { DomainError } from "../lib/errors.ts";
 import {
@@ -242,6 +242,7 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof DomainError) return fail(1, error.code, error.message);
     if (error instanceof z.ZodError) return fail(1, "invalid_input", explain(error));
     if (error instanceof DataDirInUseError) return fail(1, "database_in_use", error.message);
+    if (error instanceof DatabaseUnavailableError) return fail(1, "database_unavailable", error.message);
     throw error;
   } finally {
     await closeDatabase();

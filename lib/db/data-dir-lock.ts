@@ -50,7 +50,8 @@ export function lockDataDir(dir: string): () => void {
         `The embedded database in ${path.resolve(dir)} is in use by process ${owner}` +
           (owner === process.pid ? " (this process)" : "") +
           ". PGlite can be opened by one process only: stop that process first, " +
-          "or set DATABASE_URL to share a PostgreSQL database between processes.",
+          "or set DATABASE_URL to share a PostgreSQL database between processes. " +
+          `(If process ${owner} is not one of ours, its number was reused after a crash: delete ${lockFile}.)`,
       );
     }
     // The owner is gone (crashed or killed): the lock is stale.

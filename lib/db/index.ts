@@ -27,6 +27,10 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+}
+
 export const MIGRATIONS_DIR = path.resolve("drizzle");
 // Any constant shared by every instance; two instances starting at once take turns migrating.
 const MIGRATION_LOCK_ID = 4_180_221_907;
@@ -45,9 +49,11 @@ function redact(url: string): string {
 }
 
 async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<DatabaseHandle> {
-  const migrator = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {} });
+  const migrator = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
-    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.catch((error: Error) => {
+      throw new DatabaseUnavailableError(`Cannot reach PostgreSQL at ${redact(config.DATABASE_URL)}: ${error.message}`);
+    });
     await migratePostgres(drizzlePostgres(migrator), { migrationsFolder: MIGRATIONS_DIR });
     await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
   } finally {

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
-import { BACKENDS, type TestDatabase } from "./support/databases.ts";
+import { BACKENDS, useTestDatabase } from "./support/databases.ts";
 import { admin, runAdmin } from "./support/processes.ts";
 
 type Key = { id: string; key?: string; environment: string; status: string; sports: string[]; hint: string };
 
 describe.each(BACKENDS)("npm run admin on $name", (backend) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(backend);
   let env: Record<string, string>;
-  beforeAll(async () => {
-    database = await backend.create();
-    env = database.env;
+  beforeAll(() => {
+    env = database().env;
   });
-  afterAll(() => database?.drop());
 
   it("takes an organisation from creation to both kinds of key, and refuses a second sandbox key", async () => {
     const org = await admin<{ id: string; slug: string }>(["org", "create", "--name", "Acme Odds"], env);

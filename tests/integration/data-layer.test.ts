@@ -18,7 +18,7 @@ import { setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, type TestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 
 const at = new Date("2026-11-21T12:00:00Z");
 const context = { actor: OPERATOR, at };
@@ -37,24 +37,20 @@ function rows<T>(result: unknown): T[] {
 }
 
 describe.each(BACKENDS)("data layer on $name", (backend) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    database = await backend.create();
-    handle = await openDatabase(database.config);
+    handle = await openDatabase(database().config);
   });
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  afterAll(() => handle?.close());
 
   it("applies the migrations once, and opening again changes nothing", async () => {
     const count = async (h: DatabaseHandle) =>
       rows<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
     expect(await count(handle)).toBe(1);
     if (backend.name === "postgres") {
-      const again = await openDatabase(database.config);
+      const again = await openDatabase(database().config);
       expect(await count(again)).toBe(1);
       await again.close();
     }

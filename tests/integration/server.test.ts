@@ -1,21 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, POSTGRES, freshDataDir, type TestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
 import { admin, startServer, runNode, type RunningServer } from "./support/processes.ts";
 
 describe.each(BACKENDS)("the server on $name", (backend) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(backend);
   let server: RunningServer;
 
   beforeAll(async () => {
-    database = await backend.create();
-    server = await startServer(database.env);
+    server = await startServer(database().env);
   });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  afterAll(() => server?.stop());
 
   it("answers /healthz without touching the database", async () => {
     const res = await fetch(`${server.url}/healthz`);
@@ -56,15 +52,15 @@ describe.each(BACKENDS)("the server on $name", (backend) => {
   it("keeps its data across a stop and a start", async () => {
     expect(await server.stop("SIGTERM")).toBe(0);
     // With the server stopped, even the embedded database is free for the CLI.
-    const before = await admin<{ id: string }[]>(["org", "list"], database.env);
-    server = await startServer(database.env);
+    const before = await admin<{ id: string }[]>(["org", "list"], database().env);
+    server = await startServer(database().env);
     expect(server.output()).toMatch(/Demo sign-in: admin@demo\.example \(password printed at first start/);
     expect(server.output()).not.toMatch(/shown this once/);
     await server.stop();
-    const after = await admin<{ id: string }[]>(["org", "list"], database.env);
+    const after = await admin<{ id: string }[]>(["org", "list"], database().env);
     expect(after).toEqual(before);
     expect(after).toHaveLength(1);
-    server = await startServer(database.env);
+    server = await startServer(database().env);
   });
 });
 
@@ -125,18 +121,12 @@ describe("configuration", () => {
 });
 
 describe.runIf(POSTGRES)("several instances on one PostgreSQL database", () => {
-  let database: TestDatabase;
+  const database = useTestDatabase(POSTGRES!);
   let servers: RunningServer[] = [];
-  beforeAll(async () => {
-    database = await POSTGRES!.create();
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await database?.drop();
-  });
+  afterAll(() => Promise.all(servers.map((s) => s.stop())));
 
   it("brings up two instances started at the same moment on a fresh database", async () => {
-    servers = await Promise.all([startServer(database.env), startServer(database.env)]);
+    servers = await Promise.all([startServer(database().env), startServer(database().env)]);
     for (const server of servers) {
       const res = await fetch(`${server.url}/readyz`);
       expect(res.status).toBe(200);
@@ -145,6 +135,22 @@ describe.runIf(POSTGRES)("several instances on one PostgreSQL database", () => {
     // One of them seeded the demo organisation; the other found it there.
     const firstStarts = servers.filter((s) => /shown this once/.test(s.output()));
     expect(firstStarts).toHaveLength(1);
-    expect(await admin<unknown[]>(["org", "list"], database.env)).toHaveLength(1);
+    expect(await admin<unknown[]>(["org", "list"], database().env)).toHaveLength(1);
+  });
+});
+
+describe("an unreachable PostgreSQL", () => {
+  it("stops the server and the CLI with one line naming the database, and no credentials", async () => {
+    // Port 9 (discard) has no PostgreSQL behind it on a test machine.
+    const env = { DATABASE_URL: "postgres://svc:secret-password@127.0.0.1:9/sports" };
+    for (const result of [
+      await runNode("server.ts", [], env),
+      await runNode("scripts/admin.ts", ["org", "list"], env),
+    ]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^Cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:9\/sports: /);
+      expect(result.stderr).not.toContain("secret-password");
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig, type Config } from "../../../lib/config.ts";
 import { randomBase62 } from "../../../lib/ids.ts";
 
@@ -55,3 +56,21 @@ export const BACKENDS: Backend[] = [
 ];
 
 export const POSTGRES: Backend | undefined = BACKENDS.find((b) => b.name === "postgres");
+
+/**
+ * Creates a database of `backend` before the suite and drops it after. After-hooks run in reverse
+ * order (vitest's default "stack"), so what a suite opens on the database closes before the drop.
+ */
+export function useTestDatabase(backend: Backend): () => TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await backend.create();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return () => {
+    if (!database) throw new Error("the test database is created in beforeAll");
+    return database;
+  };
+}
