@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { SEED } from "../lib/audit.ts";
-import { utcDay, addDays } from "../lib/clock.ts";
+import { addDays, utcDay } from "../lib/clock.ts";
 import type { Database } from "../lib/db/index.ts";
 import { organisations, plans, sports, SPORTS, users } from "../lib/db/schema/index.ts";
 import { randomBase62 } from "../lib/ids.ts";
@@ -52,10 +52,7 @@ export async function seed(db: Database, at: Date): Promise<SeedResult> {
 
     const [anyOrganisation] = await tx.select({ id: organisations.id }).from(organisations).limit(1);
     if (anyOrganisation) {
-      const [demo] = await tx
-        .select({ email: users.email })
-        .from(users)
-        .where(sql`${users.email} = ${DEMO_ADMIN_EMAIL}`);
+      const [demo] = await tx.select({ email: users.email }).from(users).where(eq(users.email, DEMO_ADMIN_EMAIL));
       return { demoAdmin: null, demoAdminEmail: demo?.email ?? null };
     }
 

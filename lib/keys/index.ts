@@ -110,11 +110,11 @@ export async function createSandboxKey(
     .select({ hint: apiKeys.hint, createdAt: apiKeys.createdAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.environment, "sandbox")));
-  const refusal = (created?: Date) =>
+  const refusal = () =>
     new DomainError(
       "sandbox_key_exists",
       "This organisation already has its sandbox key" +
-        (existing ? ` (${existing.hint}, created ${utcDay(created ?? existing.createdAt)})` : "") +
+        (existing ? ` (${existing.hint}, created ${utcDay(existing.createdAt)})` : "") +
         ". An organisation gets one sandbox key, ever; production keys are available with a licence and a plan.",
     );
   if (existing) throw refusal();
