@@ -4,7 +4,6 @@
 // pipeline costs many times the work of an API answer (see README, "Architecture").
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import next from "next";
 import { now } from "./lib/clock.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
@@ -14,9 +13,12 @@ import { seed } from "./seeds/index.ts";
 
 const dev = process.argv.includes("--dev");
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+// Never process.exit() while start-up may still be compiling in the background: Node can deadlock
+// joining V8's worker threads (nodejs/node#54918). Set the exit code and let the process end; the
+// unref'd timer only ends one that something left open.
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(), 5_000).unref();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, method: string): void {
@@ -45,6 +47,9 @@ async function start(config: Config): Promise<void> {
     );
   }
 
+  // Loaded only now, so that a refused start (configuration, database) exits before Next's large
+  // module graph is compiling in the background.
+  const { default: next } = await import("next");
   const app = next({ dev, dir: import.meta.dirname, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handleWithNext = app.getRequestHandler();
@@ -80,20 +85,27 @@ async function start(config: Config): Promise<void> {
     clearTimeout(forced);
     await app.close();
     await closeDatabase();
-    process.exit(0);
+    exitSoon(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  fail(error instanceof ConfigError ? error.message : String(error));
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    return exitSoon(1);
+  }
+  try {
+    await start(config);
+  } catch (error) {
+    if (error instanceof DataDirInUseError || error instanceof DatabaseUnavailableError) console.error(error.message);
+    else console.error("Start-up failed:", error);
+    exitSoon(1);
+  }
 }
-await start(config).catch((error: unknown) => {
-  if (error instanceof DataDirInUseError || error instanceof DatabaseUnavailableError) fail(error.message);
-  console.error("Start-up failed:", error);
-  process.exit(1);
-});
+
+await main();

@@ -4,10 +4,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 
-if (!existsSync(".next/BUILD_ID")) {
+function build(): boolean {
   console.log("No production build yet: building it once (npm run build)…");
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  return spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" }).status === 0;
 }
-await import("../server.ts");
+
+if (existsSync(".next/BUILD_ID") || build()) await import("../server.ts");
+else process.exitCode = 1;

@@ -41,27 +41,29 @@ if (!process.env.TEST_DATABASE_URL) {
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
 
-for (const step of checks) {
-  if (!run(step)) {
-    console.log(`\n${step.name} failed: tests not run.\ntests: 0 passed, 1 failed`);
-    process.exit(1);
-  }
+const failedCheck = checks.find((step) => !run(step));
+if (failedCheck) {
+  console.log(`\n${failedCheck.name} failed: tests not run.\ntests: 0 passed, 1 failed`);
+  process.exitCode = 1;
+} else {
+  summarise(suites.map(run).every(Boolean));
 }
-const suitesPassed = suites.map(run).every(Boolean);
 
-const vitest = readJson<{
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-}>("test-results/vitest.json");
-const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
-  "test-results/playwright.json",
-);
-const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats.expected ?? 0) + (playwright?.stats.flaky ?? 0);
-const reportedFailures = (vitest?.numFailedTests ?? 0) + (playwright?.stats.unexpected ?? 0);
-// A suite that failed without a failing test (a crash, a setup error) still counts as a failure.
-const failed = !suitesPassed && reportedFailures === 0 ? 1 : reportedFailures;
-const skipped = (vitest ? vitest.numPendingTests + vitest.numTodoTests : 0) + (playwright?.stats.skipped ?? 0);
-console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(suitesPassed && failed === 0 ? 0 : 1);
+function summarise(suitesPassed: boolean): void {
+  const vitest = readJson<{
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  }>("test-results/vitest.json");
+  const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
+    "test-results/playwright.json",
+  );
+  const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats.expected ?? 0) + (playwright?.stats.flaky ?? 0);
+  const reportedFailures = (vitest?.numFailedTests ?? 0) + (playwright?.stats.unexpected ?? 0);
+  // A suite that failed without a failing test (a crash, a setup error) still counts as a failure.
+  const failed = !suitesPassed && reportedFailures === 0 ? 1 : reportedFailures;
+  const skipped = (vitest ? vitest.numPendingTests + vitest.numTodoTests : 0) + (playwright?.stats.skipped ?? 0);
+  console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exitCode = suitesPassed && failed === 0 ? 0 : 1;
+}

@@ -7,6 +7,18 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, NODE_ENV: "production", ...env };
 }
 
+// A child must never outlive its test run, whatever the test did.
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+function track<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
 export type RunningServer = {
   url: string;
   process: ChildProcess;
@@ -18,7 +30,9 @@ export type RunningServer = {
 
 /** Starts `server.ts` (the production server, on the built app) and waits until it is ready. */
 export function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["server.ts"], { env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }) });
+  const child = track(
+    spawn(process.execPath, ["server.ts"], { env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }) }),
+  );
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -54,14 +68,32 @@ export function startServer(env: Record<string, string>): Promise<RunningServer>
 
 export type ProcessResult = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a TypeScript entry point with this Node and waits for it to end. */
-export function runNode(script: string, args: string[], env: Record<string, string>): Promise<ProcessResult> {
-  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env) });
+/**
+ * Runs a TypeScript entry point with this Node and waits for it to end. One that is still running
+ * after `timeoutMs` is killed and reported, so a process that should have exited fails its test
+ * with its output instead of hanging it.
+ */
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ProcessResult> {
+  const child = track(spawn(process.execPath, [script, ...args], { env: childEnv(env) }));
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  const timer = setTimeout(() => {
+    stderr += `\n[killed: still running after ${timeoutMs} ms]`;
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 export function runAdmin(args: string[], env: Record<string, string>): Promise<ProcessResult> {
