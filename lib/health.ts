@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { expectedMigrationCount, type DatabaseHandle } from "./db/index.ts";
+import { expectedMigrationCount, rowsOf, type DatabaseHandle } from "./db/index.ts";
 
 export type HealthReport = { status: 200 | 503; body: Record<string, unknown> };
 
@@ -10,11 +10,7 @@ const expectedMigrations = expectedMigrationCount();
 export async function readiness(handle: DatabaseHandle): Promise<HealthReport> {
   const check = handle.db
     .execute<{ applied: number }>(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`)
-    .then((result) => {
-      // postgres-js returns the rows, PGlite an object holding them.
-      const rows = Array.isArray(result) ? result : (result as unknown as { rows: { applied: number }[] }).rows;
-      return rows[0]?.applied ?? 0;
-    });
+    .then((result) => rowsOf<{ applied: number }>(result)[0]?.applied ?? 0);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);

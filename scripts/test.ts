@@ -1,4 +1,4 @@
-// `npm test`: type-check, lint and format check, build, then every vitest suite (unit and
+// `npm test`: type-check, lint (with the format check), build, then every vitest suite (unit and
 // integration, against the built server) and the Playwright suite in Chromium. Ends with one
 // line counting all tests: "tests: N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
@@ -6,12 +6,8 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 
 type Step = { name: string; bin: string; args: string[] };
 
-const checks: Step[] = [
-  { name: "type-check", bin: "node_modules/typescript/bin/tsc", args: ["--noEmit"] },
-  { name: "lint", bin: "node_modules/eslint/bin/eslint.js", args: ["--max-warnings", "0", "."] },
-  { name: "format", bin: "node_modules/prettier/bin/prettier.cjs", args: ["--check", "--log-level", "warn", "."] },
-  { name: "build", bin: "node_modules/next/dist/bin/next", args: ["build"] },
-];
+// The package's own scripts, so each check is defined once, in package.json.
+const checks = ["typecheck", "lint", "build"];
 const suites: Step[] = [
   {
     name: "vitest",
@@ -25,6 +21,11 @@ function run(step: Step): boolean {
   console.log(`\n▶ ${step.name}`);
   const result = spawnSync(process.execPath, [step.bin, ...step.args], { stdio: "inherit" });
   return result.status === 0;
+}
+
+function runScript(name: string): boolean {
+  console.log(`\n▶ npm run ${name}`);
+  return spawnSync("npm", ["run", "--silent", name], { stdio: "inherit" }).status === 0;
 }
 
 function readJson<T>(file: string): T | null {
@@ -41,9 +42,9 @@ if (!process.env.TEST_DATABASE_URL) {
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
 
-const failedCheck = checks.find((step) => !run(step));
+const failedCheck = checks.find((name) => !runScript(name));
 if (failedCheck) {
-  console.log(`\n${failedCheck.name} failed: tests not run.\ntests: 0 passed, 1 failed`);
+  console.log(`\n${failedCheck} failed: tests not run.\ntests: 0 passed, 1 failed`);
   process.exitCode = 1;
 } else {
   summarise(suites.map(run).every(Boolean));

@@ -27,6 +27,11 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+/** The rows of a raw `db.execute()`: postgres-js returns them as an array, PGlite inside `rows`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
+}
+
 export class DatabaseUnavailableError extends Error {
   override name = "DatabaseUnavailableError";
 }

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { addDays, utcDay } from "../../lib/clock.ts";
-import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
@@ -32,10 +32,6 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   return error as DomainError;
 }
 
-function rows<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
-}
-
 describe.each(BACKENDS)("data layer on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
@@ -47,7 +43,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
 
   it("applies the migrations once, and opening again changes nothing", async () => {
     const count = async (h: DatabaseHandle) =>
-      rows<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
+      rowsOf<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
     expect(await count(handle)).toBe(1);
     if (backend.name === "postgres") {
       const again = await openDatabase(database().config);
@@ -101,7 +97,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
     expect(stored!.keyHash).toBe(createHash("sha256").update(created.key).digest("hex"));
     expect(stored!.hint).toBe(`svc_sb_…${created.key.slice(-4)}`);
     const dump =
-      JSON.stringify(rows(await handle.db.execute(sql`select * from api_keys`))) +
+      JSON.stringify(rowsOf(await handle.db.execute(sql`select * from api_keys`))) +
       JSON.stringify(await handle.db.select().from(auditLog));
     expect(dump).not.toContain(created.key.slice(7));
 
