@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { sqlList, timestampTz, updatedAt } from "./columns.ts";
-import { competitions, players, sports, teams, type Sport } from "./sports.ts";
+import { competitions, sports, teams, type Sport } from "./sports.ts";
 
 export const EVENT_STATUSES = ["upcoming", "live", "finished", "postponed", "cancelled", "suspended"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
@@ -28,6 +28,18 @@ export const REVISION_KINDS = ["event", "markets", "lineups"] as const;
 export type RevisionKind = (typeof REVISION_KINDS)[number];
 
 export type Stat = { label: string; home: number; away: number };
+export type Outcome = { id: string; name: string; price: number; status: OutcomeStatus };
+export type Market = {
+  id: string;
+  type: MarketType;
+  name: string;
+  line: number | null;
+  status: MarketStatus;
+  outcomes: Outcome[];
+  updated_at: string;
+};
+export type LineupPlayer = { number: number; name: string; position: string };
+export type Lineups = { home: LineupPlayer[]; away: LineupPlayer[] };
 
 /** The current state of every event. The state at earlier moments is in event_revisions. */
 export const events = pgTable(
@@ -55,6 +67,9 @@ export const events = pgTable(
     clock: text("clock").notNull().default(""),
     period: text("period").notNull().default(""),
     stats: jsonb("stats").$type<Stat[]>().notNull().default([]),
+    // Markets and lineups are documents of their event, written and served whole, as feeds send them.
+    markets: jsonb("markets").$type<Market[]>().notNull().default([]),
+    lineups: jsonb("lineups").$type<Lineups>(),
     // The feed's own sequence number of the last applied update: ingest is idempotent by it.
     feedSequence: bigint("feed_sequence", { mode: "number" }).notNull().default(0),
     // The revision (event_revisions) that produced this state.
@@ -72,69 +87,6 @@ export const events = pgTable(
   ],
 );
 
-export const lineupEntries = pgTable(
-  "lineup_entries",
-  {
-    eventId: text("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
-    side: text("side").$type<Side>().notNull(),
-    ordinal: integer("ordinal").notNull(),
-    playerId: text("player_id")
-      .notNull()
-      .references(() => players.id),
-    // Number and position as announced for this event, which may differ from the player's usual.
-    number: integer("number").notNull(),
-    position: text("position").notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.eventId, t.side, t.ordinal] }),
-    check("lineup_entries_side_check", sql.raw(`side in (${sqlList(SIDES)})`)),
-  ],
-);
-
-export const markets = pgTable(
-  "markets",
-  {
-    id: text("id").primaryKey(),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
-    type: text("type").$type<MarketType>().notNull(),
-    name: text("name").notNull(),
-    line: numeric("line", { precision: 8, scale: 2, mode: "number" }),
-    status: text("status").$type<MarketStatus>().notNull(),
-    ordinal: integer("ordinal").notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    // The odds board reads every market of the events in play.
-    index("markets_event_idx").on(t.eventId, t.ordinal),
-    check("markets_type_check", sql.raw(`type in (${sqlList(MARKET_TYPES)})`)),
-    check("markets_status_check", sql.raw(`status in (${sqlList(MARKET_STATUSES)})`)),
-  ],
-);
-
-export const outcomes = pgTable(
-  "outcomes",
-  {
-    id: text("id").primaryKey(),
-    marketId: text("market_id")
-      .notNull()
-      .references(() => markets.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    // Decimal odds.
-    price: numeric("price", { precision: 10, scale: 3, mode: "number" }).notNull(),
-    status: text("status").$type<OutcomeStatus>().notNull(),
-    ordinal: integer("ordinal").notNull(),
-  },
-  (t) => [
-    index("outcomes_market_idx").on(t.marketId, t.ordinal),
-    check("outcomes_price_check", sql`${t.price} > 1`),
-    check("outcomes_status_check", sql.raw(`status in (${sqlList(OUTCOME_STATUSES)})`)),
-  ],
-);
-
 /**
  * Every change stores the full state after it (the Event, the markets or the lineups object as
  * served), so the state at any moment of the retention window is one indexed read: the sandbox's
@@ -144,7 +96,9 @@ export const outcomes = pgTable(
 export const eventRevisions = pgTable(
   "event_revisions",
   {
-    revision: bigint("revision", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    // Assigned by the ingest under the revision_counter row lock, so revisions commit in order and a
+    // stream resuming after revision N can never miss one committed later with a smaller number.
+    revision: bigint("revision", { mode: "number" }).primaryKey(),
     eventId: text("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
@@ -159,4 +113,14 @@ export const eventRevisions = pgTable(
     index("event_revisions_kind_time_idx").on(t.kind, t.recordedAt),
     check("event_revisions_kind_check", sql.raw(`kind in (${sqlList(REVISION_KINDS)})`)),
   ],
+);
+
+/** One row: the last revision handed out. Its row lock serialises ingest transactions. */
+export const revisionCounter = pgTable(
+  "revision_counter",
+  {
+    id: integer("id").primaryKey(),
+    lastRevision: bigint("last_revision", { mode: "number" }).notNull(),
+  },
+  (t) => [check("revision_counter_single_row", sql`${t.id} = 1`)],
 );

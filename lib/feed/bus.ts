@@ -1,0 +1,82 @@
+import type { DatabaseHandle } from "../db/index.ts";
+import { decodeChanges, FEED_CHANNEL, type EventChange } from "./changes.ts";
+
+/**
+ * The change bus of one instance. Every change is published by the committing transaction with
+ * NOTIFY, so every instance on the database (this one included) hears it after the commit and
+ * never before; one LISTEN per channel per instance, fanned out in memory to any number of
+ * subscribers (streams, caches, the odds board).
+ */
+export type ChangeBus = {
+  onEventChanges(listener: (changes: EventChange[]) => void): () => void;
+  /** Other channels (for example a key revocation) share the same connection and fan-out. */
+  subscribe(channel: string, listener: (payload: string) => void): Promise<() => void>;
+  close(): Promise<void>;
+};
+
+type Unlisten = () => Promise<void>;
+
+async function listen(
+  handle: DatabaseHandle,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<Unlisten> {
+  if (handle.postgres) {
+    // postgres.js keeps a dedicated connection for LISTEN and re-listens after a reconnect.
+    const { unlisten } = await handle.postgres.listen(channel, onPayload);
+    return unlisten;
+  }
+  if (handle.pglite) return handle.pglite.listen(channel, onPayload);
+  throw new Error("the database handle has no client to listen with");
+}
+
+export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus> {
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const unlistens = new Map<string, Unlisten>();
+
+  const subscribe = async (channel: string, listener: (payload: string) => void) => {
+    let set = listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      listeners.set(channel, set);
+      const fanOut = (payload: string) => {
+        for (const each of listeners.get(channel) ?? []) {
+          try {
+            each(payload);
+          } catch (error) {
+            console.error(`A ${channel} subscriber failed:`, error);
+          }
+        }
+      };
+      unlistens.set(channel, await listen(handle, channel, fanOut));
+    }
+    set.add(listener);
+    return () => void set.delete(listener);
+  };
+
+  const eventListeners = new Set<(changes: EventChange[]) => void>();
+  await subscribe(FEED_CHANNEL, (payload) => {
+    let changes: EventChange[];
+    try {
+      changes = decodeChanges(payload);
+    } catch {
+      console.error(`Ignored a malformed ${FEED_CHANNEL} notification`);
+      return;
+    }
+    for (const listener of eventListeners) listener(changes);
+  });
+
+  return {
+    onEventChanges(listener) {
+      eventListeners.add(listener);
+      return () => void eventListeners.delete(listener);
+    },
+    subscribe,
+    async close() {
+      eventListeners.clear();
+      listeners.clear();
+      await Promise.all([...unlistens.values()].map((unlisten) => unlisten().catch(() => {})));
+      unlistens.clear();
+    },
+  };
+}

@@ -1,0 +1,264 @@
+import type { EventStatus, Lineups, Market, Sport } from "../db/schema/index.ts";
+import type { FeedUpdate } from "../feed/schemas.ts";
+import type { GameView, MarketQuote, SportModel } from "./model.ts";
+import { lineupOf } from "./names.ts";
+import { pricesWithMargin } from "./odds.ts";
+import { seededRandom, type Random } from "./random.ts";
+import { MODELS } from "./sports/index.ts";
+
+// One simulated event from announcement to the end: the sport's model for play, and around it
+// the lifecycle every sport shares (lineups an hour before, now and then a postponement, a
+// cancellation or a suspension, markets suspended for a moment after a score and settled at the
+// end). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
+
+export type Fate = "normal" | "postponed" | "cancelled" | "abandoned";
+
+export type EventPlan = {
+  id: string;
+  sport: Sport;
+  competition: string;
+  home: string;
+  away: string;
+  /** Planned kickoff, epoch milliseconds of real time. */
+  kickoffMs: number;
+  /** Simulated seconds per real second. */
+  speed: number;
+  /** The seed of this event's own generator. */
+  seed: string;
+};
+
+const LINEUPS_BEFORE = 3600;
+const POSTPONED_AT = -7200;
+const RESCHEDULED_AT = -5400;
+const POSTPONEMENT = 6 * 3600;
+const CANCELLED_AT = -10800;
+const SCORE_SUSPENSION = 8;
+const PRICE_REFRESH = 10;
+// Sequences count simulated seconds from a point well before any announcement, four per second.
+const SEQUENCE_ORIGIN = 10_000_000;
+
+export class SimulatedEvent {
+  readonly plan: EventPlan;
+  readonly fate: Fate;
+  private readonly model: SportModel<unknown>;
+  private readonly rng: Random;
+  private game: unknown;
+  private readonly suspendAfter: number; // seconds of play before a suspension, if the fate has one
+  private readonly suspensionLength: number;
+  private status: EventStatus = "upcoming";
+  private second: number; // simulated seconds since the planned kickoff, processed so far
+  private kickoffSecond = 0;
+  private played = 0;
+  private suspendedFor = 0;
+  private marketsSuspendedUntil = -Infinity;
+  private lastPriced = -Infinity;
+  private lineupsPublished = false;
+  private markets = new Map<string, Market>();
+  private lastSequence = 0;
+  private lastEvent = "";
+  private pendingLineups: Lineups | null = null;
+
+  /** The simulated second, before anything can happen to an event, from which it is replayed. */
+  static readonly FIRST_SECOND = CANCELLED_AT - 1;
+
+  constructor(plan: EventPlan) {
+    this.plan = plan;
+    this.model = MODELS[plan.sport];
+    const fateRng = seededRandom(`${plan.seed}:fate`);
+    const roll = fateRng.next();
+    this.fate = roll < 0.02 ? "postponed" : roll < 0.03 ? "cancelled" : roll < 0.04 ? "abandoned" : "normal";
+    const suspended = this.fate === "abandoned" || fateRng.chance(0.04);
+    this.suspendAfter = suspended ? fateRng.int(600, Math.max(900, this.model.typicalDuration * 0.6)) : Infinity;
+    this.suspensionLength = fateRng.int(120, 600);
+    this.rng = seededRandom(`${plan.seed}:play`);
+    this.game = this.model.create(this.rng, fateRng.normal() * 0.6);
+    if (this.fate === "postponed") this.kickoffSecond = POSTPONEMENT;
+    this.second = SimulatedEvent.FIRST_SECOND;
+  }
+
+  get isLive(): boolean {
+    return this.status === "live" || this.status === "suspended";
+  }
+
+  get done(): boolean {
+    return this.status === "finished" || this.status === "cancelled";
+  }
+
+  /** Simulated seconds since the planned kickoff at a real moment. */
+  secondAt(nowMs: number): number {
+    return Math.floor(((nowMs - this.plan.kickoffMs) * this.plan.speed) / 1000);
+  }
+
+  /** The updates that bring the event from where it was to `nowMs`: one per status change, then the latest state. */
+  advanceTo(nowMs: number): FeedUpdate[] {
+    const target = this.secondAt(nowMs);
+    const updates: FeedUpdate[] = [];
+    if (this.lastSequence === 0) updates.push(this.snapshot(true));
+    while (this.second < target && !this.done) {
+      this.second++;
+      const statusBefore = this.status;
+      this.stepLifecycle();
+      if (this.status !== statusBefore) updates.push(this.snapshot(true));
+    }
+    const last = this.snapshot(false);
+    if (last.event || last.markets || last.lineups) updates.push(last);
+    return updates.filter((u) => u.event || u.markets || u.lineups);
+  }
+
+  private stepLifecycle(): void {
+    const t = this.second;
+    if (this.status === "upcoming" || this.status === "postponed") {
+      if (this.fate === "cancelled" && t >= CANCELLED_AT) {
+        this.status = "cancelled";
+        return;
+      }
+      if (this.fate === "postponed" && this.status === "upcoming" && t >= POSTPONED_AT && t < RESCHEDULED_AT) {
+        this.status = "postponed";
+        return;
+      }
+      if (this.status === "postponed" && t >= RESCHEDULED_AT) this.status = "upcoming";
+      if (!this.lineupsPublished && t >= this.kickoffSecond - LINEUPS_BEFORE && this.status === "upcoming") {
+        this.lineupsPublished = true;
+        this.pendingLineups = {
+          home: lineupOf(this.plan.sport, this.plan.home),
+          away: lineupOf(this.plan.sport, this.plan.away),
+        };
+      }
+      if (this.status === "upcoming" && t >= this.kickoffSecond) {
+        this.status = "live";
+        this.refreshMarkets();
+      }
+      return;
+    }
+    if (this.status === "suspended") {
+      if (++this.suspendedFor >= this.suspensionLength) {
+        this.status = this.fate === "abandoned" ? "cancelled" : "live";
+        this.refreshMarkets();
+      }
+      return;
+    }
+    // Live.
+    if (this.played >= this.suspendAfter && this.suspendedFor === 0 && !this.model.inBreak(this.game)) {
+      this.status = "suspended";
+      this.suspendedFor = 1;
+      this.refreshMarkets();
+      return;
+    }
+    this.played++;
+    const scored = this.model.step(this.game, this.rng);
+    if (scored) this.marketsSuspendedUntil = t + SCORE_SUSPENSION;
+    if (this.model.isOver(this.game)) {
+      this.status = "finished";
+      this.refreshMarkets();
+    } else if (scored || t - this.lastPriced >= PRICE_REFRESH || t === this.marketsSuspendedUntil) {
+      this.refreshMarkets();
+    }
+  }
+
+  private view(): GameView {
+    if (
+      this.status === "upcoming" ||
+      this.status === "postponed" ||
+      (this.status === "cancelled" && this.played === 0)
+    ) {
+      return { score: { home: 0, away: 0 }, clock: "", period: "", stats: [] };
+    }
+    return this.model.view(this.game);
+  }
+
+  private refreshMarkets(): void {
+    this.lastPriced = this.second;
+    const over = this.status === "finished" || this.status === "cancelled";
+    const suspended = this.status === "suspended" || this.second < this.marketsSuspendedUntil;
+    for (const quote of this.model.quotes(this.game, { home: this.plan.home, away: this.plan.away })) {
+      const id = `${this.plan.id}:${quote.key}`;
+      const previous = this.markets.get(id);
+      if (previous?.status === "settled") continue;
+      this.markets.set(id, this.market(id, quote, previous, over, suspended));
+    }
+  }
+
+  private market(
+    id: string,
+    quote: MarketQuote,
+    previous: Market | undefined,
+    over: boolean,
+    suspended: boolean,
+  ): Market {
+    const decided = quote.outcomes.find((o) => o.probability >= 1 - 1e-9);
+    const settled = Boolean(decided) || over;
+    const status = settled ? "settled" : suspended ? "suspended" : "open";
+    const fresh = pricesWithMargin(
+      quote.outcomes.map((o) => o.probability),
+      quote.outcomes.length > 2 ? 0.07 : 0.05,
+    );
+    // A market keeps the prices it was last open with while suspended and once settled.
+    const keep = status !== "open" && previous && previous.outcomes.length === quote.outcomes.length;
+    return {
+      id,
+      type: quote.type,
+      name: quote.name,
+      line: quote.line,
+      status,
+      outcomes: quote.outcomes.map((o, i) => ({
+        id: `${id}:${o.key}`,
+        name: o.name,
+        price: keep ? previous.outcomes[i]!.price : fresh[i]!,
+        status: settled
+          ? o === decided && this.status !== "cancelled"
+            ? "won"
+            : "lost"
+          : suspended
+            ? "suspended"
+            : "active",
+      })),
+      updated_at: "",
+    };
+  }
+
+  private sequence(): number {
+    this.lastSequence = Math.max((SEQUENCE_ORIGIN + this.second) * 4, this.lastSequence + 1);
+    return this.lastSequence;
+  }
+
+  private emittedMarkets = new Map<string, string>();
+
+  /** The update for the current state; `force` emits the event even when nothing visible changed. */
+  private snapshot(force: boolean): FeedUpdate {
+    const view = this.view();
+    const kickoffMs = this.plan.kickoffMs + (this.kickoffSecond * 1000) / this.plan.speed;
+    const event = {
+      sport: this.plan.sport,
+      competition: this.plan.competition,
+      home: this.plan.home,
+      away: this.plan.away,
+      status: this.status,
+      feed: "simulation" as const,
+      kickoff: new Date(kickoffMs).toISOString(),
+      ...view,
+    };
+    const eventJson = JSON.stringify(event);
+    const changedMarkets = [...this.markets.values()].filter((m) => {
+      const json = JSON.stringify({ ...m, updated_at: "" });
+      if (this.emittedMarkets.get(m.id) === json) return false;
+      this.emittedMarkets.set(m.id, json);
+      return true;
+    });
+    const update: FeedUpdate = { event_id: this.plan.id, sequence: 0 };
+    if (force || eventJson !== this.lastEvent) update.event = event;
+    this.lastEvent = eventJson;
+    if (changedMarkets.length > 0) update.markets = changedMarkets.map(withoutTimestamp);
+    if (this.pendingLineups) {
+      update.lineups = this.pendingLineups;
+      this.pendingLineups = null;
+    }
+    if (update.event || update.markets || update.lineups) update.sequence = this.sequence();
+    return update;
+  }
+}
+
+/** The ingest sets every market's `updated_at` itself. */
+function withoutTimestamp(market: Market): Omit<Market, "updated_at"> {
+  const { id, type, name, line, status, outcomes } = market;
+  return { id, type, name, line, status, outcomes };
+}

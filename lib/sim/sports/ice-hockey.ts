@@ -1,0 +1,176 @@
+import { finalScoreGrid } from "../odds.ts";
+import { clockDown, handicap, overUnder, stat, twoWay, type SportModel } from "../model.ts";
+
+// Three 20-minute periods with a stopping clock, goals as a Poisson process (about 3 a side),
+// penalties that give the other side a power play, then 5 minutes of sudden-death overtime and a
+// shootout whose winner is credited one goal, as in the NHL.
+const PERIOD = 20 * 60;
+const OVERTIME = 5 * 60;
+const INTERMISSION = 18 * 60;
+const CLOCK_RUNS = 0.5; // share of real seconds in which the game clock runs
+
+type Pair = [number, number];
+type Phase = "P1" | "Intermission 1" | "P2" | "Intermission 2" | "P3" | "End of regulation" | "OT" | "SO" | "Final";
+export type HockeyState = {
+  phase: Phase;
+  clock: number; // game seconds left in the period, or seconds into a break
+  goalRate: Pair; // per game-clock second
+  goals: Pair;
+  shots: Pair;
+  powerPlayGoals: Pair;
+  penaltyMinutes: Pair;
+  penaltyLeft: Pair; // game seconds left on each side's penalty
+  shootoutHome: number; // P(home wins a shootout)
+};
+
+const perSecond = (perGame: number) => perGame / (3 * PERIOD);
+const NEXT: Partial<Record<Phase, Phase>> = { P1: "Intermission 1", P2: "Intermission 2" };
+
+function regulationLeft(s: HockeyState): number {
+  const periodsAfter = { P1: 2, "Intermission 1": 2, P2: 1, "Intermission 2": 1, P3: 0 } as Record<string, number>;
+  if (!(s.phase in periodsAfter)) return 0;
+  const inPeriod = s.phase.startsWith("P") ? s.clock : 0;
+  return inPeriod + (periodsAfter[s.phase] ?? 0) * PERIOD;
+}
+
+export const iceHockey: SportModel<HockeyState> = {
+  sport: "ice-hockey",
+  typicalDuration: (3 * PERIOD) / CLOCK_RUNS + 2 * INTERMISSION,
+  create(_rng, edge) {
+    return {
+      phase: "P1",
+      clock: PERIOD,
+      goalRate: [perSecond(3.2 * Math.exp(0.2 * edge)), perSecond(2.9 * Math.exp(-0.2 * edge))],
+      goals: [0, 0],
+      shots: [0, 0],
+      powerPlayGoals: [0, 0],
+      penaltyMinutes: [0, 0],
+      penaltyLeft: [0, 0],
+      shootoutHome: 0.5 + 0.05 * Math.tanh(edge),
+    };
+  },
+  step(s, rng) {
+    if (s.phase === "Final") return false;
+    if (s.phase.startsWith("Intermission") || s.phase === "End of regulation") {
+      s.clock++;
+      const breakLength = s.phase === "End of regulation" ? 120 : INTERMISSION;
+      if (s.clock >= breakLength) {
+        const next: Phase = s.phase === "Intermission 1" ? "P2" : s.phase === "Intermission 2" ? "P3" : "OT";
+        Object.assign(s, { phase: next, clock: next === "OT" ? OVERTIME : PERIOD });
+      }
+      return false;
+    }
+    if (s.phase === "SO") {
+      s.clock++;
+      if (s.clock >= 240) {
+        const side = rng.chance(s.shootoutHome) ? 0 : 1;
+        s.goals[side]++;
+        s.shots[side]++;
+        Object.assign(s, { phase: "Final", clock: 0 });
+        return true;
+      }
+      return false;
+    }
+    if (!rng.chance(CLOCK_RUNS)) return false;
+    s.clock--;
+    let scored = false;
+    for (const side of [0, 1] as const) {
+      const other = side === 0 ? 1 : 0;
+      const powerPlay = s.penaltyLeft[other] > 0 && s.penaltyLeft[side] === 0;
+      if (rng.chance(s.goalRate[side] * (powerPlay ? 2.5 : 1))) {
+        s.goals[side]++;
+        s.shots[side]++;
+        if (powerPlay) {
+          s.powerPlayGoals[side]++;
+          s.penaltyLeft[other] = 0;
+        }
+        scored = true;
+      } else if (rng.chance(perSecond(28))) {
+        s.shots[side]++;
+      }
+      if (s.penaltyLeft[side] > 0) s.penaltyLeft[side]--;
+      else if (rng.chance(perSecond(3.5))) {
+        s.penaltyLeft[side] = 120;
+        s.penaltyMinutes[side] += 2;
+      }
+    }
+    if (s.phase === "OT" && scored) {
+      Object.assign(s, { phase: "Final", clock: 0 });
+    } else if (s.clock <= 0) {
+      if (s.phase === "P3") {
+        const tied = s.goals[0] === s.goals[1];
+        Object.assign(s, { phase: tied ? "End of regulation" : "Final", clock: 0 });
+      } else if (s.phase === "OT") {
+        Object.assign(s, { phase: "SO", clock: 0 });
+      } else {
+        Object.assign(s, { phase: NEXT[s.phase], clock: 0 });
+      }
+    }
+    return scored;
+  },
+  isOver: (s) => s.phase === "Final",
+  inBreak: (s) => s.phase.startsWith("Intermission") || s.phase === "End of regulation",
+  view(s) {
+    const playing = s.phase.startsWith("P") || s.phase === "OT";
+    return {
+      score: { home: s.goals[0], away: s.goals[1] },
+      clock: playing ? clockDown(s.clock) : s.phase === "SO" || s.phase === "Final" ? "" : "00:00",
+      period: s.phase,
+      stats: [
+        stat("Shots on goal", ...s.shots),
+        stat("Power-play goals", ...s.powerPlayGoals),
+        stat("Penalty minutes", ...s.penaltyMinutes),
+      ],
+    };
+  },
+  quotes(s, sides) {
+    const over = s.phase === "Final";
+    const left = regulationLeft(s);
+    const grid = finalScoreGrid(s.goals, [s.goalRate[0] * left, s.goalRate[1] * left]);
+    // What overtime and the shootout give a side, from a tie at the end of regulation.
+    const otLeft = s.phase === "OT" ? s.clock : OVERTIME;
+    const otHome = s.goalRate[0] * otLeft;
+    const otAway = s.goalRate[1] * otLeft;
+    const otNone = Math.exp(-(otHome + otAway));
+    const extraHome =
+      s.phase === "SO" ? s.shootoutHome : (otHome / (otHome + otAway)) * (1 - otNone) + otNone * s.shootoutHome;
+    let home = 0;
+    let overLine = 0;
+    let homeByTwo = 0;
+    grid.forEach((row, h) =>
+      row.forEach((p, a) => {
+        const fh = s.goals[0] + h;
+        const fa = s.goals[1] + a;
+        const tied = fh === fa && !over;
+        if (fh > fa) home += p;
+        if (tied) home += p * extraHome;
+        if (fh + fa + (tied ? 1 : 0) > 5.5) overLine += p;
+        if (fh - fa - 1.5 > 0) homeByTwo += p;
+      }),
+    );
+    // The next goal: in what is left of regulation, or, from a tie, the one that decides it.
+    const regulationHome = s.phase === "OT" || s.phase === "SO" ? 0 : s.goalRate[0] * left;
+    const regulationAway = s.phase === "OT" || s.phase === "SO" ? 0 : s.goalRate[1] * left;
+    const total = regulationHome + regulationAway;
+    const quiet = Math.exp(-total);
+    const tiedNow = s.goals[0] === s.goals[1] && !over;
+    const nextHome = (total > 0 ? (regulationHome / total) * (1 - quiet) : 0) + (tiedNow ? quiet * extraHome : 0);
+    const nextNone = over || !tiedNow ? (over ? 1 : quiet) : 0;
+    return [
+      twoWay("match_winner", "match_winner", "Winner (incl. overtime and shootout)", sides, home),
+      overUnder("total", "Total goals", 5.5, overLine),
+      handicap("handicap", "Puck line", sides, -1.5, homeByTwo),
+      {
+        key: "next_goal",
+        type: "next_goal",
+        name: `Next goal (goal ${s.goals[0] + s.goals[1] + 1})`,
+        line: null,
+        outcomes: [
+          { key: "home", name: sides.home, probability: over ? 0 : nextHome },
+          { key: "none", name: "No goal", probability: nextNone },
+          { key: "away", name: sides.away, probability: Math.max(0, 1 - nextNone - (over ? 0 : nextHome)) },
+        ],
+      },
+    ];
+  },
+};

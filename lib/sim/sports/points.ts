@@ -1,0 +1,52 @@
+import { probabilityAbove } from "../odds.ts";
+import { handicap, overUnder, twoWay, type MarketQuote, type Sides } from "../model.ts";
+
+/**
+ * Markets of the high-scoring sports (basketball, American football, baseball) from a normal
+ * approximation of the points still to come: winner, the pre-game handicap line and total line.
+ */
+export function pointsQuotes(input: {
+  sides: Sides;
+  score: [number, number];
+  /** Points each side is still expected to score. */
+  expected: [number, number];
+  sdMargin: number;
+  sdTotal: number;
+  handicapLine: number;
+  totalLine: number;
+  totalName: string;
+  /** P(home wins) should the scores end level (overtime, extra innings). */
+  tieHome: number;
+  over: boolean;
+}): MarketQuote[] {
+  const { sides, score, expected, handicapLine, totalLine } = input;
+  const margin = score[0] - score[1];
+  const expectedMargin = expected[0] - expected[1];
+  const sdMargin = input.over ? 0 : input.sdMargin;
+  const sdTotal = input.over ? 0 : input.sdTotal;
+  const pWinOutright = probabilityAbove(margin, expectedMargin, sdMargin, 0.5);
+  const pLoseOutright = 1 - probabilityAbove(margin, expectedMargin, sdMargin, -0.5);
+  const pLevel = Math.max(0, 1 - pWinOutright - pLoseOutright);
+  const home = input.over ? (margin > 0 ? 1 : margin < 0 ? 0 : 0.5) : pWinOutright + pLevel * input.tieHome;
+  return [
+    twoWay("match_winner", "match_winner", "Winner", sides, home),
+    handicap(
+      "handicap",
+      "Handicap",
+      sides,
+      handicapLine,
+      probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine),
+    ),
+    overUnder(
+      "total",
+      input.totalName,
+      totalLine,
+      probabilityAbove(score[0] + score[1], expected[0] + expected[1], sdTotal, totalLine),
+    ),
+  ];
+}
+
+/** A pre-game line that never lands on a whole number, so handicap and total markets cannot push. */
+export function halfLine(value: number): number {
+  return Math.floor(value) + 0.5;
+}

@@ -1,0 +1,171 @@
+import { finalScoreGrid } from "../odds.ts";
+import { clockUp, handicap, overUnder, stat, type MarketQuote, type SportModel } from "../model.ts";
+
+// Goals as a Poisson process at club-football rates (about 2.6 a match, home advantage included),
+// shots and cards around them, two halves of 45 minutes plus stoppage time.
+const HALF = 45 * 60;
+const HALF_TIME_BREAK = 15 * 60;
+
+type Pair = [number, number];
+export type SoccerState = {
+  phase: "1st half" | "Half time" | "2nd half" | "Full time";
+  seconds: number; // in the current half or break
+  added: Pair; // stoppage time of each half
+  goalRate: Pair; // per second of play
+  shotRate: Pair;
+  goals: Pair;
+  shots: Pair;
+  onTarget: Pair;
+  corners: Pair;
+  yellow: Pair;
+  red: Pair;
+  possession: number; // home share, 0..1
+};
+
+const perSecond = (perMatch: number) => perMatch / (2 * HALF);
+
+function remainingPlay(s: SoccerState): number {
+  const expectedSecondAdded = 4 * 60;
+  if (s.phase === "1st half") return Math.max(0, HALF + s.added[0] - s.seconds) + HALF + expectedSecondAdded;
+  if (s.phase === "Half time") return HALF + expectedSecondAdded;
+  if (s.phase === "2nd half") return Math.max(0, HALF + s.added[1] - s.seconds);
+  return 0;
+}
+
+export const soccer: SportModel<SoccerState> = {
+  sport: "soccer",
+  typicalDuration: 2 * HALF + HALF_TIME_BREAK + 6 * 60,
+  create(rng, edge) {
+    const home = 1.45 * Math.exp(0.25 * edge);
+    const away = 1.15 * Math.exp(-0.25 * edge);
+    return {
+      phase: "1st half",
+      seconds: 0,
+      added: [rng.int(1, 4) * 60, rng.int(3, 7) * 60],
+      goalRate: [perSecond(home), perSecond(away)],
+      shotRate: [perSecond(12 * Math.exp(0.15 * edge)), perSecond(10 * Math.exp(-0.15 * edge))],
+      goals: [0, 0],
+      shots: [0, 0],
+      onTarget: [0, 0],
+      corners: [0, 0],
+      yellow: [0, 0],
+      red: [0, 0],
+      possession: 0.5 + 0.04 * edge,
+    };
+  },
+  step(s, rng) {
+    s.seconds++;
+    if (s.phase === "Half time") {
+      if (s.seconds >= HALF_TIME_BREAK) Object.assign(s, { phase: "2nd half", seconds: 0 });
+      return false;
+    }
+    if (s.phase === "Full time") return false;
+    let scored = false;
+    for (const side of [0, 1] as const) {
+      if (rng.chance(s.goalRate[side])) {
+        s.goals[side]++;
+        s.shots[side]++;
+        s.onTarget[side]++;
+        scored = true;
+      } else if (rng.chance(s.shotRate[side])) {
+        s.shots[side]++;
+        if (rng.chance(0.3)) s.onTarget[side]++;
+      }
+      if (rng.chance(perSecond(5))) s.corners[side]++;
+      if (rng.chance(perSecond(2))) s.yellow[side]++;
+      if (rng.chance(perSecond(0.06))) {
+        s.red[side]++;
+        s.goalRate[side] *= 0.7;
+        s.shotRate[side] *= 0.8;
+      }
+    }
+    s.possession = Math.min(0.75, Math.max(0.25, s.possession + (rng.next() - 0.5) * 0.002));
+    const half = s.phase === "1st half" ? 0 : 1;
+    if (s.seconds >= HALF + s.added[half]) {
+      Object.assign(s, { phase: half === 0 ? "Half time" : "Full time", seconds: 0 });
+    }
+    return scored;
+  },
+  isOver: (s) => s.phase === "Full time",
+  inBreak: (s) => s.phase === "Half time",
+  view(s) {
+    const played = s.phase === "1st half" ? s.seconds : s.phase === "Half time" ? HALF : HALF + s.seconds;
+    const clock = s.phase === "Half time" ? "45:00" : s.phase === "Full time" ? "90:00" : clockUp(played);
+    const possession = Math.round(s.possession * 100);
+    return {
+      score: { home: s.goals[0], away: s.goals[1] },
+      clock,
+      period: s.phase,
+      stats: [
+        stat("Possession %", possession, 100 - possession),
+        stat("Shots", ...s.shots),
+        stat("Shots on target", ...s.onTarget),
+        stat("Corners", ...s.corners),
+        stat("Yellow cards", ...s.yellow),
+        stat("Red cards", ...s.red),
+      ],
+    };
+  },
+  quotes(s, sides) {
+    const left = remainingPlay(s);
+    const remaining: Pair = [s.goalRate[0] * left, s.goalRate[1] * left];
+    const grid = finalScoreGrid(s.goals, remaining);
+    let home = 0;
+    let draw = 0;
+    let over = 0;
+    let both = 0;
+    let homeByTwo = 0;
+    grid.forEach((row, h) =>
+      row.forEach((p, a) => {
+        const fh = s.goals[0] + h;
+        const fa = s.goals[1] + a;
+        if (fh > fa) home += p;
+        else if (fh === fa) draw += p;
+        if (fh + fa > 2.5) over += p;
+        if (fh > 0 && fa > 0) both += p;
+        if (fh - fa - 1.5 > 0) homeByTwo += p;
+      }),
+    );
+    const total = remaining[0] + remaining[1];
+    const none = Math.exp(-total);
+    const nextHome = total > 0 ? (remaining[0] / total) * (1 - none) : 0;
+    const goalNumber = s.goals[0] + s.goals[1] + 1;
+    const quotes: MarketQuote[] = [
+      {
+        key: "match_winner",
+        type: "match_winner",
+        name: "Match result",
+        line: null,
+        outcomes: [
+          { key: "home", name: sides.home, probability: home },
+          { key: "draw", name: "Draw", probability: draw },
+          { key: "away", name: sides.away, probability: Math.max(0, 1 - home - draw) },
+        ],
+      },
+      overUnder("total", "Total goals", 2.5, over),
+      {
+        key: "both_teams_to_score",
+        type: "both_teams_to_score",
+        name: "Both teams to score",
+        line: null,
+        outcomes: [
+          { key: "yes", name: "Yes", probability: both },
+          { key: "no", name: "No", probability: Math.max(0, 1 - both) },
+        ],
+      },
+      handicap("handicap", "Handicap", sides, -1.5, homeByTwo),
+      {
+        key: "next_goal",
+        type: "next_goal",
+        name: `Next goal (goal ${goalNumber})`,
+        line: null,
+        outcomes: [
+          { key: "home", name: sides.home, probability: nextHome },
+          { key: "none", name: "No goal", probability: none },
+          { key: "away", name: sides.away, probability: Math.max(0, 1 - none - nextHome) },
+        ],
+      },
+    ];
+    return quotes;
+  },
+};
