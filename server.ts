@@ -8,6 +8,7 @@ import { now } from "./lib/clock.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
+import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
 import { seed } from "./seeds/index.ts";
 
@@ -47,6 +48,8 @@ async function start(config: Config): Promise<void> {
     );
   }
 
+  const feed = await startFeed(handle, config);
+
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
   const { default: next } = await import("next");
@@ -84,6 +87,7 @@ async function start(config: Config): Promise<void> {
     await new Promise((resolve) => server.close(resolve));
     clearTimeout(forced);
     await app.close();
+    await feed.stop();
     await closeDatabase();
     exitSoon(0);
   };

@@ -1,0 +1,70 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Database } from "../db/index.ts";
+import { newRequestId, problemResponse } from "../http/problem.ts";
+import { applyBatch } from "./ingest.ts";
+import { parseNdjson } from "./ndjson.ts";
+
+// POST /api/feed/v1/updates: a provider's batch of updates as NDJSON, answered line by line.
+
+export const MAX_BATCH_LINES = 5_000;
+export const MAX_BATCH_BYTES = 10 * 1024 * 1024;
+const MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/ndjson"];
+
+function sameToken(given: string, expected: string): boolean {
+  // Digests of equal length, so the comparison takes the same time whatever was sent.
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export async function handleFeedUpdates(
+  request: Request,
+  deps: { db: Database; token: string | undefined; now: () => Date },
+): Promise<Response> {
+  const requestId = newRequestId();
+  const fail = (status: number, code: string, title: string, detail: string, headers?: Record<string, string>) =>
+    problemResponse(status, code, title, detail, { requestId, headers });
+
+  if (!deps.token) {
+    return fail(403, "ingest_disabled", "Ingest is disabled", "This instance accepts no feed updates: FEED_TOKEN is not set.");
+  }
+  const authorization = request.headers.get("authorization") ?? "";
+  const match = /^bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) {
+    return fail(401, "missing_feed_token", "Feed token required", "Send the feed token as `Authorization: Bearer <FEED_TOKEN>`.", {
+      "www-authenticate": 'Bearer realm="feed"',
+    });
+  }
+  if (!sameToken(match[1]!, deps.token)) {
+    return fail(401, "invalid_feed_token", "Invalid feed token", "The feed token is not valid.", {
+      "www-authenticate": 'Bearer realm="feed", error="invalid_token"',
+    });
+  }
+  const mediaType = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
+  if (!MEDIA_TYPES.includes(mediaType)) {
+    return fail(
+      415,
+      "unsupported_media_type",
+      "Unsupported media type",
+      `Send the batch as NDJSON, one update per line, with Content-Type: application/x-ndjson (got ${mediaType || "none"}).`,
+    );
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BATCH_BYTES) {
+    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_BYTES} bytes.`);
+  }
+  const body = await request.text();
+  if (Buffer.byteLength(body) > MAX_BATCH_BYTES) {
+    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_BYTES} bytes.`);
+  }
+  const lines = parseNdjson(body);
+  if (lines.length === 0) return fail(400, "empty_batch", "Empty batch", "The batch holds no updates.");
+  if (lines.length > MAX_BATCH_LINES) {
+    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_LINES} updates; it held ${lines.length}.`);
+  }
+  const result = await applyBatch(deps.db, lines, deps.now());
+  const { applied, duplicate, rejected, results } = result;
+  return new Response(JSON.stringify({ data: { applied, duplicate, rejected, results }, meta: { request_id: requestId } }), {
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId },
+  });
+}

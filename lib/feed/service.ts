@@ -1,0 +1,82 @@
+import type { Config } from "../config.ts";
+import type { DatabaseHandle } from "../db/index.ts";
+import { Simulator } from "../sim/simulator.ts";
+import { startChangeBus, type ChangeBus } from "./bus.ts";
+import { pruneRevisions } from "./history.ts";
+import { startLeadership, type Leadership } from "./leader.ts";
+
+/**
+ * The feed machinery of one instance: its change bus, and, while it leads, the simulator and the
+ * pruning of revisions past the retention window. Kept on globalThis so the code Next bundles
+ * into route handlers finds the same bus as the server.
+ */
+export type FeedService = {
+  bus: ChangeBus;
+  leadership: Leadership;
+  simulator: Simulator | null;
+  stop(): Promise<void>;
+};
+
+declare global {
+  var __sportsDataFeed: FeedService | undefined;
+}
+
+export function getFeedService(): FeedService | undefined {
+  return globalThis.__sportsDataFeed;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+
+export async function startFeed(
+  handle: DatabaseHandle,
+  config: Config,
+  options: { now?: () => Date; leaderIntervalMs?: number; log?: (line: string) => void } = {},
+): Promise<FeedService> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const now = options.now ?? (() => new Date());
+  const bus = await startChangeBus(handle);
+  const simulator =
+    config.SIM === "on" ? new Simulator(handle.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
+  let pruneTimer: NodeJS.Timeout | undefined;
+
+  const prune = async () => {
+    try {
+      await pruneRevisions(handle.db, new Date(now().getTime() - config.REVISION_RETENTION_SECONDS * 1000));
+    } catch (error) {
+      console.error("Pruning revisions failed:", error instanceof Error ? error.message : error);
+    }
+  };
+
+  const leadership = startLeadership(handle, {
+    intervalMs: options.leaderIntervalMs,
+    onLead: () => {
+      log(
+        simulator
+          ? `Feed: this instance leads; simulator running at speed ${config.SIM_SPEED} (seed ${config.SIM_SEED}, world ${simulator.world})`
+          : "Feed: this instance leads; the simulator is off (SIM=off)",
+      );
+      simulator?.start();
+      void prune();
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
+    },
+    onLose: async () => {
+      log("Feed: this instance no longer leads");
+      clearInterval(pruneTimer);
+      await simulator?.stop();
+    },
+  });
+
+  const service: FeedService = {
+    bus,
+    leadership,
+    simulator,
+    async stop() {
+      await leadership.stop();
+      await bus.close();
+      if (globalThis.__sportsDataFeed === service) globalThis.__sportsDataFeed = undefined;
+    },
+  };
+  globalThis.__sportsDataFeed = service;
+  return service;
+}

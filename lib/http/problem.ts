@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+
+/** RFC 9457 problem details, as every error of the service is answered. */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  request_id: string;
+  [extension: string]: unknown;
+};
+
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll("-", "")}`;
+}
+
+export function problemResponse(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  options: { requestId?: string; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
+): Response {
+  const requestId = options.requestId ?? newRequestId();
+  const body: Problem = {
+    type: `https://docs.sports-data.example/problems/${code}`,
+    title,
+    status,
+    detail,
+    code,
+    request_id: requestId,
+    ...options.extensions,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/problem+json",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+      ...options.headers,
+    },
+  });
+}
