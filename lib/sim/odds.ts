@@ -7,11 +7,16 @@ export function pricesWithMargin(probabilities: number[], margin: number): numbe
   // the fair probabilities are held within [floor, ceiling] first, the way books cap their prices.
   const ceiling = 0.9;
   const floor = 0.012;
-  let p = probabilities.map((x) => (Number.isFinite(x) ? x : 0));
-  for (let round = 0; round < 4; round++) {
-    p = p.map((x) => Math.min(ceiling, Math.max(floor, x)));
-    const sum = p.reduce((s, x) => s + x, 0);
-    p = p.map((x) => x / sum);
+  let p = probabilities.map((x) => Math.min(ceiling, Math.max(floor, Number.isFinite(x) ? x : 0)));
+  // Give what the limits took or added to the outcomes that can still move, until they sum to 1.
+  for (let round = 0; round < 8; round++) {
+    const gap = 1 - p.reduce((sum, x) => sum + x, 0);
+    if (Math.abs(gap) < 1e-12) break;
+    const movable = p.map((x, i) => ((gap > 0 ? x < ceiling : x > floor) ? i : -1)).filter((i) => i >= 0);
+    const share = movable.reduce((sum, i) => sum + p[i]!, 0);
+    p = p.map((x, i) =>
+      movable.includes(i) ? Math.min(ceiling, Math.max(floor, x + (gap * (share > 0 ? x / share : 1 / movable.length)))) : x,
+    );
   }
   return p.map((x) => roundPrice(1 / (x * (1 + margin))));
 }

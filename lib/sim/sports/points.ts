@@ -28,20 +28,18 @@ export function pointsQuotes(input: {
   const pLoseOutright = 1 - probabilityAbove(margin, expectedMargin, sdMargin, -0.5);
   const pLevel = Math.max(0, 1 - pWinOutright - pLoseOutright);
   const home = input.over ? (margin > 0 ? 1 : margin < 0 ? 0 : 0.5) : pWinOutright + pLevel * input.tieHome;
+  // Only the final whistle (or a total already passed) makes an outcome certain; a normal tail
+  // that rounds to 1 near the end is not a result.
+  const open = (p: number) => (input.over ? p : Math.min(1 - 1e-6, Math.max(1e-6, p)));
+  const passed = score[0] + score[1] > totalLine;
   return [
-    twoWay("match_winner", "match_winner", "Winner", sides, home),
-    handicap(
-      "handicap",
-      "Handicap",
-      sides,
-      handicapLine,
-      probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine),
-    ),
+    twoWay("match_winner", "match_winner", "Winner", sides, open(home)),
+    handicap("handicap", "Handicap", sides, handicapLine, open(probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine))),
     overUnder(
       "total",
       input.totalName,
       totalLine,
-      probabilityAbove(score[0] + score[1], expected[0] + expected[1], sdTotal, totalLine),
+      passed ? 1 : open(probabilityAbove(score[0] + score[1], expected[0] + expected[1], sdTotal, totalLine)),
     ),
   ];
 }

@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import { SPORTS, type Sport } from "../db/schema/index.ts";
+import type { FeedUpdate } from "../feed/schemas.ts";
+import { canMove } from "../feed/status.ts";
+import { SPORT_MARKET_TYPES } from "../sports.ts";
+import { overround } from "./odds.ts";
+import { SimulatedEvent, type EventPlan } from "./simulated-event.ts";
+
+type EventFields = NonNullable<FeedUpdate["event"]>;
+
+function plan(sport: Sport, seed: string): EventPlan {
+  return { id: `test-${sport}-${seed}`, sport, competition: "Test League", home: "Home", away: "Away", kickoffMs: 0, speed: 1, seed };
+}
+
+/** Runs an event from its announcement to its end, looking every `stepMs`, as the simulator does. */
+function runToEnd(event: SimulatedEvent, stepMs = 4_000): FeedUpdate[] {
+  const updates: FeedUpdate[] = [];
+  for (let t = -4 * 3600_000; !event.done; t += stepMs) {
+    updates.push(...event.advanceTo(t));
+    if (t > 12 * 3600_000) throw new Error(`${event.plan.id} did not end`);
+  }
+  return updates;
+}
+
+const seconds = (clock: string) => {
+  const [m, s] = clock.split(":").map(Number);
+  return m! * 60 + s!;
+};
+const statOf = (event: EventFields, label: string) => event.stats!.find((s) => s.label === label);
+const sideTotals = (event: EventFields, label: string): [number, number] => {
+  const stat = statOf(event, label);
+  if (!stat) throw new Error(`no ${label} statistic`);
+  return [stat.home, stat.away];
+};
+
+/** The statistics each sport shows must add up to its score. */
+function checkStatsAgree(sport: Sport, event: EventFields): void {
+  const score = [event.score!.home, event.score!.away];
+  if (event.status === "upcoming") return;
+  for (const side of [0, 1]) {
+    const at = (label: string) => sideTotals(event, label)[side]!;
+    switch (sport) {
+      case "soccer":
+        expect(at("Shots")).toBeGreaterThanOrEqual(at("Shots on target"));
+        expect(at("Shots on target")).toBeGreaterThanOrEqual(score[side]!);
+        break;
+      case "basketball":
+        expect(2 * at("2-pointers made") + 3 * at("3-pointers made") + at("Free throws made")).toBe(score[side]);
+        break;
+      case "american-football":
+        expect(
+          6 * at("Touchdowns") + at("Extra points") + 2 * at("Two-point conversions") + 3 * at("Field goals") + 2 * at("Safeties"),
+        ).toBe(score[side]);
+        break;
+      case "ice-hockey":
+        expect(at("Shots on goal")).toBeGreaterThanOrEqual(score[side]!);
+        expect(at("Power-play goals")).toBeLessThanOrEqual(score[side]!);
+        break;
+      case "baseball":
+        expect(at("Home runs")).toBeLessThanOrEqual(at("Hits"));
+        expect(score[side]).toBeGreaterThanOrEqual(at("Home runs"));
+        break;
+      case "tennis": {
+        const sets = event.stats!.filter((s) => /^Set \d+ games$/.test(s.label));
+        const won = sets.filter((s) => {
+          const [mine, theirs] = side === 0 ? [s.home, s.away] : [s.away, s.home];
+          return (mine >= 6 && mine - theirs >= 2) || mine === 7;
+        }).length;
+        expect(won).toBe(score[side]);
+        break;
+      }
+      case "cs2": {
+        const maps = event.stats!.filter((s) => /^Map \d+ rounds$/.test(s.label));
+        const won = maps.filter((s) => {
+          const [mine, theirs] = side === 0 ? [s.home, s.away] : [s.away, s.home];
+          const low = Math.min(mine, theirs);
+          const target = low < 12 ? 13 : 16 + 3 * Math.floor((low - 12) / 3);
+          return mine >= target;
+        }).length;
+        expect(won).toBe(score[side]);
+        break;
+      }
+    }
+  }
+}
+
+const COUNTS_DOWN: Sport[] = ["basketball", "american-football", "ice-hockey"];
+
+describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
+  const runs = ["a", "b", "c", "d"].map((seed) => {
+    const event = new SimulatedEvent(plan(sport, seed));
+    return { event, updates: runToEnd(event) };
+  });
+
+  it("moves only along the contract's status transitions, from upcoming to an end", () => {
+    for (const { updates } of runs) {
+      const statuses = updates.flatMap((u) => (u.event?.status ? [u.event.status] : []));
+      expect(statuses[0]).toBe("upcoming");
+      for (let i = 1; i < statuses.length; i++) expect(canMove(statuses[i - 1]!, statuses[i]!), statuses.join(" ")).toBe(true);
+      expect(["finished", "cancelled"]).toContain(statuses.at(-1));
+    }
+    // The usual fate is a played match.
+    expect(runs.some(({ updates }) => updates.some((u) => u.event?.status === "finished"))).toBe(true);
+  });
+
+  it("never lowers a score, never runs a clock backwards within a period, and keeps statistics in line with the score", () => {
+    for (const { updates } of runs) {
+      let previous: EventFields | undefined;
+      for (const update of updates) {
+        const event = update.event;
+        if (!event) continue;
+        checkStatsAgree(sport, event);
+        if (previous && previous.status !== "upcoming") {
+          expect(event.score!.home).toBeGreaterThanOrEqual(previous.score!.home);
+          expect(event.score!.away).toBeGreaterThanOrEqual(previous.score!.away);
+          if (event.period === previous.period && event.clock && previous.clock) {
+            const [before, after] = [seconds(previous.clock), seconds(event.clock)];
+            if (sport === "soccer") expect(after).toBeGreaterThanOrEqual(before);
+            else if (COUNTS_DOWN.includes(sport)) expect(after).toBeLessThanOrEqual(before);
+            else if (sport === "cs2" && after > before) {
+              // The round timer starts again only with a new round.
+              expect(JSON.stringify(event.stats)).not.toBe(JSON.stringify(previous.stats));
+            }
+          }
+        }
+        previous = event;
+      }
+    }
+  });
+
+  it("prices every open market above 1.0 with an overround between 1.02 and 1.15, in the sport's own market types", () => {
+    let open = 0;
+    for (const { updates } of runs) {
+      for (const market of updates.flatMap((u) => u.markets ?? [])) {
+        expect(SPORT_MARKET_TYPES[sport]).toContain(market.type);
+        for (const outcome of market.outcomes) expect(outcome.price).toBeGreaterThan(1);
+        if (market.status !== "open") continue;
+        open++;
+        const total = overround(market.outcomes.map((o) => o.price));
+        expect(total, `${market.name}: ${market.outcomes.map((o) => o.price).join(" / ")}`).toBeGreaterThanOrEqual(1.02);
+        expect(total).toBeLessThanOrEqual(1.15);
+      }
+    }
+    expect(open).toBeGreaterThan(20);
+  });
+
+  it("suspends markets after a score, then shortens the scorer's price", () => {
+    let checked = 0;
+    for (const { updates } of runs) {
+      let lastOpenHome: number | undefined;
+      let score = { home: 0, away: 0 };
+      let pending: { side: "home" | "away"; before: number } | undefined;
+      let winnerStatus: string | undefined;
+      for (const update of updates) {
+        const winner = update.markets?.find((m) => m.type === "match_winner");
+        if (winner) winnerStatus = winner.status;
+        const now = update.event?.score;
+        if (now && (now.home !== score.home || now.away !== score.away)) {
+          if (lastOpenHome !== undefined && now.home > score.home && now.away === score.away) pending = { side: "home", before: lastOpenHome };
+          if (lastOpenHome !== undefined && now.away > score.away && now.home === score.home) pending = { side: "away", before: lastOpenHome };
+          score = now;
+          // The update that carries the score carries its markets suspended (or settled, at the end).
+          if (update.event?.status === "live") expect(winnerStatus).toBe("suspended");
+          continue;
+        }
+        if (winner?.status === "open") {
+          const home = winner.outcomes.find((o) => o.id.endsWith(":home"))!.price;
+          if (pending) {
+            if (pending.side === "home") expect(home).toBeLessThanOrEqual(pending.before);
+            else expect(home).toBeGreaterThanOrEqual(pending.before);
+            checked++;
+            pending = undefined;
+          }
+          lastOpenHome = home;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("settles every market at the end", () => {
+    for (const { event, updates } of runs) {
+      const last = new Map<string, FeedUpdate["markets"]>();
+      for (const market of updates.flatMap((u) => u.markets ?? [])) last.set(market.id, [market]);
+      const finished = updates.some((u) => u.event?.status === "finished");
+      if (!finished || event.fate !== "normal") continue;
+      for (const [id, [market]] of [...last].map(([id, m]) => [id, m!] as const)) {
+        expect(market!.status, id).toBe("settled");
+        expect(market!.outcomes.filter((o) => o.status === "won").length, id).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});
+
+describe("a simulated event's life is a pure function of its plan", () => {
+  it("replays to the same state whether it was followed all along or picked up late", () => {
+    const followed = new SimulatedEvent(plan("soccer", "replay"));
+    runToEnd(followed, 1_000);
+    const all = new SimulatedEvent(plan("soccer", "replay"));
+    const steady = all.advanceTo(3_000_000).findLast((u) => u.event)!.event;
+    const late = new SimulatedEvent(plan("soccer", "replay"));
+    late.advanceTo(-3_600_000);
+    const pickedUp = late.advanceTo(3_000_000).findLast((u) => u.event)!.event;
+    expect(pickedUp).toEqual(steady);
+    expect(steady!.status).toBe("live");
+  });
+});
