@@ -3,8 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 // Children get a clean environment: none of the developer's database settings leak into a test.
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL"]) delete base[name];
-  return { ...base, NODE_ENV: "production", ...env };
+  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN"]) delete base[name];
+  // The simulator is on only where a test asks for it, so other tests see only their own data.
+  return { ...base, NODE_ENV: "production", SIM: "off", ...env };
 }
 
 // A child must never outlive its test run, whatever the test did.
