@@ -24,6 +24,8 @@ export type DatabaseHandle = {
   /** The raw clients, for what drizzle does not cover (LISTEN/NOTIFY, advisory locks). */
   postgres?: postgres.Sql;
   pglite?: PGlite;
+  /** For a connection of one's own outside the pool (a session-level advisory lock). */
+  connectionUrl?: string;
   close(): Promise<void>;
 };
 
@@ -70,6 +72,7 @@ async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<
     kind: "postgres",
     location: redact(config.DATABASE_URL),
     postgres: client,
+    connectionUrl: config.DATABASE_URL,
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -1,4 +1,4 @@
-import type { ReservedSql } from "postgres";
+import postgres from "postgres";
 import type { DatabaseHandle } from "../db/index.ts";
 
 /** The advisory lock whose holder runs the simulator (and the revision pruning) for everyone. */
@@ -18,28 +18,42 @@ type Options = {
 };
 
 /**
- * Leader election with a session-level PostgreSQL advisory lock held on a connection of its own:
- * when the leader's process dies its connection closes, the lock is released, and a follower
- * takes it at its next attempt. On PGlite one process owns the data, so it always leads.
+ * Leader election with a session-level PostgreSQL advisory lock, held on a connection of its own
+ * outside the pool: when the leader's process dies its connection closes, the lock is released,
+ * and a follower takes it at its next attempt. A leader whose connection closes stops leading at
+ * once, since its lock is gone. On PGlite one process owns the data, so it always leads.
  */
 export function startLeadership(handle: DatabaseHandle, options: Options): Leadership {
   const intervalMs = options.intervalMs ?? 2_000;
   const lockKey = options.lockKey ?? FEED_LEADER_LOCK;
   let leading = false;
   let stopped = false;
-  let connection: ReservedSql | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let transition: Promise<void> = Promise.resolve();
 
-  const lose = async () => {
-    if (!leading) return;
+  const lose = () => {
+    if (!leading) return transition;
     leading = false;
-    await options.onLose();
+    transition = transition.then(options.onLose);
+    return transition;
   };
+
+  const connection = handle.connectionUrl
+    ? postgres(handle.connectionUrl, {
+        max: 1,
+        idle_timeout: 0,
+        max_lifetime: null,
+        connect_timeout: 5,
+        onnotice: () => {},
+        // A closed session has dropped its locks, whatever closed it.
+        onclose: () => void lose(),
+      })
+    : undefined;
 
   const attempt = async () => {
     if (stopped) return;
-    if (!handle.postgres) {
+    if (!connection) {
       if (!leading) {
         leading = true;
         await options.onLead();
@@ -48,20 +62,17 @@ export function startLeadership(handle: DatabaseHandle, options: Options): Leade
     }
     try {
       if (leading) {
-        await connection!`select 1`;
+        await connection`select 1`;
         return;
       }
-      connection ??= await handle.postgres.reserve();
       const [row] = await connection`select pg_try_advisory_lock(${lockKey}) as locked`;
       if (row?.locked && !stopped) {
         leading = true;
-        await options.onLead();
+        transition = transition.then(options.onLead);
+        await transition;
       }
     } catch (error) {
-      // The connection is gone, and the lock with it: someone else may lead now.
       console.error("Feed leadership check failed:", error instanceof Error ? error.message : error);
-      connection?.release();
-      connection = undefined;
       await lose();
     }
   };
@@ -82,11 +93,7 @@ export function startLeadership(handle: DatabaseHandle, options: Options): Leade
       clearTimeout(timer);
       await running;
       await lose();
-      if (connection) {
-        await connection`select pg_advisory_unlock_all()`.catch(() => {});
-        connection.release();
-        connection = undefined;
-      }
+      await connection?.end({ timeout: 2 });
     },
   };
 }

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
+import type { EventChange } from "../../lib/feed/changes.ts";
+import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
+import { startLeadership, type Leadership } from "../../lib/feed/leader.ts";
+import { seedReferenceData } from "../../seeds/index.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+
+const creation = (id: string) => ({
+  event_id: id,
+  sequence: 1,
+  event: { sport: "tennis", competition: "Bus Open", home: `${id} One`, away: `${id} Two`, status: "upcoming", feed: "official", kickoff: "2026-11-22T10:00:00Z" },
+});
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(BACKENDS)("the change bus on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let handle: DatabaseHandle;
+  let bus: ChangeBus;
+
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    await seedReferenceData(handle.db);
+    bus = await startChangeBus(handle);
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await handle?.close();
+  });
+
+  it("tells subscribers of each committed change: the event, its revision and what changed", async () => {
+    const heard: EventChange[] = [];
+    const unsubscribe = bus.onEventChanges((changes) => heard.push(...changes));
+    const result = await applyBatch(handle.db, linesOf([creation("bus-1"), creation("bus-2")]), new Date());
+    await until(() => heard.length >= 2);
+    expect(heard).toEqual(result.changes);
+    expect(heard.map((c) => [c.eventId, c.kinds])).toEqual([
+      ["bus-1", ["event"]],
+      ["bus-2", ["event"]],
+    ]);
+    unsubscribe();
+  });
+
+  it("says nothing of a batch whose every line was rejected", async () => {
+    const heard: EventChange[] = [];
+    const unsubscribe = bus.onEventChanges((changes) => heard.push(...changes));
+    await applyBatch(handle.db, linesOf([creation("bus-1")]), new Date());
+    await applyBatch(handle.db, linesOf([{ ...creation("bus-3"), sequence: 2 }]), new Date());
+    await until(() => heard.length >= 1);
+    expect(heard.map((c) => c.eventId)).toEqual(["bus-3"]);
+    unsubscribe();
+  });
+});
+
+describe.runIf(POSTGRES)("two instances on one PostgreSQL database", () => {
+  const database = useTestDatabase(POSTGRES!);
+  let first: DatabaseHandle;
+  let second: DatabaseHandle;
+
+  beforeAll(async () => {
+    first = await openDatabase(database().config);
+    second = await openDatabase(database().config);
+    await seedReferenceData(first.db);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it("each hears the other's changes through LISTEN/NOTIFY, in revision order", async () => {
+    const busOfSecond = await startChangeBus(second);
+    const heard: EventChange[] = [];
+    busOfSecond.onEventChanges((changes) => heard.push(...changes));
+    const sent = [];
+    for (let i = 0; i < 5; i++) sent.push(...(await applyBatch(first.db, linesOf([creation(`two-${i}`)]), new Date())).changes);
+    await until(() => heard.length >= 5);
+    expect(heard).toEqual(sent);
+    const revisions = heard.map((c) => c.revision);
+    expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
+    await busOfSecond.close();
+  });
+
+  it("elects one leader, and another takes over when the leader stops or its connection dies", async () => {
+    const log: string[] = [];
+    const lockKey = 77_001;
+    const elect = (name: string, handle: DatabaseHandle) =>
+      startLeadership(handle, {
+        lockKey,
+        intervalMs: 100,
+        onLead: () => void log.push(`${name} leads`),
+        onLose: () => void log.push(`${name} lost`),
+      });
+    const a: Leadership = elect("a", first);
+    await until(() => a.leading);
+    const b: Leadership = elect("b", second);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect([a.leading, b.leading]).toEqual([true, false]);
+
+    await a.stop();
+    await until(() => b.leading);
+    expect(log).toEqual(["a leads", "a lost", "b leads"]);
+
+    // The leader's process dying looks like its connection closing: the lock goes with it.
+    const c = elect("c", first);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(c.leading).toBe(false);
+    await first.postgres!`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = ${lockKey} and granted`;
+    await until(() => c.leading);
+    await until(() => !b.leading);
+    expect(log.slice(3)).toEqual(expect.arrayContaining(["b lost", "c leads"]));
+    await b.stop();
+    await c.stop();
+  });
+});
