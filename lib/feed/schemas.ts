@@ -20,8 +20,9 @@ export const marketTypeSchema = z.enum(MARKET_TYPES);
 export const scoreSchema = z.strictObject({ home: z.int().min(0).max(10_000), away: z.int().min(0).max(10_000) });
 export const statSchema = z.strictObject({
   label: text(60),
-  home: z.number().min(0).max(1e9),
-  away: z.number().min(0).max(1e9),
+  // Some statistics go below zero (yards lost).
+  home: z.number().min(-1e9).max(1e9),
+  away: z.number().min(-1e9).max(1e9),
 });
 
 export const eventStateSchema = z.strictObject({

@@ -42,7 +42,14 @@ function slotSpacing(sport: Sport): number {
   return Math.max(300, Math.round(MODELS[sport].typicalDuration / LIVE_PER_SPORT / 300) * 300);
 }
 
-export type TickReport = { updates: number; applied: number; rejected: number; live: number; tracked: number };
+export type TickReport = {
+  updates: number;
+  applied: number;
+  rejected: number;
+  /** Why lines were rejected, a few of them: a replay after a takeover repeats stored sequences. */
+  rejections: string[];
+  tracked: number;
+};
 
 export class Simulator {
   private readonly db: Database;
@@ -130,8 +137,11 @@ export class Simulator {
           this.tracked.set(plan.id, new SimulatedEvent(plan));
       }
     }
+    let advanced = 0;
     for (const [id, event] of this.tracked) {
       updates.push(...event.advanceTo(nowMs));
+      // Replaying many events after a start or takeover takes a few seconds of CPU: let requests in.
+      if (++advanced % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
       if (event.done) {
         this.tracked.delete(id);
         this.finished.add(id);
@@ -143,13 +153,16 @@ export class Simulator {
       updates: updates.length,
       applied: 0,
       rejected: 0,
-      live: 0,
+      rejections: [],
       tracked: this.tracked.size,
     };
     for (let i = 0; i < updates.length; i += BATCH) {
       const result: BatchResult = await applyBatch(this.db, linesOf(updates.slice(i, i + BATCH)), this.now());
       report.applied += result.applied;
       report.rejected += result.rejected;
+      for (const line of result.results) {
+        if (line.status === "rejected" && report.rejections.length < 5) report.rejections.push(`${line.event_id}: ${line.message}`);
+      }
     }
     return report;
   }

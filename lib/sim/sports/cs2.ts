@@ -33,15 +33,24 @@ function mapWinner(a: number, b: number): 0 | 1 | null {
   return null;
 }
 
+// One memo per round probability (fixed for an event) serves every refresh of its prices.
+const memos = new Map<number, Map<string, number>>();
+
 /** P(home wins the map) from rounds (a, b). */
-function mapProbability(r: number, a: number, b: number, memo = new Map<string, number>()): number {
+function mapProbability(r: number, a: number, b: number): number {
+  let memo = memos.get(r);
+  if (!memo) {
+    if (memos.size > 1_000) memos.clear();
+    memo = new Map();
+    memos.set(r, memo);
+  }
   const winner = mapWinner(a, b);
   if (winner !== null) return winner === 0 ? 1 : 0;
   if (a + b > 90) return r; // overtime without end: the round edge is all that is left
   const key = `${a}:${b}`;
   const known = memo.get(key);
   if (known !== undefined) return known;
-  const value = r * mapProbability(r, a + 1, b, memo) + (1 - r) * mapProbability(r, a, b + 1, memo);
+  const value = r * mapProbability(r, a + 1, b) + (1 - r) * mapProbability(r, a, b + 1);
   memo.set(key, value);
   return value;
 }

@@ -20,8 +20,32 @@ export type TennisState = {
   lastSetWinner: 0 | 1 | null;
 };
 
+// The chain's values depend only on the point probabilities, which are fixed for an event: one
+// memo per probability serves every state and every refresh of the event's prices.
+const memos = new Map<string, Map<string, number>>();
+function memo(kind: string, p: number): Map<string, number> {
+  const key = `${kind}:${p}`;
+  let table = memos.get(key);
+  if (!table) {
+    if (memos.size > 2_000) memos.clear();
+    table = new Map();
+    memos.set(key, table);
+  }
+  return table;
+}
+
 /** P(the server wins the game) from points (a, b). */
 export function gameProbability(p: number, a = 0, b = 0): number {
+  const table = memo("game", p);
+  const key = `${a}:${b}`;
+  const known = table.get(key);
+  if (known !== undefined) return known;
+  const value = gameFrom(p, a, b);
+  table.set(key, value);
+  return value;
+}
+
+function gameFrom(p: number, a: number, b: number): number {
   if (a >= 4 && a - b >= 2) return 1;
   if (b >= 4 && b - a >= 2) return 0;
   if (a >= 3 && b >= 3) {
@@ -34,6 +58,16 @@ export function gameProbability(p: number, a = 0, b = 0): number {
 
 /** P(the first player wins a tiebreak) from (a, b), with q the first player's share of points. */
 function tiebreakProbability(q: number, a = 0, b = 0): number {
+  const table = memo("tiebreak", q);
+  const key = `${a}:${b}`;
+  const known = table.get(key);
+  if (known !== undefined) return known;
+  const value = tiebreakFrom(q, a, b);
+  table.set(key, value);
+  return value;
+}
+
+function tiebreakFrom(q: number, a: number, b: number): number {
   if (a >= 7 && a - b >= 2) return 1;
   if (b >= 7 && b - a >= 2) return 0;
   if (a >= 6 && b >= 6) {
@@ -44,21 +78,25 @@ function tiebreakProbability(q: number, a = 0, b = 0): number {
   return q * tiebreakProbability(q, a + 1, b) + (1 - q) * tiebreakProbability(q, a, b + 1);
 }
 
-function setProbability(s: TennisState, games: Pair, server: 0 | 1, memo = new Map<string, number>()): number {
+function setProbability(s: TennisState, games: Pair, server: 0 | 1): number {
+  const table = memo(`set:${s.serveWin[1]}`, s.serveWin[0]);
+  const key = `${games[0]}:${games[1]}:${server}`;
+  const known = table.get(key);
+  if (known !== undefined) return known;
+  const value = setFrom(s, games, server);
+  table.set(key, value);
+  return value;
+}
+
+function setFrom(s: TennisState, games: Pair, server: 0 | 1): number {
   const [a, b] = games;
   if ((a >= 6 && a - b >= 2) || a === 7) return 1;
   if ((b >= 6 && b - a >= 2) || b === 7) return 0;
   if (a === 6 && b === 6) return tiebreakProbability(pointShare(s));
-  const key = `${a}:${b}:${server}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
   const hold = gameProbability(s.serveWin[server]);
   const firstWins = server === 0 ? hold : 1 - hold;
   const next = (1 - server) as 0 | 1;
-  const value =
-    firstWins * setProbability(s, [a + 1, b], next, memo) + (1 - firstWins) * setProbability(s, [a, b + 1], next, memo);
-  memo.set(key, value);
-  return value;
+  return firstWins * setProbability(s, [a + 1, b], next) + (1 - firstWins) * setProbability(s, [a, b + 1], next);
 }
 
 const pointShare = (s: TennisState) => (s.serveWin[0] + 1 - s.serveWin[1]) / 2;
