@@ -55,7 +55,17 @@ export async function startFeed(
           ? `Feed: this instance leads; simulator running at speed ${config.SIM_SPEED} (seed ${config.SIM_SEED}, world ${simulator.world})`
           : "Feed: this instance leads; the simulator is off (SIM=off)",
       );
-      simulator?.start();
+      let first = true;
+      simulator?.start((report) => {
+        // Rejections after the first tick would mean the simulator and the ingest disagree.
+        if (first || report.rejected > 0) {
+          log(
+            `Simulator: ${report.tracked} events followed, ${report.applied} updates applied` +
+              (report.rejected ? `, ${report.rejected} not (${report.rejections.join("; ")})` : ""),
+          );
+        }
+        first = false;
+      });
       void prune();
       pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
       pruneTimer.unref();
