@@ -101,7 +101,11 @@ async function main() {
     await sql`create table baseline (id text, seq int, doc jsonb)`;
     const baselineStart = performance.now();
     for (let b = 0; b < BATCHES; b++) {
-      const rows = updatesFor(b, b * BATCH_SIZE, BATCH_SIZE).map((u) => ({ id: u.event_id, seq: u.sequence, doc: JSON.stringify(u) }));
+      const rows = updatesFor(b, b * BATCH_SIZE, BATCH_SIZE).map((u) => ({
+        id: u.event_id,
+        seq: u.sequence,
+        doc: JSON.stringify(u),
+      }));
       await sql.begin((tx) => tx`insert into baseline ${tx(rows)}`);
     }
     const baselineRate = (BATCHES * BATCH_SIZE) / ((performance.now() - baselineStart) / 1000);
@@ -124,7 +128,8 @@ async function main() {
       const result = await applyBatch(writer.db, linesOf(updatesFor(b, b * BATCH_SIZE, BATCH_SIZE)), at());
       const committed = performance.now();
       batchTimes.push(committed - started);
-      if (result.applied !== BATCH_SIZE) throw new Error(`batch ${b}: ${JSON.stringify(result.results.find((r) => r.status !== "applied"))}`);
+      if (result.applied !== BATCH_SIZE)
+        throw new Error(`batch ${b}: ${JSON.stringify(result.results.find((r) => r.status !== "applied"))}`);
       for (const change of result.changes) sentAt.set(change.revision, committed);
     }
     const ingestRate = (BATCHES * BATCH_SIZE) / ((performance.now() - ingestStart) / 1000);
@@ -153,11 +158,19 @@ async function main() {
     await bus.close();
 
     const fmt = (n: number) => Math.round(n).toLocaleString("en");
-    console.log(`Ingest on PostgreSQL, ${BATCHES} batches of ${BATCH_SIZE} updates over ${EVENTS} events (half with a market)`);
+    console.log(
+      `Ingest on PostgreSQL, ${BATCHES} batches of ${BATCH_SIZE} updates over ${EVENTS} events (half with a market)`,
+    );
     console.log(`  baseline (plain multi-row INSERT of the same documents): ${fmt(baselineRate)} updates/s`);
-    console.log(`  applyBatch:                         ${fmt(ingestRate)} updates/s  (${(ingestRate / baselineRate).toFixed(2)} of baseline)`);
-    console.log(`  endpoint handler (NDJSON + token):  ${fmt(handlerRate)} updates/s  (${(handlerRate / baselineRate).toFixed(2)} of baseline)`);
-    console.log(`  batch time: p50 ${percentile(batchTimes, 50).toFixed(1)} ms, p99 ${percentile(batchTimes, 99).toFixed(1)} ms`);
+    console.log(
+      `  applyBatch:                         ${fmt(ingestRate)} updates/s  (${(ingestRate / baselineRate).toFixed(2)} of baseline)`,
+    );
+    console.log(
+      `  endpoint handler (NDJSON + token):  ${fmt(handlerRate)} updates/s  (${(handlerRate / baselineRate).toFixed(2)} of baseline)`,
+    );
+    console.log(
+      `  batch time: p50 ${percentile(batchTimes, 50).toFixed(1)} ms, p99 ${percentile(batchTimes, 99).toFixed(1)} ms`,
+    );
     console.log(
       `  notification delay (commit to another instance's listener, ${delays.length} changes): ` +
         `p50 ${percentile(delays, 50).toFixed(2)} ms, p99 ${percentile(delays, 99).toFixed(2)} ms, max ${Math.max(...delays).toFixed(2)} ms`,

@@ -17,10 +17,18 @@ const configSchema = z.object({
   SANDBOX_KEY_TTL_DAYS: positiveInt.max(3650).default(30),
   SIM: z.enum(["on", "off"], { message: "must be on or off" }).default("on"),
   SIM_SPEED: z.coerce.number().positive().max(10_000).default(1),
-  SIM_SEED: z.coerce.number().int().min(0).max(2 ** 31).default(1),
+  SIM_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31)
+    .default(1),
   FEED_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   // Long enough for the sandbox's 60-second view and stream resumption after a reconnect.
-  REVISION_RETENTION_SECONDS: positiveInt.min(120).max(7 * 86_400).default(900),
+  REVISION_RETENTION_SECONDS: positiveInt
+    .min(120)
+    .max(7 * 86_400)
+    .default(900),
 });
 
 export type Config = z.infer<typeof configSchema>;

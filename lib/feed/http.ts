@@ -25,14 +25,25 @@ export async function handleFeedUpdates(
     problemResponse(status, code, title, detail, { requestId, headers });
 
   if (!deps.token) {
-    return fail(403, "ingest_disabled", "Ingest is disabled", "This instance accepts no feed updates: FEED_TOKEN is not set.");
+    return fail(
+      403,
+      "ingest_disabled",
+      "Ingest is disabled",
+      "This instance accepts no feed updates: FEED_TOKEN is not set.",
+    );
   }
   const authorization = request.headers.get("authorization") ?? "";
   const match = /^bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) {
-    return fail(401, "missing_feed_token", "Feed token required", "Send the feed token as `Authorization: Bearer <FEED_TOKEN>`.", {
-      "www-authenticate": 'Bearer realm="feed"',
-    });
+    return fail(
+      401,
+      "missing_feed_token",
+      "Feed token required",
+      "Send the feed token as `Authorization: Bearer <FEED_TOKEN>`.",
+      {
+        "www-authenticate": 'Bearer realm="feed"',
+      },
+    );
   }
   if (!sameToken(match[1]!, deps.token)) {
     return fail(401, "invalid_feed_token", "Invalid feed token", "The feed token is not valid.", {
@@ -59,12 +70,20 @@ export async function handleFeedUpdates(
   const lines = parseNdjson(body);
   if (lines.length === 0) return fail(400, "empty_batch", "Empty batch", "The batch holds no updates.");
   if (lines.length > MAX_BATCH_LINES) {
-    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_LINES} updates; it held ${lines.length}.`);
+    return fail(
+      413,
+      "batch_too_large",
+      "Batch too large",
+      `A batch may hold at most ${MAX_BATCH_LINES} updates; it held ${lines.length}.`,
+    );
   }
   const result = await applyBatch(deps.db, lines, deps.now());
   const { applied, duplicate, rejected, results } = result;
-  return new Response(JSON.stringify({ data: { applied, duplicate, rejected, results }, meta: { request_id: requestId } }), {
-    status: 200,
-    headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId },
-  });
+  return new Response(
+    JSON.stringify({ data: { applied, duplicate, rejected, results }, meta: { request_id: requestId } }),
+    {
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId },
+    },
+  );
 }

@@ -15,7 +15,9 @@ export function pricesWithMargin(probabilities: number[], margin: number): numbe
     const movable = p.map((x, i) => ((gap > 0 ? x < ceiling : x > floor) ? i : -1)).filter((i) => i >= 0);
     const share = movable.reduce((sum, i) => sum + p[i]!, 0);
     p = p.map((x, i) =>
-      movable.includes(i) ? Math.min(ceiling, Math.max(floor, x + (gap * (share > 0 ? x / share : 1 / movable.length)))) : x,
+      movable.includes(i)
+        ? Math.min(ceiling, Math.max(floor, x + gap * (share > 0 ? x / share : 1 / movable.length)))
+        : x,
     );
   }
   return p.map((x) => roundPrice(1 / (x * (1 + margin))));

@@ -9,7 +9,16 @@ import { SimulatedEvent, type EventPlan } from "./simulated-event.ts";
 type EventFields = NonNullable<FeedUpdate["event"]>;
 
 function plan(sport: Sport, seed: string): EventPlan {
-  return { id: `test-${sport}-${seed}`, sport, competition: "Test League", home: "Home", away: "Away", kickoffMs: 0, speed: 1, seed };
+  return {
+    id: `test-${sport}-${seed}`,
+    sport,
+    competition: "Test League",
+    home: "Home",
+    away: "Away",
+    kickoffMs: 0,
+    speed: 1,
+    seed,
+  };
 }
 
 /** Runs an event from its announcement to its end, looking every `stepMs`, as the simulator does. */
@@ -49,7 +58,11 @@ function checkStatsAgree(sport: Sport, event: EventFields): void {
         break;
       case "american-football":
         expect(
-          6 * at("Touchdowns") + at("Extra points") + 2 * at("Two-point conversions") + 3 * at("Field goals") + 2 * at("Safeties"),
+          6 * at("Touchdowns") +
+            at("Extra points") +
+            2 * at("Two-point conversions") +
+            3 * at("Field goals") +
+            2 * at("Safeties"),
         ).toBe(score[side]);
         break;
       case "ice-hockey":
@@ -96,7 +109,8 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
     for (const { updates } of runs) {
       const statuses = updates.flatMap((u) => (u.event?.status ? [u.event.status] : []));
       expect(statuses[0]).toBe("upcoming");
-      for (let i = 1; i < statuses.length; i++) expect(canMove(statuses[i - 1]!, statuses[i]!), statuses.join(" ")).toBe(true);
+      for (let i = 1; i < statuses.length; i++)
+        expect(canMove(statuses[i - 1]!, statuses[i]!), statuses.join(" ")).toBe(true);
       expect(["finished", "cancelled"]).toContain(statuses.at(-1));
     }
     // The usual fate is a played match.
@@ -137,7 +151,9 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
         if (market.status !== "open") continue;
         open++;
         const total = overround(market.outcomes.map((o) => o.price));
-        expect(total, `${market.name}: ${market.outcomes.map((o) => o.price).join(" / ")}`).toBeGreaterThanOrEqual(1.02);
+        expect(total, `${market.name}: ${market.outcomes.map((o) => o.price).join(" / ")}`).toBeGreaterThanOrEqual(
+          1.02,
+        );
         expect(total).toBeLessThanOrEqual(1.15);
       }
     }
@@ -156,8 +172,10 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
         if (winner) winnerStatus = winner.status;
         const now = update.event?.score;
         if (now && (now.home !== score.home || now.away !== score.away)) {
-          if (lastOpenHome !== undefined && now.home > score.home && now.away === score.away) pending = { side: "home", before: lastOpenHome };
-          if (lastOpenHome !== undefined && now.away > score.away && now.home === score.home) pending = { side: "away", before: lastOpenHome };
+          if (lastOpenHome !== undefined && now.home > score.home && now.away === score.away)
+            pending = { side: "home", before: lastOpenHome };
+          if (lastOpenHome !== undefined && now.away > score.away && now.home === score.home)
+            pending = { side: "away", before: lastOpenHome };
           score = now;
           // The update that carries the score carries its markets suspended (or settled, at the end).
           if (update.event?.status === "live") expect(winnerStatus).toBe("suspended");

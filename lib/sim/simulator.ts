@@ -161,7 +161,8 @@ export class Simulator {
       report.applied += result.applied;
       report.rejected += result.rejected;
       for (const line of result.results) {
-        if (line.status === "rejected" && report.rejections.length < 5) report.rejections.push(`${line.event_id}: ${line.message}`);
+        if (line.status === "rejected" && report.rejections.length < 5)
+          report.rejections.push(`${line.event_id}: ${line.message}`);
       }
     }
     return report;

@@ -10,7 +10,15 @@ import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 const creation = (id: string) => ({
   event_id: id,
   sequence: 1,
-  event: { sport: "tennis", competition: "Bus Open", home: `${id} One`, away: `${id} Two`, status: "upcoming", feed: "official", kickoff: "2026-11-22T10:00:00Z" },
+  event: {
+    sport: "tennis",
+    competition: "Bus Open",
+    home: `${id} One`,
+    away: `${id} Two`,
+    status: "upcoming",
+    feed: "official",
+    kickoff: "2026-11-22T10:00:00Z",
+  },
 });
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -80,7 +88,8 @@ describe.runIf(POSTGRES)("two instances on one PostgreSQL database", () => {
     const heard: EventChange[] = [];
     busOfSecond.onEventChanges((changes) => heard.push(...changes));
     const sent = [];
-    for (let i = 0; i < 5; i++) sent.push(...(await applyBatch(first.db, linesOf([creation(`two-${i}`)]), new Date())).changes);
+    for (let i = 0; i < 5; i++)
+      sent.push(...(await applyBatch(first.db, linesOf([creation(`two-${i}`)]), new Date())).changes);
     await until(() => heard.length >= 5);
     expect(heard).toEqual(sent);
     const revisions = heard.map((c) => c.revision);

@@ -13,7 +13,15 @@ const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const creation = (id: string, kickoff: string, sport = "basketball"): FeedUpdate => ({
   event_id: id,
   sequence: 1,
-  event: { sport, competition: "History League", home: `${id} Home`, away: `${id} Away`, status: "upcoming", feed: "scout", kickoff } as FeedUpdate["event"],
+  event: {
+    sport,
+    competition: "History League",
+    home: `${id} Home`,
+    away: `${id} Away`,
+    status: "upcoming",
+    feed: "scout",
+    kickoff,
+  } as FeedUpdate["event"],
 });
 
 describe.each(BACKENDS)("the revision history on $name", (backend) => {
@@ -29,7 +37,11 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
 
   it("answers the state of an event as of 60 seconds ago with exactly what it was then", async () => {
     await apply(t0, creation("hist-1", "2026-11-21T16:00:30Z"), creation("hist-2", "2026-11-21T17:00:00Z"));
-    await apply(later(30), { event_id: "hist-1", sequence: 2, event: { status: "live", period: "Q1", clock: "12:00" } });
+    await apply(later(30), {
+      event_id: "hist-1",
+      sequence: 2,
+      event: { status: "live", period: "Q1", clock: "12:00" },
+    });
     const then = await eventAsOf(handle.db, "hist-1", later(30));
     await apply(later(60), { event_id: "hist-1", sequence: 3, event: { score: { home: 2, away: 0 }, clock: "11:31" } });
     await apply(later(90), { event_id: "hist-1", sequence: 4, event: { score: { home: 2, away: 3 }, clock: "11:02" } });
@@ -46,7 +58,9 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
   it("answers a list as of a moment: what existed then, with the statuses it had then", async () => {
     await apply(later(100), creation("hist-3", "2026-11-21T16:30:00Z", "soccer"));
     const asOf = async (seconds: number, statuses?: ("live" | "upcoming")[]) =>
-      (await eventsAsOf(handle.db, later(seconds), { statuses, sports: ["basketball", "soccer"] })).map((e) => `${e.id}:${e.status}`);
+      (await eventsAsOf(handle.db, later(seconds), { statuses, sports: ["basketball", "soccer"] })).map(
+        (e) => `${e.id}:${e.status}`,
+      );
 
     expect(await asOf(10)).toEqual(["hist-1:upcoming", "hist-2:upcoming"]);
     expect(await asOf(10, ["live"])).toEqual([]);
@@ -78,7 +92,10 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     expect((await marketsAsOf(handle.db, "hist-1", later(115)))![0]!.outcomes[0]!.price).toBe(1.7);
     expect((await marketsAsOf(handle.db, "hist-1", later(120)))![0]!.outcomes[0]!.price).toBe(1.5);
     expect(await lineupsAsOf(handle.db, "hist-1", later(115))).toBeNull();
-    expect(await lineupsAsOf(handle.db, "hist-1", later(120))).toMatchObject({ event_id: "hist-1", home: [{ name: "Guard" }] });
+    expect(await lineupsAsOf(handle.db, "hist-1", later(120))).toMatchObject({
+      event_id: "hist-1",
+      home: [{ name: "Guard" }],
+    });
   });
 
   it("prunes revisions past the retention window but keeps what every moment in it needs", async () => {
@@ -91,7 +108,8 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
           await marketsAsOf(handle.db, "hist-1", at),
         ]),
       );
-    const count = async () => rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from event_revisions`))[0]!.n;
+    const count = async () =>
+      rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from event_revisions`))[0]!.n;
     // A window that starts at t0+45: moments from there on must read the same after pruning.
     const before = (await read()).slice(2);
     const total = await count();

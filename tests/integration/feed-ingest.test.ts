@@ -10,9 +10,13 @@ import { startServer, type RunningServer } from "./support/processes.ts";
 const TOKEN = "feed-token-for-tests-0123456789";
 const at = new Date("2026-11-21T15:00:00Z");
 
-type IngestAnswer = { status: number; body: { data?: { applied: number; duplicate: number; rejected: number; results: LineResult[] }; code?: string } };
+type IngestAnswer = {
+  status: number;
+  body: { data?: { applied: number; duplicate: number; rejected: number; results: LineResult[] }; code?: string };
+};
 
-const ndjson = (...lines: unknown[]) => lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n");
+const ndjson = (...lines: unknown[]) =>
+  lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n");
 
 const creation = (id: string, sequence = 1) => ({
   event_id: id,
@@ -66,7 +70,11 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
   /** Everything stored about an event: its row and every revision. */
   const stored = async (id: string) => {
     const row = rowsOf(await handle.db.execute(sql`select * from events where id = ${id}`));
-    const revisions = rowsOf(await handle.db.execute(sql`select revision, kind, state from event_revisions where event_id = ${id} order by revision`));
+    const revisions = rowsOf(
+      await handle.db.execute(
+        sql`select revision, kind, state from event_revisions where event_id = ${id} order by revision`,
+      ),
+    );
     return JSON.stringify({ row, revisions });
   };
 
@@ -96,11 +104,19 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
     const answer = await post(
       ndjson(
         { event_id: "ing-1", sequence: 2, event: { status: "live", clock: "00:01", period: "1st half" } },
-        { event_id: "ing-1", sequence: 3, event: { score: { home: 1, away: 0 }, clock: "12:30" }, markets: [market("ing-1-mw", 1.8)] },
+        {
+          event_id: "ing-1",
+          sequence: 3,
+          event: { score: { home: 1, away: 0 }, clock: "12:30" },
+          markets: [market("ing-1-mw", 1.8)],
+        },
         {
           event_id: "ing-1",
           sequence: 4,
-          lineups: { home: [{ number: 1, name: "A Keeper", position: "GK" }], away: [{ number: 9, name: "B Striker", position: "ST" }] },
+          lineups: {
+            home: [{ number: 1, name: "A Keeper", position: "GK" }],
+            away: [{ number: 9, name: "B Striker", position: "ST" }],
+          },
         },
       ),
     );
@@ -108,8 +124,16 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
     const revisions = answer.body.data!.results.map((r) => r.revision!);
     expect(revisions[1]).toBeGreaterThan(revisions[0]!);
     expect(revisions[2]).toBeGreaterThan(revisions[1]!);
-    const [row] = rowsOf<{ status: string; score_home: number; feed_sequence: number; markets: unknown[]; lineups: unknown }>(
-      await handle.db.execute(sql`select status, score_home, feed_sequence::int as feed_sequence, markets, lineups from events where id = 'ing-1'`),
+    const [row] = rowsOf<{
+      status: string;
+      score_home: number;
+      feed_sequence: number;
+      markets: unknown[];
+      lineups: unknown;
+    }>(
+      await handle.db.execute(
+        sql`select status, score_home, feed_sequence::int as feed_sequence, markets, lineups from events where id = 'ing-1'`,
+      ),
     );
     expect(row).toMatchObject({ status: "live", score_home: 1, feed_sequence: 4 });
     expect(row!.markets).toHaveLength(1);
@@ -156,7 +180,11 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
 
   it("applies a batch's good lines and rejects its bad ones in the same transaction", async () => {
     const answer = await post(
-      ndjson({ event_id: "ing-1", sequence: 12, event: { clock: "20:00" } }, { event_id: "ing-1", sequence: 11, event: { clock: "19:00" } }, creation("ing-2")),
+      ndjson(
+        { event_id: "ing-1", sequence: 12, event: { clock: "20:00" } },
+        { event_id: "ing-1", sequence: 11, event: { clock: "19:00" } },
+        creation("ing-2"),
+      ),
     );
     expect(answer.body.data!.results.map((r) => r.status)).toEqual(["applied", "rejected", "applied"]);
     const clocks = rowsOf<{ clock: string }>(await handle.db.execute(sql`select clock from events where id = 'ing-1'`));
@@ -208,7 +236,9 @@ describe("POST /api/feed/v1/updates on the running server", () => {
     });
 
   it("applies a batch sent over HTTP and answers line by line", async () => {
-    const response = await post(ndjson(creation("http-1"), { event_id: "http-1", sequence: 2, event: { status: "live" } }));
+    const response = await post(
+      ndjson(creation("http-1"), { event_id: "http-1", sequence: 2, event: { status: "live" } }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     const body = (await response.json()) as IngestAnswer["body"];

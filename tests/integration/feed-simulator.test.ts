@@ -37,9 +37,15 @@ describe.each(BACKENDS)("the simulator on $name", (backend) => {
     expect(first.rejections).toEqual([]);
     const counts = await statusCounts();
     for (const sport of SPORTS) {
-      expect(counts.some((c) => c.sport === sport && c.status === "upcoming"), sport).toBe(true);
+      expect(
+        counts.some((c) => c.sport === sport && c.status === "upcoming"),
+        sport,
+      ).toBe(true);
       // Matches already under way when the schedule starts are live at once.
-      expect(counts.some((c) => c.sport === sport && c.status === "live"), sport).toBe(true);
+      expect(
+        counts.some((c) => c.sport === sport && c.status === "live"),
+        sport,
+      ).toBe(true);
     }
     const rejections: string[] = [];
     for (let i = 0; i < 30; i++) {
@@ -48,12 +54,18 @@ describe.each(BACKENDS)("the simulator on $name", (backend) => {
     }
     expect(rejections).toEqual([]);
     const after = await statusCounts();
-    for (const sport of SPORTS) expect(after.some((c) => c.sport === sport && c.status === "finished"), sport).toBe(true);
+    for (const sport of SPORTS)
+      expect(
+        after.some((c) => c.sport === sport && c.status === "finished"),
+        sport,
+      ).toBe(true);
   });
 
   it("stores a history in which every event moves only along the contract's transitions", async () => {
     const rows = rowsOf<{ event_id: string; status: EventStatus }>(
-      await handle.db.execute(sql`select event_id, state->>'status' as status from event_revisions where kind = 'event' order by revision`),
+      await handle.db.execute(
+        sql`select event_id, state->>'status' as status from event_revisions where kind = 'event' order by revision`,
+      ),
     );
     const last = new Map<string, EventStatus>();
     for (const row of rows) {

@@ -34,7 +34,13 @@ export function pointsQuotes(input: {
   const passed = score[0] + score[1] > totalLine;
   return [
     twoWay("match_winner", "match_winner", "Winner", sides, open(home)),
-    handicap("handicap", "Handicap", sides, handicapLine, open(probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine))),
+    handicap(
+      "handicap",
+      "Handicap",
+      sides,
+      handicapLine,
+      open(probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine)),
+    ),
     overUnder(
       "total",
       input.totalName,
