@@ -10,7 +10,26 @@ describe("configuration", () => {
       DATABASE_POOL_SIZE: 10,
       DATA_DIR: ".data",
       SANDBOX_KEY_TTL_DAYS: 30,
+      SIM: "on",
+      SIM_SPEED: 1,
+      SIM_SEED: 1,
+      REVISION_RETENTION_SECONDS: 900,
     });
+  });
+
+  it("checks the feed's settings", () => {
+    expect(loadConfig({ SIM: "off", SIM_SPEED: "60", SIM_SEED: "42", FEED_TOKEN: "x".repeat(16) })).toMatchObject({
+      SIM: "off",
+      SIM_SPEED: 60,
+      SIM_SEED: 42,
+      FEED_TOKEN: "x".repeat(16),
+    });
+    expect(() => loadConfig({ SIM: "maybe" })).toThrow(/SIM="maybe": must be on or off/);
+    expect(() => loadConfig({ SIM_SPEED: "0" })).toThrow(/SIM_SPEED="0"/);
+    expect(() => loadConfig({ FEED_TOKEN: "short" })).toThrow(
+      /FEED_TOKEN=\(hidden, 5 characters\): must be at least 16/,
+    );
+    expect(() => loadConfig({ REVISION_RETENTION_SECONDS: "60" })).toThrow(/REVISION_RETENTION_SECONDS="60"/);
   });
 
   it("reads numbers and the PostgreSQL URL", () => {

@@ -39,6 +39,8 @@ export class ConfigError extends Error {
 
 type Environment = Record<string, string | undefined>;
 
+const SECRETS = ["FEED_TOKEN"];
+
 export function loadConfig(env: Environment = process.env): Config {
   // An empty variable means "not set", as in most shells and .env tooling.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
@@ -46,7 +48,10 @@ export function loadConfig(env: Environment = process.env): Config {
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join(".");
-    return `  ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
+    const value = env[name] ?? "";
+    // A secret is never echoed, even a wrong one: it may be the right one for another service.
+    const shown = SECRETS.includes(name) ? `(hidden, ${value.length} characters)` : JSON.stringify(value);
+    return `  ${name}=${shown}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
 }
