@@ -10,6 +10,8 @@ describe("configuration", () => {
       DATABASE_POOL_SIZE: 10,
       DATA_DIR: ".data",
       SANDBOX_KEY_TTL_DAYS: 30,
+      TRUST_PROXY_HOPS: 0,
+      INVITATION_TTL_DAYS: 7,
     });
   });
 

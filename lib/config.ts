@@ -15,6 +15,11 @@ const configSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
   DATA_DIR: z.string().min(1).default(".data"),
   SANDBOX_KEY_TTL_DAYS: positiveInt.max(3650).default(30),
+  // Signs the console's session cookies. Unset: one is generated once and kept in DATA_DIR.
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
 });
 
 export type Config = z.infer<typeof configSchema>;
