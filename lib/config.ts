@@ -18,6 +18,8 @@ const configSchema = z.object({
   // Signs the console's session cookies. Unset: one is generated once and kept in DATA_DIR.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
   // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
+  // The console's public address (next-auth's own variable); unset: taken from each request's Host.
+  NEXTAUTH_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
 });

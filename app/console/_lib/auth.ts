@@ -21,6 +21,9 @@ let options: NextAuthOptions | undefined;
 export function authOptions(): NextAuthOptions {
   if (options) return options;
   const config = loadConfig();
+  // next-auth 4 takes its own address from NEXTAUTH_URL, or from the Host header when told to trust
+  // it; without either it assumes localhost:3000 and warns. Our server is reached by whatever name.
+  if (!config.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "1";
   const built: NextAuthOptions = {
     secret: authSecret(config),
     session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
