@@ -11,6 +11,11 @@ function unique(label: string): string {
 }
 
 async function shot(page: Page, name: string, project: string): Promise<void> {
+  // Every console page fits the screen it is on, the phone's too, without sideways scrolling.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
 }
 

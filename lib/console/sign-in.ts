@@ -40,7 +40,8 @@ async function waitFor(
 }
 
 /** Recent failures for an e-mail address (the tests and the sign-in page use it). */
-export async function recentFailures(db: Database, email: string, at: Date): Promise<number> {
+export async function recentFailures(db: Database, address: string, at: Date): Promise<number> {
+  const email = address.trim().toLowerCase();
   const since = new Date(at.getTime() - SIGN_IN_LIMITS.windowSeconds * 1000);
   const [row] = await db
     .select({ n: count() })

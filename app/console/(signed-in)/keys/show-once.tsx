@@ -29,13 +29,14 @@ export function ShowOnce({ created, onDone }: { created: ShownOnceKey; onDone: (
       <label htmlFor="shown-key" className="mt-3 block text-sm font-medium text-slate-900">
         Key
       </label>
-      <input
+      <textarea
         id="shown-key"
         data-testid="shown-key"
         readOnly
+        rows={2}
         value={created.key}
         onFocus={(e) => e.currentTarget.select()}
-        className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+        className="mt-1 block w-full resize-none rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900"
         autoComplete="off"
         spellCheck={false}
       />
