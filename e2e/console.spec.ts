@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 
@@ -16,6 +17,13 @@ async function shot(page: Page, name: string, project: string): Promise<void> {
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  // Client navigations set the title a moment after the content; axe checks it too.
+  await expect(page).toHaveTitle(/Sports Event Data/);
+  // And passes axe's WCAG 2.1 A and AA checks (labels, contrast, names, landmarks).
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
 }
 

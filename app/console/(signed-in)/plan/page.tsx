@@ -25,7 +25,12 @@ export default async function PlanPage() {
         production keys. {currentName ? `Your organisation is on ${currentName}.` : "No plan chosen yet."}
       </PageHeader>
       {canEdit ? null : <ViewerNotice what="the plans" />}
-      <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Plan comparison, scrolls sideways">
+      <div
+        className="relative mt-4 overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label="Plan comparison, scrolls sideways"
+      >
         <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
           <caption className="sr-only">Plans compared</caption>
           <thead>
