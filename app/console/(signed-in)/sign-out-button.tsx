@@ -9,7 +9,7 @@ export function SignOutButton() {
   return (
     <button
       type="button"
-      className={`${secondaryButtonClass} mt-4 w-full md:w-auto`}
+      className={`${secondaryButtonClass} mt-4`}
       onClick={async () => {
         // No redirect from next-auth: it would send us to NEXTAUTH_URL's host, which may not be this one.
         await signOut({ redirect: false });

@@ -4,6 +4,8 @@ import { requireConsole } from "@/app/console/_lib/console";
 import { formatDateTime } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
 import { listAudit, type AuditEntry } from "@/lib/audit";
+import { now } from "@/lib/clock";
+import { listKeys } from "@/lib/keys";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -26,7 +28,7 @@ const ACTIONS: Record<string, string> = {
 };
 
 /** The details worth reading, as short text; the licence's previous version is in `previous`. */
-function describe(entry: AuditEntry): string {
+function describe(entry: AuditEntry, hints: Map<string, string>): string {
   const d = entry.details as Record<string, unknown>;
   switch (entry.action) {
     case "licence.set":
@@ -38,8 +40,10 @@ function describe(entry: AuditEntry): string {
       );
     case "plan.set":
       return `${entry.target}${d.previous ? ` (was ${d.previous})` : ""}`;
+    case "key.revoked":
+      return hints.get(entry.target ?? "") ?? entry.target ?? "";
     case "key.created":
-      return `${entry.target}, ${d.environment}${d.sport ? `, ${d.sport}` : ""}${d.name ? `, “${d.name}”` : ""}`;
+      return `${hints.get(entry.target ?? "") ?? entry.target}, ${d.environment}${d.sport ? `, ${d.sport}` : ""}${d.name ? `, “${d.name}”` : ""}`;
     case "member.added":
     case "member.removed":
       return `${d.email ?? entry.target}${d.role ? ` as ${d.role}` : ""}`;
@@ -56,6 +60,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { db, access } = await requireConsole();
   const before = Number((await searchParams).before) || undefined;
   const entries = await listAudit(db, access.organisation.id, { limit: PAGE_SIZE, before });
+  // Keys are named by their hint, as everywhere else in the console.
+  const hints = new Map((await listKeys(db, access.organisation.id, now())).map((k) => [k.id, k.hint]));
   return (
     <>
       <PageHeader title="Audit log">Who did what, and when (UTC), newest first.</PageHeader>
@@ -67,7 +73,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </p>
             <p className="text-slate-700">
               <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
-              {describe(entry) ? ` · ${describe(entry)}` : ""}
+              {describe(entry, hints) ? ` · ${describe(entry, hints)}` : ""}
             </p>
           </li>
         ))}
