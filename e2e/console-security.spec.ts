@@ -38,6 +38,7 @@ test("a viewer joins by invitation, sees no controls, and is refused by the serv
   const viewer = await viewerContext.newPage();
   await viewer.goto(link);
   await expect(viewer.getByRole("heading", { level: 1 })).toContainText("Join");
+  await viewer.screenshot({ path: `e2e/screenshots/console-invitation-${testInfo.project.name}.png`, fullPage: true });
   await viewer.getByLabel("Your name").fill("Vera Viewer");
   await viewer.getByLabel("E-mail").fill(`${unique("viewer")}@security.example`);
   await viewer.getByLabel("Password").fill(PASSWORD);

@@ -185,3 +185,34 @@ test.fixme("the journey's API calls: /api/v1/me says environment: sandbox; a rev
   const me = await page.request.get("/api/v1/me", { headers: { authorization: `Bearer ${sandboxKey}` } });
   expect((await me.json()).data.environment).toBe("sandbox");
 });
+
+test("keys can be created, read and revoked from the keyboard, and a revocation can be called off", async ({
+  page,
+}) => {
+  await signUp(page, unique("Keyboard"), `${unique("keys")}@keyboard.example`);
+  await page.goto("/console/keys");
+  await page.getByLabel("Sport").selectOption("baseball");
+  await page.getByLabel("Sport").focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Create sandbox key" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  // The show-once view takes the focus, so a screen reader announces it straight away.
+  await expect(page.getByRole("heading", { name: "Your new sandbox key" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("shown-key")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Copy key" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "I have stored it" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("show-once")).toHaveCount(0);
+
+  const revoke = page.getByRole("button", { name: /^Revoke…/ });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("key-status")).toHaveText("active");
+});
