@@ -38,6 +38,13 @@ async function start(config: Config): Promise<void> {
     `Database: ${handle.kind === "pglite" ? `embedded PGlite in ${handle.location}` : `PostgreSQL at ${handle.location}`} (migrated)`,
   );
 
+  if (config.DATABASE_URL && !config.AUTH_SECRET) {
+    console.warn(
+      "AUTH_SECRET is not set: console sessions are signed with a secret kept in DATA_DIR; " +
+        "instances sharing a database must share AUTH_SECRET, or a session works on one instance only.",
+    );
+  }
+
   const seeded = await seed(handle.db, now());
   if (seeded.demoAdmin) {
     console.log(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
@@ -65,6 +72,12 @@ async function start(config: Config): Promise<void> {
       void readiness(handle).then((report) => sendJson(res, report.status, report.body, method));
       return;
     }
+    // Sign-in throttling counts per client address. The connection's peer goes last in
+    // X-Forwarded-For, after what trusted load balancers wrote (TRUST_PROXY_HOPS); with none, a
+    // client's own X-Forwarded-For is dropped so it cannot choose its address.
+    const peer = req.socket.remoteAddress ?? "unknown";
+    const forwarded = req.headers["x-forwarded-for"];
+    req.headers["x-forwarded-for"] = config.TRUST_PROXY_HOPS > 0 && forwarded ? `${String(forwarded)}, ${peer}` : peer;
     handleWithNext(req, res).catch((error: unknown) => {
       console.error("Unhandled error in a page or action:", error);
       if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);

@@ -9,7 +9,7 @@ test("the home page says what the service is and leads to the console, the board
   await page.screenshot({ path: `e2e/screenshots/home-${testInfo.project.name}.png`, fullPage: true });
 
   const destinations = [
-    { link: "Console", heading: "Console" },
+    { link: "Console", heading: "Sign in to the console" },
     { link: "Live odds board", heading: "Live odds board" },
     { link: "API reference", heading: "API reference" },
   ];

@@ -1,3 +1,4 @@
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { Database } from "./db/index.ts";
 import { auditLog } from "./db/schema/index.ts";
 
@@ -10,6 +11,12 @@ export const SEED: Actor = { userId: null, label: "seed" };
 export type AuditAction =
   | "organisation.created"
   | "member.added"
+  | "member.invited"
+  | "member.role_changed"
+  | "member.removed"
+  | "invitation.revoked"
+  | "user.signed_in"
+  | "user.signed_out"
   | "licence.set"
   | "plan.set"
   | "key.created"
@@ -34,4 +41,21 @@ export async function recordAudit(
     target: entry.target ?? null,
     details: entry.details ?? {},
   });
+}
+
+export type AuditEntry = typeof auditLog.$inferSelect;
+
+/** The organisation's log, newest first, a page at a time (`before`: the last id of the previous page). */
+export function listAudit(
+  db: Database,
+  orgId: string,
+  options: { limit: number; before?: number },
+): Promise<AuditEntry[]> {
+  const scope = eq(auditLog.orgId, orgId);
+  return db
+    .select()
+    .from(auditLog)
+    .where(options.before ? and(scope, lt(auditLog.id, options.before)) : scope)
+    .orderBy(desc(auditLog.id))
+    .limit(options.limit);
 }

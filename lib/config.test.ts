@@ -14,6 +14,8 @@ describe("configuration", () => {
       SIM_SPEED: 1,
       SIM_SEED: 1,
       REVISION_RETENTION_SECONDS: 900,
+      TRUST_PROXY_HOPS: 0,
+      INVITATION_TTL_DAYS: 7,
     });
   });
 

@@ -29,6 +29,13 @@ const configSchema = z.object({
     .min(120)
     .max(7 * 86_400)
     .default(900),
+  // Signs the console's session cookies. Unset: one is generated once and kept in DATA_DIR.
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  // The console's public address (next-auth's own variable); unset: taken from each request's Host.
+  NEXTAUTH_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
+  // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -39,7 +46,7 @@ export class ConfigError extends Error {
 
 type Environment = Record<string, string | undefined>;
 
-const SECRETS = ["FEED_TOKEN"];
+const SECRETS = ["FEED_TOKEN", "AUTH_SECRET"];
 
 export function loadConfig(env: Environment = process.env): Config {
   // An empty variable means "not set", as in most shells and .env tooling.

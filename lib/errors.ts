@@ -11,6 +11,8 @@ export const DOMAIN_ERROR_CODES = [
   "licence_missing",
   "licence_not_valid",
   "plan_missing",
+  "forbidden",
+  "invitation_invalid",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
+import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
 import { admin, startServer, runNode, type RunningServer } from "./support/processes.ts";
 
 describe.each(BACKENDS)("the server on $name", (backend) => {

@@ -4,3 +4,4 @@ export * from "./licensing.ts";
 export * from "./keys.ts";
 export * from "./events.ts";
 export * from "./audit.ts";
+export * from "./console.ts";

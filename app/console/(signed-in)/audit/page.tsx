@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireConsole } from "@/app/console/_lib/console";
+import { formatDateTime } from "@/components/console/format";
+import { PageHeader } from "@/components/console/page-header";
+import { listAudit, type AuditEntry } from "@/lib/audit";
+import { now } from "@/lib/clock";
+import { listKeys } from "@/lib/keys";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+const PAGE_SIZE = 50;
+
+const ACTIONS: Record<string, string> = {
+  "organisation.created": "created the organisation",
+  "member.added": "added a member",
+  "member.invited": "invited a member",
+  "member.role_changed": "changed a member's role",
+  "member.removed": "removed a member",
+  "invitation.revoked": "withdrew an invitation",
+  "licence.set": "recorded the licence",
+  "plan.set": "chose the plan",
+  "key.created": "created a key",
+  "key.revoked": "revoked a key",
+  "user.signed_in": "signed in",
+  "user.signed_out": "signed out",
+  "user.password_reset": "reset a password",
+};
+
+/** The details worth reading, as short text; the licence's previous version is in `previous`. */
+function describe(entry: AuditEntry, hints: Map<string, string>): string {
+  const d = entry.details as Record<string, unknown>;
+  switch (entry.action) {
+    case "licence.set":
+      return (
+        `${d.reference}, ${d.authority}, ${d.holder}, valid ${d.validFrom} to ${d.validUntil}` +
+        (d.previous
+          ? ` (was ${(d.previous as Record<string, unknown>).reference}, until ${(d.previous as Record<string, unknown>).validUntil})`
+          : "")
+      );
+    case "plan.set":
+      return `${entry.target}${d.previous ? ` (was ${d.previous})` : ""}`;
+    case "key.revoked":
+      return hints.get(entry.target ?? "") ?? entry.target ?? "";
+    case "key.created":
+      return `${hints.get(entry.target ?? "") ?? entry.target}, ${d.environment}${d.sport ? `, ${d.sport}` : ""}${d.name ? `, “${d.name}”` : ""}`;
+    case "member.added":
+    case "member.removed":
+      return `${d.email ?? entry.target}${d.role ? ` as ${d.role}` : ""}`;
+    case "member.invited":
+      return `as ${d.role}`;
+    case "member.role_changed":
+      return `${entry.target}: ${d.from} → ${d.to}`;
+    default:
+      return entry.target ?? "";
+  }
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
+  const { db, access } = await requireConsole();
+  const before = Number((await searchParams).before) || undefined;
+  const entries = await listAudit(db, access.organisation.id, { limit: PAGE_SIZE, before });
+  // Keys are named by their hint, as everywhere else in the console.
+  const hints = new Map((await listKeys(db, access.organisation.id, now())).map((k) => [k.id, k.hint]));
+  return (
+    <>
+      <PageHeader title="Audit log">Who did what, and when (UTC), newest first.</PageHeader>
+      <ol className="divide-y divide-slate-200 border-y border-slate-200" data-testid="audit-log">
+        {entries.map((entry) => (
+          <li key={entry.id} className="py-3 text-sm" data-testid="audit-entry" data-action={entry.action}>
+            <p className="text-slate-900">
+              <span className="font-medium">{entry.actor}</span> {ACTIONS[entry.action] ?? entry.action}
+            </p>
+            <p className="text-slate-700">
+              <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
+              {describe(entry, hints) ? ` · ${describe(entry, hints)}` : ""}
+            </p>
+          </li>
+        ))}
+      </ol>
+      {entries.length === PAGE_SIZE ? (
+        <Link
+          href={`/console/audit?before=${entries.at(-1)!.id}`}
+          className="mt-4 inline-block text-pitch-700 underline underline-offset-4"
+        >
+          Older entries
+        </Link>
+      ) : null}
+    </>
+  );
+}

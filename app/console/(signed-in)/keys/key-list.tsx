@@ -1,0 +1,158 @@
+"use client";
+
+import { useActionState, useRef } from "react";
+import { revokeKeyAction } from "@/app/console/actions";
+import { dangerButtonClass, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
+import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+
+export type KeyRow = {
+  id: string;
+  name: string | null;
+  hint: string;
+  environment: "sandbox" | "production";
+  sports: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  status: "active" | "revoked" | "expired";
+  requestsUsed: number;
+  requestsQuota: number | null;
+};
+
+const STATUS_STYLE = {
+  active: "bg-pitch-50 text-pitch-900 border-pitch-600",
+  revoked: "bg-red-50 text-red-900 border-red-300",
+  expired: "bg-slate-100 text-slate-800 border-slate-400",
+};
+
+export function KeyList({ keys, canEdit }: { keys: KeyRow[]; canEdit: boolean }) {
+  return (
+    <section aria-labelledby="key-list-title" className="mt-8">
+      <h2 id="key-list-title" className="text-lg font-semibold text-slate-900">
+        Your keys
+      </h2>
+      {keys.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-700">No keys yet.</p>
+      ) : (
+        <ul className="mt-3 space-y-3" data-testid="key-list">
+          {keys.map((key) => (
+            <KeyItem key={key.id} row={key} canEdit={canEdit} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function UsageBar({ used, quota }: { used: number; quota: number | null }) {
+  const share = quota ? Math.min(1, used / quota) : 0;
+  return (
+    <div>
+      <p className="text-sm text-slate-800">
+        {formatNumber(used)}
+        {quota ? ` of ${formatNumber(quota)}` : ""} requests this month
+      </p>
+      <div aria-hidden="true" className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200">
+        <div
+          className={`h-full rounded-full ${share >= 0.9 ? "bg-red-700" : "bg-pitch-600"}`}
+          style={{ width: `${(share * 100).toFixed(1)}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
+  return (
+    <li className="rounded-lg border border-slate-300 p-4" data-testid="key-item" data-key-id={row.id}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-mono text-sm font-semibold text-slate-900" data-testid="key-hint">
+          {row.hint}
+          {row.name ? <span className="ml-2 font-sans font-normal text-slate-700">{row.name}</span> : null}
+        </p>
+        <span
+          className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[row.status]}`}
+          data-testid="key-status"
+        >
+          {row.status}
+        </span>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-slate-600">Environment</dt>
+          <dd className="text-slate-900">{row.environment}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Sports</dt>
+          <dd className="text-slate-900">{row.sports.join(", ") || "—"}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Created</dt>
+          <dd className="text-slate-900">{formatDay(row.createdAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Last used</dt>
+          <dd className="text-slate-900">{row.lastUsedAt ? formatDateTime(row.lastUsedAt) : "never"}</dd>
+        </div>
+        {row.expiresAt ? (
+          <div>
+            <dt className="text-slate-600">{row.status === "expired" ? "Expired" : "Expires"}</dt>
+            <dd className="text-slate-900">{formatDay(row.expiresAt)}</dd>
+          </div>
+        ) : null}
+        {row.revokedAt ? (
+          <div>
+            <dt className="text-slate-600">Revoked</dt>
+            <dd className="text-slate-900">{formatDateTime(row.revokedAt)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <div className="mt-3">
+        <UsageBar used={row.requestsUsed} quota={row.requestsQuota} />
+      </div>
+      {canEdit && row.status !== "revoked" ? <RevokeKey row={row} /> : null}
+    </li>
+  );
+}
+
+/** Revoking asks first, in a modal dialog (focus held inside, Escape cancels). */
+function RevokeKey({ row }: { row: KeyRow }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, action] = useActionState(async (previous: unknown, form: FormData) => {
+    const result = await revokeKeyAction(previous, form);
+    dialog.current?.close();
+    return result;
+  }, null);
+  const titleId = `revoke-title-${row.id}`;
+  return (
+    <div className="mt-3">
+      <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.showModal()}>
+        Revoke…<span className="sr-only"> key {row.hint}</span>
+      </button>
+      <FormMessage state={state} />
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-5 backdrop:bg-slate-900/50"
+      >
+        <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+          Revoke {row.hint}?
+        </h3>
+        <p className="mt-2 text-sm text-slate-800">
+          Its very next request is refused, on every server. Requests already counted this month are not given back.
+          This cannot be undone.
+        </p>
+        <form action={action} className="mt-4 flex flex-wrap justify-end gap-2">
+          <input type="hidden" name="keyId" value={row.id} />
+          <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <SubmitButton pendingText="Revoking…" className={dangerButtonClass}>
+            Revoke key
+          </SubmitButton>
+        </form>
+      </dialog>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { CopyButton } from "@/components/console/copy-button";
+import { buttonClass } from "@/components/console/form";
+import { formatDay } from "@/components/console/format";
+import type { ShownOnceKey } from "@/lib/console/actions";
+
+/**
+ * The one view of a new key. It lives only in this component's memory: the server sent the key
+ * once, as the create action's result, and it is in no page, URL, cookie or cache. "Done" forgets it.
+ */
+export function ShowOnce({ created, onDone }: { created: ShownOnceKey; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section
+      aria-labelledby="shown-once-title"
+      className="rounded-lg border-2 border-amber-500 bg-amber-50 p-4"
+      data-testid="show-once"
+    >
+      <h3 id="shown-once-title" ref={heading} tabIndex={-1} className="font-semibold text-slate-900">
+        Your new {created.environment} key
+      </h3>
+      <p className="mt-2 text-sm font-medium text-amber-950">
+        Copy it now and store it somewhere safe. This is the only time it is shown: we keep only a hash of it, so nobody
+        can show it to you again. If you lose it, revoke it and create another.
+      </p>
+      <label htmlFor="shown-key" className="mt-3 block text-sm font-medium text-slate-900">
+        Key
+      </label>
+      <textarea
+        id="shown-key"
+        data-testid="shown-key"
+        readOnly
+        rows={2}
+        value={created.key}
+        onFocus={(e) => e.currentTarget.select()}
+        className="mt-1 block w-full resize-none rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900"
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <p className="mt-2 text-sm text-slate-800">
+        Covers {created.sports.join(", ")}
+        {created.expiresAt ? `; expires ${formatDay(created.expiresAt)}` : ""}. Use it as{" "}
+        <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <CopyButton value={created.key} label="Copy key" />
+        <button type="button" className={buttonClass} onClick={onDone}>
+          I have stored it
+        </button>
+      </div>
+    </section>
+  );
+}

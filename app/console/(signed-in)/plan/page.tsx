@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import { requireConsole } from "@/app/console/_lib/console";
+import { formatNumber } from "@/components/console/format";
+import { PageHeader, ViewerNotice } from "@/components/console/page-header";
+import { listPlans } from "@/lib/plans";
+import { PlanChoice } from "./plan-choice";
+
+export const metadata: Metadata = { title: "Plan" };
+
+function price(cents: number | null): string {
+  if (cents === null) return "On request";
+  if (cents === 0) return "Free";
+  return `€${formatNumber(cents / 100)} a month`;
+}
+
+export default async function PlanPage() {
+  const { db, access } = await requireConsole();
+  const plans = await listPlans(db);
+  const canEdit = access.role === "admin";
+  const currentName = plans.find((p) => p.code === access.organisation.planCode)?.name;
+  return (
+    <>
+      <PageHeader title="Plan">
+        The plan sets the sports, the monthly quota, the requests per second and the concurrent streams of your
+        production keys. {currentName ? `Your organisation is on ${currentName}.` : "No plan chosen yet."}
+      </PageHeader>
+      {canEdit ? null : <ViewerNotice what="the plans" />}
+      <div
+        className="relative mt-4 overflow-x-auto"
+        tabIndex={0}
+        role="region"
+        aria-label="Plan comparison, scrolls sideways"
+      >
+        <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
+          <caption className="sr-only">Plans compared</caption>
+          <thead>
+            <tr className="border-b border-slate-300 text-slate-700">
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Plan
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Sports
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Monthly quota
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Requests per second
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Streams
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Price
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                <span className="sr-only">Choice</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {plans.map((plan) => (
+              <tr key={plan.code} className="border-b border-slate-200 align-top" data-testid={`plan-${plan.code}`}>
+                <th scope="row" className="py-3 pr-3 font-semibold text-slate-900">
+                  {plan.name}
+                  <p className="mt-1 max-w-48 font-normal text-slate-700">{plan.description}</p>
+                </th>
+                <td className="py-3 pr-3">
+                  {plan.environment === "sandbox"
+                    ? "One, chosen with the key"
+                    : plan.sports.length === 7
+                      ? "All seven"
+                      : plan.sports.join(", ")}
+                </td>
+                <td className="py-3 pr-3">{formatNumber(plan.monthlyQuota)}</td>
+                <td className="py-3 pr-3">{plan.requestsPerSecond}</td>
+                <td className="py-3 pr-3">{plan.concurrentStreams}</td>
+                <td className="py-3 pr-3">{price(plan.monthlyPriceCents)}</td>
+                <td className="py-3">
+                  {plan.environment === "sandbox" ? (
+                    <span className="text-slate-700">The sandbox key&apos;s plan</span>
+                  ) : canEdit ? (
+                    <PlanChoice
+                      code={plan.code}
+                      name={plan.name}
+                      current={plan.code === access.organisation.planCode}
+                    />
+                  ) : plan.code === access.organisation.planCode ? (
+                    <span className="font-medium text-pitch-900">Your plan</span>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

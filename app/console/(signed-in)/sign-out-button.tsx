@@ -1,0 +1,23 @@
+"use client";
+
+import { signOut } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { secondaryButtonClass } from "@/components/console/form";
+
+export function SignOutButton() {
+  const router = useRouter();
+  return (
+    <button
+      type="button"
+      className={`${secondaryButtonClass} mt-4`}
+      onClick={async () => {
+        // No redirect from next-auth: it would send us to NEXTAUTH_URL's host, which may not be this one.
+        await signOut({ redirect: false });
+        router.replace("/console/sign-in");
+        router.refresh();
+      }}
+    >
+      Sign out
+    </button>
+  );
+}

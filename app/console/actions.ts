@@ -1,0 +1,88 @@
+"use server";
+// The console's server actions: one-line adapters from a form to lib/console, which checks the
+// membership, the role and the input. Public POST endpoints, whatever the UI shows.
+import { now } from "@/lib/clock";
+import { loadConfig } from "@/lib/config";
+import {
+  changeMemberRole,
+  choosePlan,
+  createProductionKeyFor,
+  createSandboxKeyFor,
+  formFields,
+  inviteMember,
+  recordLicence,
+  removeMemberFrom,
+  revokeKeyFor,
+  toActionState,
+  withdrawInvitation,
+  type ActionState,
+  type ShownOnceKey,
+} from "@/lib/console/actions";
+import { acceptInvitation, signUp } from "@/lib/console/members";
+import { database, runAction } from "./_lib/console";
+
+type Invitation = { token: string; role: string; expiresAt: string };
+
+export async function recordLicenceAction(_: unknown, form: FormData) {
+  return runAction(form, "Licence recorded.", (db, user, fields) => recordLicence(db, user, fields, now()));
+}
+
+export async function choosePlanAction(_: unknown, form: FormData) {
+  return runAction(form, "Plan chosen.", choosePlan);
+}
+
+export async function createSandboxKeyAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceKey>> {
+  const ttlDays = loadConfig().SANDBOX_KEY_TTL_DAYS;
+  return runAction(form, "Sandbox key created.", (db, user, fields) =>
+    createSandboxKeyFor(db, user, fields, { at: now(), ttlDays }),
+  );
+}
+
+export async function createProductionKeyAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceKey>> {
+  return runAction(form, "Production key created.", (db, user, fields) =>
+    createProductionKeyFor(db, user, fields, { at: now() }),
+  );
+}
+
+export async function revokeKeyAction(_: unknown, form: FormData) {
+  return runAction(form, "Key revoked: requests with it are refused from now on.", (db, user, fields) =>
+    revokeKeyFor(db, user, fields, { at: now() }),
+  );
+}
+
+export async function inviteMemberAction(_: unknown, form: FormData): Promise<ActionState<Invitation>> {
+  const ttlDays = loadConfig().INVITATION_TTL_DAYS;
+  return runAction(form, "Invitation created.", (db, user, fields) =>
+    inviteMember(db, user, fields, { at: now(), ttlDays }),
+  );
+}
+
+export async function withdrawInvitationAction(_: unknown, form: FormData) {
+  return runAction(form, "Invitation withdrawn.", withdrawInvitation);
+}
+
+export async function changeRoleAction(_: unknown, form: FormData) {
+  return runAction(form, "Role changed.", changeMemberRole);
+}
+
+export async function removeMemberAction(_: unknown, form: FormData) {
+  return runAction(form, "Member removed.", removeMemberFrom);
+}
+
+// Before sign-in: these create accounts, and the browser then signs in through next-auth.
+
+export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
+  const db = await database();
+  return toActionState("Organisation created.", async () => {
+    const { user } = await signUp(db, formFields(form) as never);
+    return { email: user.email };
+  });
+}
+
+export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
+  const db = await database();
+  return toActionState("Welcome aboard.", async () => {
+    const user = await acceptInvitation(db, formFields(form) as never, now());
+    return { email: user.email };
+  });
+}

@@ -1,0 +1,218 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+
+// The console's whole journey, as a new organisation's admin would walk it, with a screenshot of
+// every page. Each run signs up a fresh organisation, so desktop and phone never share state.
+
+const PASSWORD = "correct horse battery staple";
+
+function unique(label: string): string {
+  return `${label}-${randomBytes(4).toString("hex")}`;
+}
+
+async function shot(page: Page, name: string, project: string): Promise<void> {
+  // Every console page fits the screen it is on, the phone's too, without sideways scrolling.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  // Client navigations set the title a moment after the content; axe checks it too.
+  await expect(page).toHaveTitle(/Sports Event Data/);
+  // And passes axe's WCAG 2.1 A and AA checks (labels, contrast, names, landmarks).
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
+}
+
+async function signUp(page: Page, organisation: string, email: string): Promise<void> {
+  await page.goto("/console/sign-up");
+  await page.getByLabel("Organisation name").fill(organisation);
+  await page.getByLabel("Your name").fill("Ada Admin");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create organisation" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+}
+
+async function readShownKey(page: Page): Promise<string> {
+  const shown = page.getByTestId("show-once");
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText("This is the only time it is shown");
+  return page.getByTestId("shown-key").inputValue();
+}
+
+test("an admin signs up, records a licence, chooses a plan, creates and reads keys once, and revokes one", async ({
+  page,
+}, testInfo) => {
+  const project = testInfo.project.name;
+  const organisation = unique(`Journey ${project}`);
+  const email = `${unique("admin")}@journey.example`;
+
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
+  await shot(page, "sign-in", project);
+  await page.getByRole("link", { name: "Create an organisation" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create an organisation" })).toBeVisible();
+  await shot(page, "sign-up", project);
+
+  await signUp(page, organisation, email);
+  await expect(page.getByTestId("organisation-name")).toHaveText(organisation);
+  await expect(page.getByTestId("role")).toHaveText("admin");
+  await shot(page, "overview", project);
+
+  // Licence record.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Licence" }).click();
+  await expect(page.getByTestId("licence-status")).toContainText("No licence recorded");
+  await page.getByLabel("Licence reference").fill("MGA/B2B/123");
+  await page.getByLabel("Issuing authority").fill("Malta Gaming Authority");
+  await page.getByLabel("Holder's legal name").fill(`${organisation} Ltd`);
+  await page.getByLabel("Territory (optional)").fill("Malta");
+  await page.getByLabel("Valid until").fill("2030-12-31");
+  await page.getByRole("button", { name: "Record licence" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Licence recorded." })).toBeVisible();
+  await expect(page.getByTestId("licence-status")).toContainText("lapses after 31 Dec 2030");
+  await shot(page, "licence", project);
+
+  // Plan.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Plan" }).click();
+  await expect(page.getByRole("table")).toContainText("1,000,000");
+  await page.getByRole("button", { name: "Choose Pro" }).click();
+  await expect(page.getByTestId("plan-pro")).toContainText("Your plan");
+  await shot(page, "plan", project);
+
+  // The sandbox key, shown once.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Sport").selectOption("tennis");
+  await page.getByRole("button", { name: "Create sandbox key" }).click();
+  const sandboxKey = await readShownKey(page);
+  expect(sandboxKey).toMatch(/^svc_sb_[0-9A-Za-z]{32}$/);
+  await shot(page, "keys-sandbox-shown-once", project);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("show-once")).toHaveCount(0);
+  // The offer is gone, the console says why and when the key expires.
+  await expect(page.getByTestId("sandbox-explanation")).toContainText("one sandbox key, ever");
+  await expect(page.getByTestId("sandbox-expiry")).not.toHaveText("—");
+  await expect(page.getByRole("button", { name: "Create sandbox key" })).toHaveCount(0);
+  const sandboxItem = page.getByTestId("key-item").filter({ hasText: "sandbox" });
+  await expect(sandboxItem.getByTestId("key-hint")).toHaveText(`svc_sb_…${sandboxKey.slice(-4)}`);
+  await expect(sandboxItem.getByTestId("key-status")).toHaveText("active");
+  await expect(sandboxItem).toContainText("0 of 1,000 requests this month");
+
+  // TODO(public API, issue 4): here, GET /api/v1/me with `sandboxKey` must answer
+  // `data.environment: "sandbox"`. /api/v1 does not exist on this branch yet: see the fixme test below.
+
+  // A production key, named, shown once.
+  await page.getByLabel("Name (optional)").fill("Web app");
+  await page.getByRole("button", { name: "Create production key" }).click();
+  const productionKey = await readShownKey(page);
+  expect(productionKey).toMatch(/^svc_sk_[0-9A-Za-z]{32}$/);
+  await shot(page, "keys-production-shown-once", project);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("show-once")).toHaveCount(0);
+
+  // Revoke it, after confirming.
+  const productionItem = page.getByTestId("key-item").filter({ hasText: "Web app" });
+  await expect(productionItem.getByTestId("key-status")).toHaveText("active");
+  await productionItem.getByRole("button", { name: /^Revoke…/ }).click();
+  const dialog = page.getByRole("dialog", { name: /^Revoke svc_sk_…/ });
+  await expect(dialog).toBeVisible();
+  await shot(page, "keys-revoke-confirmation", project);
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(productionItem.getByTestId("key-status")).toHaveText("revoked");
+  await expect(productionItem.getByRole("button", { name: /^Revoke…/ })).toHaveCount(0);
+
+  // TODO(public API, issue 4): here, the next request with `productionKey` must get 401 `key_revoked`.
+
+  // After leaving the show-once view the keys are nowhere: not in the page, storage or cookies.
+  const response = await page.reload();
+  expect(response?.headers()["cache-control"]).toContain("no-store");
+  await expect(page.getByTestId("key-list")).toBeVisible();
+  await shot(page, "keys", project);
+  const html = await page.content();
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  const cookies = JSON.stringify(await page.context().cookies());
+  for (const key of [sandboxKey, productionKey]) {
+    const secretPart = key.slice(7);
+    expect(html).not.toContain(secretPart);
+    expect(stored).not.toContain(secretPart);
+    expect(cookies).not.toContain(secretPart);
+    expect(page.url()).not.toContain(secretPart);
+  }
+
+  // The remaining pages.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Usage" }).click();
+  await expect(page.getByTestId("usage-chart")).toBeVisible();
+  await shot(page, "usage", project);
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Members" }).click();
+  await expect(page.getByTestId("member-list")).toContainText(email);
+  await shot(page, "members", project);
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit log" }).click();
+  for (const action of [
+    "organisation.created",
+    "user.signed_in",
+    "licence.set",
+    "plan.set",
+    "key.created",
+    "key.revoked",
+  ]) {
+    await expect(page.locator(`[data-action="${action}"]`).first()).toBeVisible();
+  }
+  await expect(page.getByTestId("audit-log")).toContainText("MGA/B2B/123");
+  await shot(page, "audit", project);
+
+  // The console fits the phone without sideways scrolling.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await page.goto("/console/keys");
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+});
+
+// The two steps of the journey that need the public API. Whoever lands /api/v1 (issue 4) moves
+// them into the journey above, at the two TODOs, with the keys it read from the show-once view.
+test.fixme("the journey's API calls: /api/v1/me says environment: sandbox; a revoked key is refused", async ({
+  page,
+}) => {
+  const sandboxKey = "<read from the show-once view>";
+  const me = await page.request.get("/api/v1/me", { headers: { authorization: `Bearer ${sandboxKey}` } });
+  expect((await me.json()).data.environment).toBe("sandbox");
+});
+
+test("keys can be created, read and revoked from the keyboard, and a revocation can be called off", async ({
+  page,
+}) => {
+  await signUp(page, unique("Keyboard"), `${unique("keys")}@keyboard.example`);
+  await page.goto("/console/keys");
+  await page.getByLabel("Sport").selectOption("baseball");
+  await page.getByLabel("Sport").focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Create sandbox key" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  // The show-once view takes the focus, so a screen reader announces it straight away.
+  await expect(page.getByRole("heading", { name: "Your new sandbox key" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("shown-key")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Copy key" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "I have stored it" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("show-once")).toHaveCount(0);
+
+  const revoke = page.getByRole("button", { name: /^Revoke…/ });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("key-status")).toHaveText("active");
+});

@@ -1,0 +1,159 @@
+// The console's changes, each in the order of a public endpoint: who is asking (the user id from
+// the session, nothing else), their membership and role read from the database now, the input
+// checked with zod (inside the domain functions), then the change. Server actions in app/ are
+// one-line adapters to these, so tests call exactly what a forged POST would reach.
+import { z } from "zod";
+import type { Database } from "../db/index.ts";
+import { DomainError } from "../errors.ts";
+import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
+import { licenceInput, setLicence } from "../licences.ts";
+import { setPlan } from "../plans.ts";
+import { requireAdmin } from "./access.ts";
+import {
+  changeRole,
+  createInvitation,
+  invitationInput,
+  removeMember,
+  revokeInvitation,
+  roleChangeInput,
+} from "./members.ts";
+
+export type Fields = Record<string, string>;
+
+/** Serialisable state for `useActionState`: nothing yet, a refusal for people to read, or done. */
+export type ActionState<T = null> =
+  null | { error: string; fieldErrors?: Record<string, string> } | { ok: string; data: T };
+
+/** A created key as the show-once view receives it: the one response that carries the key. */
+export type ShownOnceKey = {
+  key: string;
+  id: string;
+  hint: string;
+  environment: KeySummary["environment"];
+  sports: string[];
+  expiresAt: string | null;
+};
+
+/** Form fields as strings, with empty ones left out (an empty optional field means "not given"). */
+export function formFields(formData: FormData): Fields {
+  const fields: Fields = {};
+  for (const [name, value] of formData.entries()) {
+    if (typeof value === "string" && value.trim() !== "" && !name.startsWith("$ACTION")) fields[name] = value;
+  }
+  return fields;
+}
+
+/** Runs a change and turns the domain's refusals into state; anything else is a real error and is thrown. */
+export async function toActionState<T>(ok: string, change: () => Promise<T>): Promise<ActionState<T>> {
+  try {
+    return { ok, data: await change() };
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.message };
+    if (error instanceof z.ZodError) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
+      return { error: "Check the marked fields.", fieldErrors };
+    }
+    throw error;
+  }
+}
+
+function shownOnce(created: { key: string; summary: KeySummary }): ShownOnceKey {
+  const { summary } = created;
+  return {
+    key: created.key,
+    id: summary.id,
+    hint: summary.hint,
+    environment: summary.environment,
+    sports: summary.sports,
+    expiresAt: summary.expiresAt?.toISOString() ?? null,
+  };
+}
+
+const keyRef = z.object({ keyId: z.string().min(1, "No key given").max(40) });
+const planChoice = z.object({ plan: z.string().min(1, "Choose a plan").max(40) });
+const invitationRef = z.object({ invitationId: z.string().min(1).max(40) });
+
+export async function recordLicence(db: Database, userId: string | null, fields: Fields, at: Date) {
+  const access = await requireAdmin(db, userId);
+  const licence = await setLicence(db, access.organisation.id, licenceInput.parse(fields), access.actor, at);
+  return { reference: licence.reference, validUntil: licence.validUntil };
+}
+
+export async function choosePlan(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireAdmin(db, userId);
+  const { plan } = planChoice.parse(fields);
+  return (await setPlan(db, access.organisation.id, plan, access.actor)).name;
+}
+
+export async function createSandboxKeyFor(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  options: { at: Date; ttlDays: number },
+): Promise<ShownOnceKey> {
+  const access = await requireAdmin(db, userId);
+  return shownOnce(
+    await createSandboxKey(
+      db,
+      access.organisation.id,
+      { sport: fields.sport ?? "" },
+      { actor: access.actor, ...options },
+    ),
+  );
+}
+
+export async function createProductionKeyFor(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  options: { at: Date },
+): Promise<ShownOnceKey> {
+  const access = await requireAdmin(db, userId);
+  return shownOnce(
+    await createProductionKey(db, access.organisation.id, { name: fields.name }, { actor: access.actor, ...options }),
+  );
+}
+
+/** Scoped to the caller's organisation: another organisation's key id is "not found", never revoked. */
+export async function revokeKeyFor(db: Database, userId: string | null, fields: Fields, options: { at: Date }) {
+  const access = await requireAdmin(db, userId);
+  const { keyId } = keyRef.parse(fields);
+  const { summary } = await revokeKey(db, keyId, access.organisation.id, { actor: access.actor, ...options });
+  return summary.hint;
+}
+
+export async function inviteMember(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  options: { at: Date; ttlDays: number },
+) {
+  const access = await requireAdmin(db, userId);
+  const input = invitationInput.parse(fields);
+  const { token, invitation } = await createInvitation(db, access.organisation.id, input, {
+    actor: access.actor,
+    ...options,
+  });
+  return { token, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() };
+}
+
+export async function withdrawInvitation(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireAdmin(db, userId);
+  const { invitationId } = invitationRef.parse(fields);
+  await revokeInvitation(db, access.organisation.id, invitationId, access.actor);
+  return null;
+}
+
+export async function changeMemberRole(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireAdmin(db, userId);
+  await changeRole(db, access.organisation.id, roleChangeInput.parse(fields), access.actor);
+  return null;
+}
+
+export async function removeMemberFrom(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireAdmin(db, userId);
+  if (fields.userId === access.user.id) throw new DomainError("conflict", "You cannot remove yourself.");
+  await removeMember(db, access.organisation.id, { userId: fields.userId ?? "" }, access.actor);
+  return null;
+}

@@ -1,0 +1,25 @@
+import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
+import { timestampTz } from "./columns.ts";
+
+/**
+ * Failed console sign-ins, kept for the throttling window only. They live in the database, not
+ * in memory, so the limit holds across every instance behind a load balancer and across restarts.
+ * Failures for unknown e-mail addresses are kept too, so guessing addresses is throttled alike.
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text("email").notNull(),
+    // The client's address as the server sees it (see TRUST_PROXY_HOPS).
+    address: text("address").notNull(),
+    at: timestampTz("at").notNull().defaultNow(),
+  },
+  (t) => [
+    // Each sign-in counts the recent failures for its e-mail and for its address.
+    index("sign_in_failures_email_at_idx").on(t.email, t.at),
+    index("sign_in_failures_address_at_idx").on(t.address, t.at),
+    // Pruning deletes everything older than the window.
+    index("sign_in_failures_at_idx").on(t.at),
+  ],
+);

@@ -1,0 +1,300 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "../../lib/audit.ts";
+import { consoleAccess } from "../../lib/console/access.ts";
+import {
+  choosePlan,
+  createProductionKeyFor,
+  createSandboxKeyFor,
+  inviteMember,
+  recordLicence,
+  revokeKeyFor,
+  toActionState,
+  type ActionState,
+} from "../../lib/console/actions.ts";
+import { acceptInvitation, changeRole, removeMember, signUp } from "../../lib/console/members.ts";
+import { recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/console/sign-in.ts";
+import { usageForMonth } from "../../lib/console/usage.ts";
+import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { apiKeys, auditLog, usageDaily } from "../../lib/db/schema/index.ts";
+import { listKeys } from "../../lib/keys/index.ts";
+import { seedReferenceData } from "../../seeds/index.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+
+// The console's rules, called exactly as the server actions call them: with nothing but the user
+// id a session would carry, and raw form fields. A forged POST to a server action reaches these.
+
+const at = new Date("2026-11-21T12:00:00Z");
+const PASSWORD = "correct horse battery staple";
+const LICENCE = { reference: "MGA/B2B/1", authority: "MGA", holder: "Org Ltd", validUntil: "2027-12-31" };
+
+function refused<T>(state: ActionState<T>): string {
+  if (!state || !("error" in state)) throw new Error(`expected a refusal, got ${JSON.stringify(state)}`);
+  return state.error;
+}
+
+let counter = 0;
+async function organisation(db: DatabaseHandle["db"], label: string) {
+  counter += 1;
+  const email = `${label.toLowerCase().replace(/\W+/g, "-")}-${counter}@example.test`;
+  const { organisation, user } = await signUp(db, {
+    organisation: `${label} ${counter}`,
+    name: "First Admin",
+    email,
+    password: PASSWORD,
+  });
+  return { orgId: organisation.id, adminId: user.id, email };
+}
+
+async function keyCount(db: DatabaseHandle["db"], orgId: string): Promise<number> {
+  return (await db.select().from(apiKeys).where(eq(apiKeys.orgId, orgId))).length;
+}
+
+describe.each(BACKENDS)("console rules on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let handle: DatabaseHandle;
+  let db: DatabaseHandle["db"];
+
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    db = handle.db;
+    await seedReferenceData(db);
+  });
+  afterAll(() => handle?.close());
+
+  it("signs up an organisation with its first admin, whose access is read from the database", async () => {
+    const { orgId, adminId, email } = await organisation(db, "Signup");
+    const access = await consoleAccess(db, adminId);
+    expect(access).toMatchObject({ role: "admin", organisation: { id: orgId }, user: { email } });
+    const actions = (await db.select().from(auditLog).where(eq(auditLog.orgId, orgId))).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["organisation.created", "member.added"]));
+    expect(await consoleAccess(db, "usr_nobody")).toBeNull();
+  });
+
+  it("lets a viewer see but neither create nor revoke keys, nor change licence, plan or members", async () => {
+    const { orgId, adminId } = await organisation(db, "Viewer");
+    await recordLicence(db, adminId, LICENCE, at);
+    await choosePlan(db, adminId, { plan: "pro" });
+    const key = await createProductionKeyFor(db, adminId, { name: "Admin's" }, { at });
+    const invitation = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays: 7 });
+    const viewer = await acceptInvitation(
+      db,
+      { token: invitation.token, name: "Vera Viewer", email: `viewer-${orgId}@example.test`, password: PASSWORD },
+      at,
+    );
+    expect((await consoleAccess(db, viewer.id))?.role).toBe("viewer");
+    const before = await keyCount(db, orgId);
+
+    const attempts: Array<() => Promise<unknown>> = [
+      () => createSandboxKeyFor(db, viewer.id, { sport: "soccer" }, { at, ttlDays: 30 }),
+      () => createProductionKeyFor(db, viewer.id, { name: "Sneaky" }, { at }),
+      () => revokeKeyFor(db, viewer.id, { keyId: key.id }, { at }),
+      () => recordLicence(db, viewer.id, { ...LICENCE, reference: "FORGED" }, at),
+      () => choosePlan(db, viewer.id, { plan: "starter" }),
+      () => inviteMember(db, viewer.id, { role: "admin" }, { at, ttlDays: 7 }),
+    ];
+    for (const attempt of attempts) {
+      expect(refused(await toActionState("done", attempt))).toMatch(/only an admin/i);
+    }
+    expect(await keyCount(db, orgId)).toBe(before);
+    const [stored] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(stored!.revokedAt).toBeNull();
+    // The role is read on every action: promoted, the same session may now act.
+    await changeRole(db, orgId, { userId: viewer.id, role: "admin" }, OPERATOR);
+    await expect(revokeKeyFor(db, viewer.id, { keyId: key.id }, { at })).resolves.toBe(key.hint);
+  });
+
+  it("refuses everything to a session whose user was removed, at once", async () => {
+    const { orgId, adminId } = await organisation(db, "Removed");
+    const invitation = await inviteMember(db, adminId, { role: "admin" }, { at, ttlDays: 7 });
+    const second = await acceptInvitation(
+      db,
+      { token: invitation.token, name: "Second", email: `second-${orgId}@example.test`, password: PASSWORD },
+      at,
+    );
+    await removeMember(db, orgId, { userId: second.id }, OPERATOR);
+    expect(await consoleAccess(db, second.id)).toBeNull();
+    expect(refused(await toActionState("done", () => choosePlan(db, second.id, { plan: "pro" })))).toMatch(
+      /sign in again/,
+    );
+    expect(refused(await toActionState("done", () => choosePlan(db, null, { plan: "pro" })))).toMatch(/sign in again/);
+  });
+
+  it("never lets an admin of one organisation read or revoke another's keys, even with the other's key id", async () => {
+    const a = await organisation(db, "Org A");
+    const b = await organisation(db, "Org B");
+    const bKey = await createSandboxKeyFor(db, b.adminId, { sport: "tennis" }, { at, ttlDays: 30 });
+    await db.insert(usageDaily).values({ keyId: bKey.id, day: "2026-11-03", requests: 42 });
+
+    const error = refused(await toActionState("done", () => revokeKeyFor(db, a.adminId, { keyId: bKey.id }, { at })));
+    expect(error).toBe(`No key ${bKey.id} in this organisation.`);
+    const [stored] = await db.select().from(apiKeys).where(eq(apiKeys.id, bKey.id));
+    expect(stored!.revokedAt).toBeNull();
+    expect(await db.select().from(auditLog).where(eq(auditLog.action, "key.revoked"))).not.toContainEqual(
+      expect.objectContaining({ target: bKey.id }),
+    );
+
+    // What A's console reads is scoped to A: neither the key list nor the usage names B's key.
+    const aAccess = (await consoleAccess(db, a.adminId))!;
+    expect(aAccess.organisation.id).toBe(a.orgId);
+    expect((await listKeys(db, aAccess.organisation.id, at)).map((k) => k.id)).not.toContain(bKey.id);
+    const aUsage = await usageForMonth(db, aAccess.organisation.id, "2026-11");
+    expect(aUsage.total).toBe(0);
+    expect(aUsage.keys.map((k) => k.keyId)).not.toContain(bKey.id);
+  });
+
+  it("gives one sandbox key and refuses a second, and the key list shows it with its expiry", async () => {
+    const { orgId, adminId } = await organisation(db, "Sandbox");
+    const created = await createSandboxKeyFor(db, adminId, { sport: "cs2" }, { at, ttlDays: 30 });
+    expect(created.key).toMatch(/^svc_sb_/);
+    expect(created.expiresAt).toBe("2026-12-21T12:00:00.000Z");
+    const second = refused(
+      await toActionState("done", () => createSandboxKeyFor(db, adminId, { sport: "soccer" }, { at, ttlDays: 30 })),
+    );
+    expect(second).toMatch(/already has its sandbox key/);
+    expect(await keyCount(db, orgId)).toBe(1);
+    expect(
+      refused(
+        await toActionState("done", () => createSandboxKeyFor(db, adminId, { sport: "chess" }, { at, ttlDays: 30 })),
+      ),
+    ).toBe("Check the marked fields.");
+  });
+
+  it("refuses a production key without a licence, with a lapsed one, or without a plan, saying what is missing", async () => {
+    const { orgId, adminId } = await organisation(db, "Production");
+    const attempt = () => toActionState("done", () => createProductionKeyFor(db, adminId, {}, { at }));
+
+    const neither = refused(await attempt());
+    expect(neither).toContain("No licence record");
+    expect(neither).toContain("No plan");
+
+    await recordLicence(db, adminId, { ...LICENCE, validFrom: "2025-01-01", validUntil: "2026-11-20" }, at);
+    const lapsed = refused(await attempt());
+    expect(lapsed).toContain("lapsed after 2026-11-20");
+    expect(lapsed).toContain("No plan");
+
+    await recordLicence(db, adminId, LICENCE, at);
+    expect(refused(await attempt())).toBe("A production key cannot be created yet. No plan: choose a plan first.");
+    expect(await keyCount(db, orgId)).toBe(0);
+
+    await choosePlan(db, adminId, { plan: "starter" });
+    const created = await createProductionKeyFor(db, adminId, { name: "Web app" }, { at });
+    expect(created).toMatchObject({
+      environment: "production",
+      sports: ["soccer", "basketball", "tennis"],
+      expiresAt: null,
+    });
+    // The licence's history: both versions are in the audit log.
+    const licenceEntries = await db.select().from(auditLog).where(eq(auditLog.action, "licence.set"));
+    expect(licenceEntries.filter((e) => e.orgId === orgId)).toHaveLength(2);
+  });
+
+  it("lets an invitation link be used once", async () => {
+    const { orgId, adminId } = await organisation(db, "Invite");
+    const { token } = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays: 7 });
+    const accept = (email: string) =>
+      toActionState("done", () => acceptInvitation(db, { token, name: "Someone", email, password: PASSWORD }, at));
+    const results = await Promise.all([accept(`one-${orgId}@example.test`), accept(`two-${orgId}@example.test`)]);
+    expect(results.filter((r) => r && "ok" in r)).toHaveLength(1);
+    expect(refused(await accept(`three-${orgId}@example.test`))).toMatch(/not valid/);
+  });
+
+  it("charts requests per day of the month, per key and in total, from usage_daily", async () => {
+    const { orgId, adminId } = await organisation(db, "Usage");
+    await recordLicence(db, adminId, LICENCE, at);
+    await choosePlan(db, adminId, { plan: "pro" });
+    const one = await createProductionKeyFor(db, adminId, { name: "One" }, { at });
+    const two = await createProductionKeyFor(db, adminId, {}, { at });
+    await db.insert(usageDaily).values([
+      { keyId: one.id, day: "2026-11-01", requests: 10 },
+      { keyId: one.id, day: "2026-11-21", requests: 5 },
+      { keyId: two.id, day: "2026-11-21", requests: 7 },
+      { keyId: two.id, day: "2026-10-31", requests: 1000 }, // another month
+      { keyId: two.id, day: "2026-12-01", requests: 1000 },
+    ]);
+    const usage = await usageForMonth(db, orgId, "2026-11");
+    expect(usage.days).toHaveLength(30);
+    expect(usage.days[0]).toMatchObject({ day: "2026-11-01", total: 10, [one.id]: 10, [two.id]: 0 });
+    expect(usage.days[20]).toMatchObject({ day: "2026-11-21", total: 12, [one.id]: 5, [two.id]: 7 });
+    expect(usage.total).toBe(22);
+    expect(usage.keys).toHaveLength(2);
+    expect(usage.keys).toEqual(
+      expect.arrayContaining([
+        { keyId: one.id, label: `One (${one.hint})`, total: 15 },
+        { keyId: two.id, label: `Production ${two.hint}`, total: 7 },
+      ]),
+    );
+    expect((await usageForMonth(db, orgId, "2026-02")).days).toHaveLength(28);
+  });
+
+  it("throttles repeated failed sign-ins per e-mail, even with the right password, until the window passes", async () => {
+    const { email } = await organisation(db, "Throttle");
+    const address = "198.51.100.7";
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+      expect(await signInWithPassword(db, { email, password: "wrong password!", address }, at)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
+    }
+    expect(await recentFailures(db, email, at)).toBe(SIGN_IN_LIMITS.perEmail);
+    const throttled = await signInWithPassword(db, { email: email.toUpperCase(), password: PASSWORD, address }, at);
+    expect(throttled).toEqual({ ok: false, reason: "throttled", retryAfterSeconds: SIGN_IN_LIMITS.windowSeconds });
+    // Another address does not help: the e-mail itself is throttled.
+    const elsewhere = await signInWithPassword(db, { email, password: PASSWORD, address: "203.0.113.9" }, at);
+    expect(elsewhere).toMatchObject({ reason: "throttled" });
+
+    const later = new Date(at.getTime() + SIGN_IN_LIMITS.windowSeconds * 1000 + 1000);
+    const signedIn = await signInWithPassword(db, { email, password: PASSWORD, address }, later);
+    expect(signedIn.ok).toBe(true);
+    expect(await recentFailures(db, email, later)).toBe(0);
+  });
+
+  it("throttles one address guessing across many e-mail addresses, known or not", async () => {
+    const { email } = await organisation(db, "Spray");
+    const address = "192.0.2.55";
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
+      await signInWithPassword(db, { email: `guess-${i}@nowhere.test`, password: "wrong password!", address }, at);
+    }
+    expect(await signInWithPassword(db, { email, password: PASSWORD, address }, at)).toMatchObject({
+      reason: "throttled",
+    });
+    expect((await signInWithPassword(db, { email, password: PASSWORD, address: "192.0.2.56" }, at)).ok).toBe(true);
+  });
+});
+
+describe.runIf(POSTGRES)("sign-in throttling across instances on postgres", () => {
+  const database = useTestDatabase(POSTGRES!);
+  const instances: DatabaseHandle[] = [];
+
+  beforeAll(async () => {
+    // Two handles with pools of their own stand for two server instances sharing PostgreSQL.
+    instances.push(await openDatabase(database().config), await openDatabase(database().config));
+    await seedReferenceData(instances[0]!.db);
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.close();
+  });
+
+  it("counts failures made on one instance when another is asked", async () => {
+    const [one, two] = instances as [DatabaseHandle, DatabaseHandle];
+    const { email } = await organisation(one.db, "Shared");
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+      const instance = i % 2 === 0 ? one : two;
+      await signInWithPassword(instance.db, { email, password: "wrong password!", address: `10.0.0.${i}` }, at);
+    }
+    expect(await signInWithPassword(two.db, { email, password: PASSWORD, address: "10.0.1.1" }, at)).toMatchObject({
+      reason: "throttled",
+    });
+    expect(await signInWithPassword(one.db, { email, password: PASSWORD, address: "10.0.1.1" }, at)).toMatchObject({
+      reason: "throttled",
+    });
+    expect(rowsCount(await one.db.execute(sql`select count(*)::int as n from sign_in_failures`))).toBe(
+      SIGN_IN_LIMITS.perEmail,
+    );
+  });
+});
+
+function rowsCount(result: unknown): number {
+  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+  return (rows[0] as { n: number }).n;
+}
