@@ -9,6 +9,12 @@ import { decodeChanges, FEED_CHANNEL, type EventChange } from "./changes.ts";
  */
 export type ChangeBus = {
   onEventChanges(listener: (changes: EventChange[]) => void): () => void;
+  /**
+   * Called when the LISTEN connection was lost and is back: notifications sent in between are
+   * gone, so a subscriber re-reads what it holds (revisions make that gapless: read past the last
+   * revision it saw).
+   */
+  onResync(listener: () => void): () => void;
   /** Other channels (for example a key revocation) share the same connection and fan-out. */
   subscribe(channel: string, listener: (payload: string) => void): Promise<() => void>;
   close(): Promise<void>;
@@ -20,10 +26,15 @@ async function listen(
   handle: DatabaseHandle,
   channel: string,
   onPayload: (payload: string) => void,
+  onRelisten: () => void,
 ): Promise<Unlisten> {
   if (handle.postgres) {
-    // postgres.js keeps a dedicated connection for LISTEN and re-listens after a reconnect.
-    const { unlisten } = await handle.postgres.listen(channel, onPayload);
+    // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
+    let first = true;
+    const { unlisten } = await handle.postgres.listen(channel, onPayload, () => {
+      if (!first) onRelisten();
+      first = false;
+    });
     return unlisten;
   }
   if (handle.pglite) return handle.pglite.listen(channel, onPayload);
@@ -33,6 +44,10 @@ async function listen(
 export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus> {
   const listeners = new Map<string, Set<(payload: string) => void>>();
   const unlistens = new Map<string, Unlisten>();
+  const resyncListeners = new Set<() => void>();
+  const resync = () => {
+    for (const listener of resyncListeners) listener();
+  };
 
   const subscribe = async (channel: string, listener: (payload: string) => void) => {
     let set = listeners.get(channel);
@@ -48,7 +63,7 @@ export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus>
           }
         }
       };
-      unlistens.set(channel, await listen(handle, channel, fanOut));
+      unlistens.set(channel, await listen(handle, channel, fanOut, resync));
     }
     set.add(listener);
     return () => void set.delete(listener);
@@ -71,9 +86,14 @@ export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus>
       eventListeners.add(listener);
       return () => void eventListeners.delete(listener);
     },
+    onResync(listener) {
+      resyncListeners.add(listener);
+      return () => void resyncListeners.delete(listener);
+    },
     subscribe,
     async close() {
       eventListeners.clear();
+      resyncListeners.clear();
       listeners.clear();
       await Promise.all([...unlistens.values()].map((unlisten) => unlisten().catch(() => {})));
       unlistens.clear();

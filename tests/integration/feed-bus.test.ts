@@ -21,11 +21,12 @@ const creation = (id: string) => ({
   },
 });
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 5_000, between?: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await between?.();
+    await new Promise((resolve) => setTimeout(resolve, between ? 250 : 10));
   }
 }
 
@@ -94,6 +95,31 @@ describe.runIf(POSTGRES)("two instances on one PostgreSQL database", () => {
     expect(heard).toEqual(sent);
     const revisions = heard.map((c) => c.revision);
     expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
+    await busOfSecond.close();
+  });
+
+  it("keeps hearing changes after its LISTEN connection is cut, and says it may have missed some", async () => {
+    const busOfSecond = await startChangeBus(second);
+    const heard: EventChange[] = [];
+    busOfSecond.onEventChanges((changes) => heard.push(...changes));
+    let resyncs = 0;
+    busOfSecond.onResync(() => resyncs++);
+    const [cut] = await first.postgres!`
+      select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+      where datname = current_database() and query ilike 'listen%'`;
+    expect(cut!.n).toBeGreaterThan(0);
+    // postgres.js reconnects and listens again; a change committed after that is heard.
+    let sent: EventChange[] = [];
+    let attempt = 0;
+    await until(
+      () => heard.some((c) => sent.some((s) => s.eventId === c.eventId)),
+      10_000,
+      async () => {
+        sent = (await applyBatch(first.db, linesOf([creation(`relisten-${attempt++}`)]), new Date())).changes;
+      },
+    );
+    // Its subscribers were told that notifications may have been missed in between.
+    expect(resyncs).toBe(1);
     await busOfSecond.close();
   });
 
