@@ -46,22 +46,73 @@ export async function eventsAsOf(db: Database, at: Date, filter: EventFilter = {
   return rows.map((row) => row.state);
 }
 
+export type Revision = { revision: number; eventId: string; kind: RevisionKind; recordedAt: Date; state: unknown };
+
+/**
+ * The revisions after `after`, in order, recorded at or before `until` (a sandbox reader stays 60
+ * seconds behind): what a stream resuming from Last-Event-ID replays. `complete` is false when the
+ * retention window no longer holds every revision after `after`, and the reader must start again
+ * from a snapshot.
+ */
+export async function revisionsAfter(
+  db: Database,
+  after: number,
+  options: { eventIds?: readonly string[]; until?: Date; limit?: number } = {},
+): Promise<{ revisions: Revision[]; complete: boolean }> {
+  const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
+  const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
+  const rows = rowsOf<{
+    revision: string | number;
+    event_id: string;
+    kind: RevisionKind;
+    recorded_at: string | Date;
+    state: unknown;
+  }>(
+    await db.execute(sql`
+      select revision, event_id, kind, recorded_at, state from event_revisions
+      where revision > ${after} ${events} ${until}
+      order by revision
+      limit ${options.limit ?? 10_000}`),
+  );
+  const [counter] = rowsOf<{ pruned_through: string | number }>(
+    await db.execute(sql`select pruned_through from revision_counter where id = 1`),
+  );
+  return {
+    complete: after >= Number(counter?.pruned_through ?? 0),
+    revisions: rows.map((row) => ({
+      revision: Number(row.revision),
+      eventId: row.event_id,
+      kind: row.kind,
+      recordedAt: new Date(row.recorded_at),
+      state: row.state,
+    })),
+  };
+}
+
 /**
  * Deletes revisions older than `before`, except the newest of each event and kind at or before
  * it: that one is the state "as of" any moment since, so it must stay.
  */
 export async function pruneRevisions(db: Database, before: Date): Promise<number> {
-  const rows = rowsOf<{ revision: number }>(
-    await db.execute(sql`
-      delete from event_revisions r
-      where r.recorded_at < ${before.toISOString()}
-        and exists (
-          select 1 from event_revisions n
-          where n.event_id = r.event_id and n.kind = r.kind
-            and n.recorded_at <= ${before.toISOString()}
-            and (n.recorded_at, n.revision) > (r.recorded_at, r.revision)
-        )
-      returning r.revision`),
-  );
-  return rows.length;
+  return db.transaction(async (tx) => {
+    const rows = rowsOf<{ revision: string | number }>(
+      await tx.execute(sql`
+        delete from event_revisions r
+        where r.recorded_at < ${before.toISOString()}
+          and exists (
+            select 1 from event_revisions n
+            where n.event_id = r.event_id and n.kind = r.kind
+              and n.recorded_at <= ${before.toISOString()}
+              and (n.recorded_at, n.revision) > (r.recorded_at, r.revision)
+          )
+        returning r.revision`),
+    );
+    const highest = Math.max(0, ...rows.map((row) => Number(row.revision)));
+    if (highest > 0) {
+      await tx.execute(
+        sql`update revision_counter set pruned_through = greatest(pruned_through, ${highest}) where id = 1`,
+      );
+    }
+    return rows.length;
+  });
 }

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
-import { eventAsOf, eventsAsOf, lineupsAsOf, marketsAsOf, pruneRevisions } from "../../lib/feed/history.ts";
+import {
+  eventAsOf,
+  eventsAsOf,
+  lineupsAsOf,
+  marketsAsOf,
+  pruneRevisions,
+  revisionsAfter,
+} from "../../lib/feed/history.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
@@ -98,6 +105,20 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     });
   });
 
+  it("replays the revisions after a given one, in order, as a resuming stream needs", async () => {
+    const all = await revisionsAfter(handle.db, 0);
+    expect(all.complete).toBe(true);
+    const numbers = all.revisions.map((r) => r.revision);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    const third = numbers[2]!;
+    const rest = await revisionsAfter(handle.db, third, { eventIds: ["hist-1"] });
+    expect(rest.revisions.every((r) => r.revision > third && r.eventId === "hist-1")).toBe(true);
+    expect(rest.revisions.map((r) => r.kind)).toEqual(["event", "event", "markets", "markets", "lineups"]);
+    // A sandbox reader sees only what was recorded 60 seconds before its moment.
+    const behind = await revisionsAfter(handle.db, third, { eventIds: ["hist-1"], until: later(100) });
+    expect(behind.revisions.map((r) => r.recordedAt.getTime())).toEqual([later(60).getTime(), later(90).getTime()]);
+  });
+
   it("prunes revisions past the retention window but keeps what every moment in it needs", async () => {
     const moments = [0, 30, 45, 60, 89, 90, 100, 115, 120].map(later);
     const read = async () =>
@@ -119,6 +140,10 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     expect(await count()).toBe(total - 1);
     expect((await read()).slice(2)).toEqual(before);
     expect(await pruneRevisions(handle.db, later(45))).toBe(0);
+    // A reader that resumes from before the pruned revision has a gap, and is told so.
+    const newest = (await revisionsAfter(handle.db, 0)).revisions.at(-1)!.revision;
+    expect((await revisionsAfter(handle.db, 0)).complete).toBe(false);
+    expect((await revisionsAfter(handle.db, newest)).complete).toBe(true);
     const all = await pruneRevisions(handle.db, later(1000));
     expect(all).toBeGreaterThan(0);
     // The newest of each event and kind always stays: the present is never pruned.

@@ -1,0 +1,1 @@
+ALTER TABLE "revision_counter" ADD COLUMN "pruned_through" bigint DEFAULT 0 NOT NULL;
