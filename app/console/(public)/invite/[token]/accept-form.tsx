@@ -1,23 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useActionState } from "react";
 import { acceptInvitationAction } from "@/app/console/actions";
-import { signInWithCredentials } from "@/components/console/sign-in-after";
+import { useCreateThenSignIn } from "@/components/console/sign-in-after";
 import { Field, FormMessage, SubmitButton } from "@/components/console/form";
-import type { ActionState } from "@/lib/console/actions";
 
 export function AcceptForm({ token }: { token: string }) {
-  const router = useRouter();
-  const [state, action] = useActionState<ActionState<unknown>, FormData>(async (previous, form) => {
-    const accepted = await acceptInvitationAction(previous, form);
-    if (!accepted || "error" in accepted) return accepted;
-    const error = await signInWithCredentials(String(form.get("email")), String(form.get("password")));
-    if (error) return { error: `Your account was created, but signing in failed: ${error}` };
-    router.replace("/console");
-    router.refresh();
-    return accepted;
-  }, null);
+  const [state, action] = useCreateThenSignIn(acceptInvitationAction, "Your account");
   return (
     <form action={action} className="space-y-4" noValidate>
       <input type="hidden" name="token" value={token} />
