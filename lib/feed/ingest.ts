@@ -58,7 +58,6 @@ type Current = {
   lineups: Lineups | null;
   sequence: number;
   revision: number;
-  created: boolean;
   dirty: boolean;
 };
 
@@ -278,7 +277,6 @@ function applyUpdate(
       lineups,
       sequence: update.sequence,
       revision: before?.revision ?? 0,
-      created: !before || before.created,
       dirty: true,
     },
     kinds,
@@ -322,7 +320,6 @@ async function loadCurrent(tx: Database, ids: string[]): Promise<Map<string, Cur
         lineups: event.lineups,
         sequence: event.feedSequence,
         revision: event.revision,
-        created: false,
         dirty: false,
       },
     ]),

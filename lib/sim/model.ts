@@ -56,6 +56,17 @@ export function clockDown(secondsLeft: number): string {
   return clockUp(Math.ceil(Math.max(0, secondsLeft)));
 }
 
+/** Period labels of the quarter sports: Q1 to Q4, then OT, OT2, …; in a break, what just ended. */
+export function quarterPeriod(period: number, inBreak: boolean, over: boolean): string {
+  const name = (p: number) => (p <= 4 ? `Q${p}` : p === 5 ? "OT" : `OT${p - 4}`);
+  if (over) return "Final";
+  if (!inBreak) return name(period);
+  const finished = period - 1;
+  if (finished === 2) return "Halftime";
+  if (finished === 4) return "End of regulation";
+  return `End of ${name(finished)}`;
+}
+
 export function stat(label: string, home: number, away: number): Stat {
   return { label, home, away };
 }
@@ -107,40 +118,33 @@ export function handicap(key: string, name: string, sides: Sides, line: number, 
 }
 
 /**
- * P(the first side wins a race of units, e.g. sets or maps) where the first side wins each unit
- * with probability p, from `won` units each, `target` needed, and the current unit won with `current`.
+ * The probability that a race of units (sets, maps) between two sides ends in an outcome: from
+ * `won` units each, with the current unit won by the first side with probability `current` and
+ * every later one with `p`. `settled(a, b)` is 1 or 0 once the outcome is known, else undefined.
  */
-export function raceProbability(won: [number, number], target: number, current: number, p: number): number {
+function race(
+  won: [number, number],
+  current: number,
+  p: number,
+  settled: (a: number, b: number) => number | undefined,
+): number {
   const memo = new Map<string, number>();
   const from = (a: number, b: number): number => {
-    if (a >= target) return 1;
-    if (b >= target) return 0;
-    const key = `${a}:${b}`;
-    const known = memo.get(key);
+    const known = settled(a, b) ?? memo.get(`${a}:${b}`);
     if (known !== undefined) return known;
     const value = p * from(a + 1, b) + (1 - p) * from(a, b + 1);
-    memo.set(key, value);
+    memo.set(`${a}:${b}`, value);
     return value;
   };
-  if (won[0] >= target) return 1;
-  if (won[1] >= target) return 0;
-  return current * from(won[0] + 1, won[1]) + (1 - current) * from(won[0], won[1] + 1);
+  return settled(won[0], won[1]) ?? current * from(won[0] + 1, won[1]) + (1 - current) * from(won[0], won[1] + 1);
+}
+
+/** P(the first side wins a race to `target` units). */
+export function raceProbability(won: [number, number], target: number, current: number, p: number): number {
+  return race(won, current, p, (a, b) => (a >= target ? 1 : b >= target ? 0 : undefined));
 }
 
 /** P(a deciding unit is played): both sides reach target - 1. */
 export function goesTheDistance(won: [number, number], target: number, current: number, p: number): number {
-  const memo = new Map<string, number>();
-  const from = (a: number, b: number): number => {
-    if (Math.min(a, b) >= target - 1) return 1;
-    if (Math.max(a, b) >= target) return 0;
-    const key = `${a}:${b}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const value = p * from(a + 1, b) + (1 - p) * from(a, b + 1);
-    memo.set(key, value);
-    return value;
-  };
-  if (Math.min(...won) >= target - 1) return 1;
-  if (Math.max(...won) >= target) return 0;
-  return current * from(won[0] + 1, won[1]) + (1 - current) * from(won[0], won[1] + 1);
+  return race(won, current, p, (a, b) => (Math.min(a, b) >= target - 1 ? 1 : Math.max(a, b) >= target ? 0 : undefined));
 }

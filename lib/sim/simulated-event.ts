@@ -11,6 +11,9 @@ import { MODELS } from "./sports/index.ts";
 // cancellation or a suspension, markets suspended for a moment after a score and settled at the
 // end). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
 
+/** A market as the simulator sends it: the ingest sets `updated_at`. */
+type MarketDraft = Omit<Market, "updated_at">;
+
 export type Fate = "normal" | "postponed" | "cancelled" | "abandoned";
 
 export type EventPlan = {
@@ -53,7 +56,9 @@ export class SimulatedEvent {
   private marketsSuspendedUntil = -Infinity;
   private lastPriced = -Infinity;
   private lineupsPublished = false;
-  private markets = new Map<string, Market>();
+  private markets = new Map<string, MarketDraft>();
+  // Markets whose price, status or name changed since the last update sent.
+  private changedMarkets = new Set<string>();
   private lastSequence = 0;
   private lastEvent = "";
   private pendingLineups: Lineups | null = null;
@@ -74,10 +79,6 @@ export class SimulatedEvent {
     this.game = this.model.create(this.rng, fateRng.normal() * 0.6);
     if (this.fate === "postponed") this.kickoffSecond = POSTPONEMENT;
     this.second = SimulatedEvent.FIRST_SECOND;
-  }
-
-  get isLive(): boolean {
-    return this.status === "live" || this.status === "suspended";
   }
 
   get done(): boolean {
@@ -102,7 +103,7 @@ export class SimulatedEvent {
     }
     const last = this.snapshot(false);
     if (last.event || last.markets || last.lineups) updates.push(last);
-    return updates.filter((u) => u.event || u.markets || u.lineups);
+    return updates;
   }
 
   private stepLifecycle(): void {
@@ -174,17 +175,20 @@ export class SimulatedEvent {
       const id = `${this.plan.id}:${quote.key}`;
       const previous = this.markets.get(id);
       if (previous?.status === "settled") continue;
-      this.markets.set(id, this.market(id, quote, previous, over, suspended));
+      const next = this.market(id, quote, previous, over, suspended);
+      if (previous && JSON.stringify(next) === JSON.stringify(previous)) continue;
+      this.markets.set(id, next);
+      this.changedMarkets.add(id);
     }
   }
 
   private market(
     id: string,
     quote: MarketQuote,
-    previous: Market | undefined,
+    previous: MarketDraft | undefined,
     over: boolean,
     suspended: boolean,
-  ): Market {
+  ): MarketDraft {
     const decided = quote.outcomes.find((o) => o.probability >= 1 - 1e-9);
     const settled = Boolean(decided) || over;
     const status = settled ? "settled" : suspended ? "suspended" : "open";
@@ -212,7 +216,6 @@ export class SimulatedEvent {
             ? "suspended"
             : "active",
       })),
-      updated_at: "",
     };
   }
 
@@ -220,8 +223,6 @@ export class SimulatedEvent {
     this.lastSequence = Math.max((SEQUENCE_ORIGIN + this.second) * 4, this.lastSequence + 1);
     return this.lastSequence;
   }
-
-  private emittedMarkets = new Map<string, string>();
 
   /** The update for the current state; `force` emits the event even when nothing visible changed. */
   private snapshot(force: boolean): FeedUpdate {
@@ -238,16 +239,13 @@ export class SimulatedEvent {
       ...view,
     };
     const eventJson = JSON.stringify(event);
-    const changedMarkets = [...this.markets.values()].filter((m) => {
-      const json = JSON.stringify({ ...m, updated_at: "" });
-      if (this.emittedMarkets.get(m.id) === json) return false;
-      this.emittedMarkets.set(m.id, json);
-      return true;
-    });
     const update: FeedUpdate = { event_id: this.plan.id, sequence: 0 };
     if (force || eventJson !== this.lastEvent) update.event = event;
     this.lastEvent = eventJson;
-    if (changedMarkets.length > 0) update.markets = changedMarkets.map(withoutTimestamp);
+    if (this.changedMarkets.size > 0) {
+      update.markets = [...this.changedMarkets].map((id) => this.markets.get(id)!);
+      this.changedMarkets.clear();
+    }
     if (this.pendingLineups) {
       update.lineups = this.pendingLineups;
       this.pendingLineups = null;
@@ -255,10 +253,4 @@ export class SimulatedEvent {
     if (update.event || update.markets || update.lineups) update.sequence = this.sequence();
     return update;
   }
-}
-
-/** The ingest sets every market's `updated_at` itself. */
-function withoutTimestamp(market: Market): Omit<Market, "updated_at"> {
-  const { id, type, name, line, status, outcomes } = market;
-  return { id, type, name, line, status, outcomes };
 }

@@ -216,9 +216,4 @@ export class Simulator {
     clearTimeout(this.timer);
     await this.running;
   }
-
-  /** Events currently live or suspended, for logs and tests. */
-  liveCount(): number {
-    return [...this.tracked.values()].filter((e) => e.isLive).length;
-  }
 }

@@ -1,4 +1,4 @@
-import { clockDown, stat, type SportModel } from "../model.ts";
+import { clockDown, quarterPeriod, stat, type SportModel } from "../model.ts";
 import { halfLine, pointsQuotes } from "./points.ts";
 
 // Four 15-minute quarters of drives. Each drive's result is drawn when it starts (touchdown, field
@@ -152,18 +152,7 @@ export const americanFootball: SportModel<FootballState> = {
   isOver: (s) => s.over,
   inBreak: (s) => s.inBreak,
   view(s) {
-    const finished = s.period - 1;
-    const period = s.over
-      ? "Final"
-      : s.inBreak
-        ? finished === 2
-          ? "Halftime"
-          : finished === 4
-            ? "End of regulation"
-            : `End of Q${finished}`
-        : s.period === 5
-          ? "OT"
-          : `Q${s.period}`;
+    const period = quarterPeriod(s.period, s.inBreak, s.over);
     return {
       score: { home: s.points[0], away: s.points[1] },
       clock: s.over || s.inBreak ? "00:00" : clockDown(s.clock),

@@ -1,4 +1,4 @@
-import { clockDown, stat, type SportModel } from "../model.ts";
+import { clockDown, quarterPeriod, stat, type SportModel } from "../model.ts";
 import { halfLine, pointsQuotes } from "./points.ts";
 
 // Four 12-minute quarters with a clock that stops often, possessions of about 15 seconds ending
@@ -29,8 +29,6 @@ export type BasketballState = {
   totalLine: number;
   edge: number;
 };
-
-const periodName = (period: number) => (period <= 4 ? `Q${period}` : period === 5 ? "OT" : `OT${period - 4}`);
 
 function gameSecondsLeft(s: BasketballState): number {
   if (s.over) return 0;
@@ -120,16 +118,7 @@ export const basketball: SportModel<BasketballState> = {
   isOver: (s) => s.over,
   inBreak: (s) => s.inBreak,
   view(s) {
-    const finished = s.period - 1;
-    const period = s.over
-      ? "Final"
-      : s.inBreak
-        ? finished === 2
-          ? "Halftime"
-          : finished >= 4
-            ? `End of ${periodName(finished) === "Q4" ? "regulation" : periodName(finished)}`
-            : `End of Q${finished}`
-        : periodName(s.period);
+    const period = quarterPeriod(s.period, s.inBreak, s.over);
     return {
       score: { home: s.points[0], away: s.points[1] },
       clock: s.over || s.inBreak ? "00:00" : clockDown(s.clock),

@@ -23,69 +23,47 @@ export type TennisState = {
 // The chain's values depend only on the point probabilities, which are fixed for an event: one
 // memo per probability serves every state and every refresh of the event's prices.
 const memos = new Map<string, Map<string, number>>();
-function memo(kind: string, p: number): Map<string, number> {
-  const key = `${kind}:${p}`;
-  let table = memos.get(key);
-  if (!table) {
+function remembered(table: string, key: string, compute: () => number): number {
+  let memo = memos.get(table);
+  if (!memo) {
     if (memos.size > 2_000) memos.clear();
-    table = new Map();
-    memos.set(key, table);
+    memo = new Map();
+    memos.set(table, memo);
   }
-  return table;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  memo.set(key, value);
+  return value;
+}
+
+/**
+ * P(the first player wins a race to `target` points by two) from (a, b), winning each point with
+ * probability p: a game is a race to 4, a tiebreak to 7. Level from target - 1 on is "deuce".
+ */
+function firstByTwo(p: number, target: number, a: number, b: number): number {
+  return remembered(`${target}:${p}`, `${a}:${b}`, () => {
+    if (a >= target && a - b >= 2) return 1;
+    if (b >= target && b - a >= 2) return 0;
+    if (a >= target - 1 && b >= target - 1) {
+      const deuce = (p * p) / (p * p + (1 - p) * (1 - p));
+      if (a === b) return deuce;
+      return a > b ? p + (1 - p) * deuce : p * deuce;
+    }
+    return p * firstByTwo(p, target, a + 1, b) + (1 - p) * firstByTwo(p, target, a, b + 1);
+  });
 }
 
 /** P(the server wins the game) from points (a, b). */
-export function gameProbability(p: number, a = 0, b = 0): number {
-  const table = memo("game", p);
-  const key = `${a}:${b}`;
-  const known = table.get(key);
-  if (known !== undefined) return known;
-  const value = gameFrom(p, a, b);
-  table.set(key, value);
-  return value;
-}
-
-function gameFrom(p: number, a: number, b: number): number {
-  if (a >= 4 && a - b >= 2) return 1;
-  if (b >= 4 && b - a >= 2) return 0;
-  if (a >= 3 && b >= 3) {
-    const deuce = (p * p) / (p * p + (1 - p) * (1 - p));
-    if (a === b) return deuce;
-    return a > b ? p + (1 - p) * deuce : p * deuce;
-  }
-  return p * gameProbability(p, a + 1, b) + (1 - p) * gameProbability(p, a, b + 1);
-}
+const gameProbability = (p: number, a = 0, b = 0) => firstByTwo(p, 4, a, b);
 
 /** P(the first player wins a tiebreak) from (a, b), with q the first player's share of points. */
-function tiebreakProbability(q: number, a = 0, b = 0): number {
-  const table = memo("tiebreak", q);
-  const key = `${a}:${b}`;
-  const known = table.get(key);
-  if (known !== undefined) return known;
-  const value = tiebreakFrom(q, a, b);
-  table.set(key, value);
-  return value;
-}
-
-function tiebreakFrom(q: number, a: number, b: number): number {
-  if (a >= 7 && a - b >= 2) return 1;
-  if (b >= 7 && b - a >= 2) return 0;
-  if (a >= 6 && b >= 6) {
-    const even = (q * q) / (q * q + (1 - q) * (1 - q));
-    if (a === b) return even;
-    return a > b ? q + (1 - q) * even : q * even;
-  }
-  return q * tiebreakProbability(q, a + 1, b) + (1 - q) * tiebreakProbability(q, a, b + 1);
-}
+const tiebreakProbability = (q: number, a = 0, b = 0) => firstByTwo(q, 7, a, b);
 
 function setProbability(s: TennisState, games: Pair, server: 0 | 1): number {
-  const table = memo(`set:${s.serveWin[1]}`, s.serveWin[0]);
-  const key = `${games[0]}:${games[1]}:${server}`;
-  const known = table.get(key);
-  if (known !== undefined) return known;
-  const value = setFrom(s, games, server);
-  table.set(key, value);
-  return value;
+  return remembered(`set:${s.serveWin[0]}:${s.serveWin[1]}`, `${games[0]}:${games[1]}:${server}`, () =>
+    setFrom(s, games, server),
+  );
 }
 
 function setFrom(s: TennisState, games: Pair, server: 0 | 1): number {
