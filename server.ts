@@ -1,13 +1,16 @@
 // The production server (`npm start`) and the development server (`npm run dev`): one node:http
 // server that answers operational endpoints itself and hands every other request to Next.
-// The public API will be answered here too, straight from node:http, because Next's request
-// pipeline costs many times the work of an API answer (see README, "Architecture").
+// The public API is answered here too, straight from node:http, because Next's request pipeline
+// costs many times the work of an API answer (see README, "Architecture"); Next's route handlers
+// in app/api/v1 call the same implementation (API_ENTRY=next routes the API through them).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { now } from "./lib/clock.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
+import { isApiPath, startApi } from "./lib/api/index.ts";
+import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
 import { seed } from "./seeds/index.ts";
@@ -56,6 +59,7 @@ async function start(config: Config): Promise<void> {
   }
 
   const feed = await startFeed(handle, config);
+  const api = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now });
 
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
@@ -65,11 +69,22 @@ async function start(config: Config): Promise<void> {
   const handleWithNext = app.getRequestHandler();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").split("?", 1)[0];
+    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
       if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
       void readiness(handle).then((report) => sendJson(res, report.status, report.body, method));
+      return;
+    }
+    if (config.API_ENTRY === "node" && isApiPath(path)) {
+      api.handle(apiRequestFromNode(req)).then(
+        (response) => writeApiResponse(res, response),
+        (error: unknown) => {
+          console.error("Unhandled error in the API:", error);
+          if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);
+          else res.destroy();
+        },
+      );
       return;
     }
     // Sign-in throttling counts per client address. The connection's peer goes last in
@@ -100,6 +115,7 @@ async function start(config: Config): Promise<void> {
     await new Promise((resolve) => server.close(resolve));
     clearTimeout(forced);
     await app.close();
+    await api.close();
     await feed.stop();
     await closeDatabase();
     exitSoon(0);

@@ -29,6 +29,11 @@ const configSchema = z.object({
     .min(120)
     .max(7 * 86_400)
     .default(900),
+  // How far behind real time a sandbox key sees the feed (the spec: 60 seconds).
+  SANDBOX_DELAY_SECONDS: positiveInt.max(3_600).default(60),
+  // Which server answers /api/v1: `node` (our node:http server calls the API directly, the fast
+  // path) or `next` (Next's route handlers, the same implementation through Next's pipeline).
+  API_ENTRY: z.enum(["node", "next"], { message: "must be node or next" }).default("node"),
   // Signs the console's session cookies. Unset: one is generated once and kept in DATA_DIR.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
   // The console's public address (next-auth's own variable); unset: taken from each request's Host.

@@ -3,6 +3,7 @@ import { recordAudit, type Actor } from "./audit.ts";
 import type { Database } from "./db/index.ts";
 import { organisations, plans } from "./db/schema/index.ts";
 import { DomainError } from "./errors.ts";
+import { instanceKeyCache, notifyKeyChange } from "./keys/cache.ts";
 
 export type Plan = typeof plans.$inferSelect;
 
@@ -36,6 +37,9 @@ export async function setPlan(db: Database, orgId: string, planCode: string, act
       target: planCode,
       details: { previous: previous.planCode },
     });
+    // The organisation's production keys now cover other sports and limits.
+    await notifyKeyChange(tx, { orgId });
   });
+  instanceKeyCache()?.forget({ orgId });
   return plan;
 }

@@ -57,20 +57,15 @@ export type Revision = { revision: number; eventId: string; kind: RevisionKind; 
 export async function revisionsAfter(
   db: Database,
   after: number,
-  options: { eventIds?: readonly string[]; until?: Date; limit?: number } = {},
+  options: { eventIds?: readonly string[]; until?: Date; through?: number; limit?: number } = {},
 ): Promise<{ revisions: Revision[]; complete: boolean }> {
   const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
   const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
-  const rows = rowsOf<{
-    revision: string | number;
-    event_id: string;
-    kind: RevisionKind;
-    recorded_at: string | Date;
-    state: unknown;
-  }>(
+  const through = options.through === undefined ? sql`` : sql`and revision <= ${options.through}`;
+  const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
       select revision, event_id, kind, recorded_at, state from event_revisions
-      where revision > ${after} ${events} ${until}
+      where revision > ${after} ${events} ${until} ${through}
       order by revision
       limit ${options.limit ?? 10_000}`),
   );
@@ -79,14 +74,68 @@ export async function revisionsAfter(
   );
   return {
     complete: after >= Number(counter?.pruned_through ?? 0),
-    revisions: rows.map((row) => ({
-      revision: Number(row.revision),
-      eventId: row.event_id,
-      kind: row.kind,
-      recordedAt: new Date(row.recorded_at),
-      state: row.state,
-    })),
+    revisions: rows.map(toRevision),
   };
+}
+
+type RevisionRow = {
+  revision: string | number;
+  event_id: string;
+  kind: RevisionKind;
+  recorded_at: string | Date;
+  state: unknown;
+};
+
+function toRevision(row: RevisionRow): Revision {
+  return {
+    revision: Number(row.revision),
+    eventId: row.event_id,
+    kind: row.kind,
+    recordedAt: new Date(row.recorded_at),
+    state: row.state,
+  };
+}
+
+/** The last revision committed, and when it was recorded; 0 before the first. */
+export async function lastRevision(db: Database): Promise<{ revision: number; recordedAt: Date }> {
+  const [row] = rowsOf<{ revision: string | number; recorded_at: string | Date | null }>(
+    await db.execute(sql`
+      select c.last_revision as revision, r.recorded_at from revision_counter c
+      left join event_revisions r on r.revision = c.last_revision
+      where c.id = 1`),
+  );
+  return { revision: Number(row?.revision ?? 0), recordedAt: new Date(row?.recorded_at ?? 0) };
+}
+
+/**
+ * The newest revision N, at most `through`, such that N and every revision before it were recorded
+ * at or before `at`: the feed as it was at `at`, never showing anything recorded later.
+ */
+export async function lastRevisionRecordedBy(db: Database, at: Date, through: number): Promise<number> {
+  const [row] = rowsOf<{ first_later: string | number | null }>(
+    await db.execute(sql`
+      select min(revision) as first_later from event_revisions
+      where recorded_at > ${at.toISOString()} and revision <= ${through}`),
+  );
+  return row?.first_later === null || row?.first_later === undefined ? through : Number(row.first_later) - 1;
+}
+
+/**
+ * Every event, its markets and its lineups as of revision `through`: for each event and kind, the
+ * newest revision at or below it. A mirror starts from this and then applies what follows.
+ */
+export async function snapshotThrough(db: Database, through: number): Promise<Revision[]> {
+  const rows = rowsOf<RevisionRow>(
+    await db.execute(sql`
+      select r.revision, r.event_id, r.kind, r.recorded_at, r.state
+      from event_revisions r
+      join (
+        select max(revision) as revision from event_revisions
+        where revision <= ${through}
+        group by event_id, kind
+      ) newest on newest.revision = r.revision`),
+  );
+  return rows.map(toRevision);
 }
 
 /**

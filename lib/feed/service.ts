@@ -4,6 +4,7 @@ import { Simulator } from "../sim/simulator.ts";
 import { startChangeBus, type ChangeBus } from "./bus.ts";
 import { pruneRevisions } from "./history.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
+import { FeedViews } from "./views.ts";
 
 /**
  * The feed machinery of one instance: its change bus, and, while it leads, the simulator and the
@@ -13,6 +14,8 @@ import { startLeadership, type Leadership } from "./leader.ts";
 export type FeedService = {
   bus: ChangeBus;
   leadership: Leadership;
+  /** The present and the sandbox's delayed view, in memory, as the API serves them. */
+  views: FeedViews;
   simulator: Simulator | null;
   stop(): Promise<void>;
 };
@@ -35,6 +38,8 @@ export async function startFeed(
   const log = options.log ?? ((line: string) => console.log(line));
   const now = options.now ?? (() => new Date());
   const bus = await startChangeBus(handle);
+  const views = new FeedViews(handle.db, config.SANDBOX_DELAY_SECONDS, now);
+  await views.start(bus);
   const simulator =
     config.SIM === "on" ? new Simulator(handle.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
   let pruneTimer: NodeJS.Timeout | undefined;
@@ -80,8 +85,10 @@ export async function startFeed(
   const service: FeedService = {
     bus,
     leadership,
+    views,
     simulator,
     async stop() {
+      views.stop();
       await leadership.stop();
       await bus.close();
       if (globalThis.__sportsDataFeed === service) globalThis.__sportsDataFeed = undefined;

@@ -11,6 +11,11 @@ export type Problem = {
   [extension: string]: unknown;
 };
 
+/** The problem type URI of an error code: its page in the API reference. */
+export function problemType(code: string): string {
+  return `https://docs.sports-data.example/problems/${code}`;
+}
+
 export function newRequestId(): string {
   return `req_${randomUUID().replaceAll("-", "")}`;
 }
@@ -24,7 +29,7 @@ export function problemResponse(
 ): Response {
   const requestId = options.requestId ?? newRequestId();
   const body: Problem = {
-    type: `https://docs.sports-data.example/problems/${code}`,
+    type: problemType(code),
     title,
     status,
     detail,

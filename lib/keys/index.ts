@@ -16,7 +16,9 @@ import { DomainError, isUniqueViolation, type DomainErrorCode } from "../errors.
 import { newId } from "../ids.ts";
 import { getLicence, licenceStatus } from "../licences.ts";
 import { findOrganisation } from "../organisations.ts";
+import { instanceKeyCache, notifyKeyChange } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
+import { SANDBOX_PLAN } from "./lookup.ts";
 
 export type KeyStatus = "active" | "revoked" | "expired";
 
@@ -46,7 +48,7 @@ export const productionKeyInput = z.object({
   name: z.string().trim().max(80, "Name may hold at most 80 characters").optional(),
 });
 
-export const SANDBOX_PLAN = "sandbox";
+export { SANDBOX_PLAN };
 
 export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null }, at: Date): KeyStatus {
   if (key.revokedAt) return "revoked";
@@ -216,7 +218,8 @@ export async function createProductionKey(
 /**
  * Revokes a key. `orgId` scopes the console's request to the signed-in organisation, so a key id
  * of another organisation is simply not found; the operator CLI passes null. Revoking twice is
- * harmless and reports the first revocation. Counted requests are not given back.
+ * harmless and reports the first revocation. Counted requests are not given back. The next request
+ * with the key is refused on every instance: the revocation is announced on the change bus.
  */
 export async function revokeKey(
   db: Database,
@@ -231,9 +234,14 @@ export async function revokeKey(
       .set({ revokedAt: options.at, revokedBy: options.actor.userId })
       .where(and(scope, isNull(apiKeys.revokedAt)))
       .returning({ orgId: apiKeys.orgId });
-    if (row) await recordAudit(tx, { orgId: row.orgId, actor: options.actor, action: "key.revoked", target: keyId });
+    if (row) {
+      await recordAudit(tx, { orgId: row.orgId, actor: options.actor, action: "key.revoked", target: keyId });
+      // Every instance empties its cached copy when this commits; this one does not wait for it.
+      await notifyKeyChange(tx, { keyId });
+    }
     return row;
   });
+  if (revoked) instanceKeyCache()?.forget({ keyId });
   const [key] = await db.select({ orgId: apiKeys.orgId }).from(apiKeys).where(scope);
   if (!key) throw new DomainError("not_found", `No key ${keyId}${orgId ? " in this organisation" : ""}.`);
   return { summary: await summaryOf(db, key.orgId, keyId, options.at), alreadyRevoked: !revoked };

@@ -1,0 +1,215 @@
+import { z } from "zod";
+import type { EventStatus, Sport } from "../db/schema/index.ts";
+import type { EventDocument } from "../feed/mirror.ts";
+import { compareListOrder } from "../feed/mirror.ts";
+import { nextMonthStart } from "../metering/policies.ts";
+import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
+import { ApiError } from "./errors.ts";
+import { Payload } from "./payload.ts";
+import { defineEndpoint, type RequestContext } from "./pipeline.ts";
+import {
+  envelope,
+  Event,
+  EventPath,
+  EventsQuery,
+  EventWithMarkets,
+  KeyDescription,
+  Lineup,
+  ListMeta,
+  NoQuery,
+  OddsQuery,
+} from "./schemas.ts";
+import { cachedOn } from "./view-cache.ts";
+
+const LISTED_STATUSES: EventStatus[] = ["live", "upcoming"];
+const IN_PLAY: EventStatus[] = ["live", "suspended"];
+
+/** The sports a request covers: the one asked for (if the key covers it), else all of the key's. */
+function coveredSports(context: RequestContext, sport: Sport | undefined): Sport[] {
+  if (sport === undefined) return context.key.sports;
+  if (!context.key.sports.includes(sport)) throw notCovered(context, sport);
+  return [sport];
+}
+
+function notCovered(context: RequestContext, sport: Sport): ApiError {
+  const covered = context.key.sports.join(", ") || "no sport";
+  return new ApiError(
+    "sport_not_covered",
+    context.sandbox
+      ? `This sandbox key covers ${covered} only, not ${sport}.`
+      : `The plan of this key covers ${covered}, not ${sport}. A plan with more sports is chosen in the console.`,
+  );
+}
+
+function eventOf(context: RequestContext, id: string): EventDocument {
+  const document = context.view.get(id);
+  if (!document) {
+    throw new ApiError(
+      "not_found",
+      context.sandbox
+        ? `No event ${id} ${context.delaySeconds} seconds ago (a sandbox key sees the feed as it was then).`
+        : `No event ${id}.`,
+    );
+  }
+  if (!context.key.sports.includes(document.event.sport)) throw notCovered(context, document.event.sport);
+  return document;
+}
+
+// GET /api/v1/me: describes the calling key
+export const describeKey = defineEndpoint({
+  operationId: "describeKey",
+  path: "/api/v1/me",
+  tag: "Key",
+  summary: "Describe the calling key",
+  description:
+    "The key that made the request, its environment, sports, plan and limits. Answered with `Cache-Control: no-store`, since it echoes the key.",
+  query: NoQuery,
+  response: envelope(KeyDescription),
+  errors: [],
+  handle(context) {
+    const { key } = context;
+    return {
+      payload: new Payload({
+        key: context.keyValue,
+        environment: key.environment,
+        sports: key.sports,
+        expires_at: key.expiresAt?.toISOString() ?? null,
+        plan: key.planCode,
+        created_at: key.createdAt.toISOString(),
+        delay_seconds: context.delaySeconds,
+        limits: {
+          requests_per_month: key.monthlyQuota,
+          requests_per_second: key.requestsPerSecond,
+          concurrent_streams: key.concurrentStreams,
+        },
+        quota_resets_at: nextMonthStart(context.at).toISOString(),
+      } satisfies z.infer<typeof KeyDescription>),
+      cacheControl: "no-store",
+    };
+  },
+});
+
+const served = (context: RequestContext, document: EventDocument): Event => ({
+  ...document.event,
+  sandbox: context.sandbox,
+});
+
+// GET /api/v1/events: lists events, live and upcoming, in kickoff order, a page at a time
+export const listEvents = defineEndpoint({
+  operationId: "listEvents",
+  path: "/api/v1/events",
+  tag: "Events",
+  summary: "List events",
+  description:
+    "Live and upcoming events of the sports the key covers, ordered by kickoff, then id, in pages of `limit`. " +
+    "Follow `meta.next_cursor` until it is null; paging is by position, so an event is never served twice in one pass. " +
+    "Events in other states (finished, postponed, cancelled, suspended) are reachable by id.",
+  query: EventsQuery,
+  response: envelope(z.array(Event), ListMeta),
+  errors: ["sport_not_covered"],
+  handle(context, { query }) {
+    const sports = coveredSports(context, query.sport);
+    const statuses = query.status ? [query.status] : LISTED_STATUSES;
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const cacheKey = `events|${sports.join(",")}|${statuses.join(",")}|${query.limit}|${query.cursor ?? ""}`;
+    const page = cachedOn(context.view, cacheKey, () => {
+      const ordered = context.view.inListOrder();
+      const items: Event[] = [];
+      let more = false;
+      for (let i = after ? firstAfter(ordered, after) : 0; i < ordered.length; i++) {
+        const document = ordered[i]!;
+        if (!sports.includes(document.event.sport) || !statuses.includes(document.event.status)) continue;
+        if (items.length === query.limit) {
+          more = true;
+          break;
+        }
+        items.push(served(context, document));
+      }
+      const last = items.at(-1);
+      return { payload: new Payload(items), nextCursor: more && last ? encodeCursor(last) : null };
+    });
+    return { payload: page.payload, meta: { next_cursor: page.nextCursor } };
+  },
+});
+
+/** Index of the first event after `position` in list order (binary search). */
+function firstAfter(ordered: readonly EventDocument[], position: ListPosition): number {
+  let low = 0;
+  let high = ordered.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareListOrder(ordered[middle]!.event, position) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+// GET /api/v1/events/{id}: one event
+export const getEvent = defineEndpoint({
+  operationId: "getEvent",
+  path: "/api/v1/events/{id}",
+  tag: "Events",
+  summary: "One event",
+  description: "The event in any state, the same object as a list item.",
+  params: EventPath,
+  query: NoQuery,
+  response: envelope(Event),
+  errors: ["not_found", "sport_not_covered"],
+  handle(context, { params }) {
+    const document = eventOf(context, params.id);
+    return { payload: cachedOn(context.view, `event|${params.id}`, () => new Payload(served(context, document))) };
+  },
+});
+
+// GET /api/v1/events/{id}/lineups: lineups of one event
+export const getLineups = defineEndpoint({
+  operationId: "getLineups",
+  path: "/api/v1/events/{id}/lineups",
+  tag: "Events",
+  summary: "Lineups of one event",
+  description:
+    "The players of both sides with their numbers and position codes; for tennis, the two players as the two sides. " +
+    "Both lists are empty until the lineups are published (about an hour before kickoff).",
+  params: EventPath,
+  query: NoQuery,
+  response: envelope(Lineup),
+  errors: ["not_found", "sport_not_covered"],
+  handle(context, { params }) {
+    const document = eventOf(context, params.id);
+    return {
+      payload: cachedOn(context.view, `lineups|${params.id}`, () => {
+        const lineups = document.lineups ?? { event_id: params.id, home: [], away: [] };
+        return new Payload({ ...lineups, sandbox: context.sandbox } satisfies z.infer<typeof Lineup>);
+      }),
+    };
+  },
+});
+
+// GET /api/v1/odds: every event in play with its markets, in one response, for boards
+export const listOdds = defineEndpoint({
+  operationId: "listOdds",
+  path: "/api/v1/odds",
+  tag: "Odds",
+  summary: "All events in play with their markets",
+  description:
+    "Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), " +
+    "in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.",
+  query: OddsQuery,
+  response: envelope(z.array(EventWithMarkets)),
+  errors: ["sport_not_covered"],
+  handle(context, { query }) {
+    const sports = coveredSports(context, query.sport);
+    const payload = cachedOn(context.view, `odds|${sports.join(",")}|${query.type ?? ""}`, () => {
+      const board: z.infer<typeof EventWithMarkets>[] = [];
+      for (const document of context.view.inListOrder()) {
+        if (!IN_PLAY.includes(document.event.status) || !sports.includes(document.event.sport)) continue;
+        const markets = query.type ? document.markets.filter((m) => m.type === query.type) : document.markets;
+        board.push({ ...document.event, markets, sandbox: context.sandbox });
+      }
+      return new Payload(board);
+    });
+    return { payload };
+  },
+});
+
+export const ENDPOINTS = [describeKey, listEvents, getEvent, getLineups, listOdds];

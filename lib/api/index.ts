@@ -1,0 +1,64 @@
+import type { Database } from "../db/index.ts";
+import type { ChangeBus } from "../feed/bus.ts";
+import type { FeedViews } from "../feed/views.ts";
+import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
+import { WriteBehindMeter, type Meter } from "../metering/index.ts";
+import { openApiResponse } from "./openapi.ts";
+import { serve, type ApiRequest, type ApiResponse, type ApiServices, type Endpoint } from "./pipeline.ts";
+import { matchEndpoint, OPENAPI_PATH } from "./router.ts";
+
+export type { ApiRequest, ApiResponse } from "./pipeline.ts";
+export { isApiPath } from "./router.ts";
+
+/**
+ * The public API of one instance, transport-neutral: node:http (server.ts) and Next's route
+ * handlers (app/api/v1) both call `handle` or `serveEndpoint`, so there is one implementation.
+ */
+export type Api = {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  serveEndpoint(endpoint: Endpoint | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
+  close(): Promise<void>;
+};
+
+declare global {
+  var __sportsDataApi: Api | undefined;
+}
+
+/** This instance's API, for the route handlers Next bundles (they share globalThis, not modules). */
+export function getApi(): Api | undefined {
+  return globalThis.__sportsDataApi;
+}
+
+export async function startApi(options: {
+  db: Database;
+  bus: ChangeBus;
+  views: FeedViews;
+  now: () => Date;
+  meter?: Meter;
+}): Promise<Api> {
+  const keys = new KeyCache(options.db);
+  const unfollow = await keys.follow(options.bus);
+  setInstanceKeyCache(keys);
+  const services: ApiServices = {
+    keys,
+    meter: options.meter ?? new WriteBehindMeter(options.db),
+    views: options.views,
+    now: options.now,
+  };
+  const api: Api = {
+    async handle(request) {
+      if (request.path === OPENAPI_PATH) return openApiResponse(request);
+      const { endpoint, params } = matchEndpoint(request.path);
+      return serve(services, endpoint, params, request);
+    },
+    serveEndpoint: (endpoint, params, request) => serve(services, endpoint, params, request),
+    async close() {
+      unfollow();
+      await services.meter.close();
+      if (globalThis.__sportsDataApi === api) globalThis.__sportsDataApi = undefined;
+      setInstanceKeyCache(undefined);
+    },
+  };
+  globalThis.__sportsDataApi = api;
+  return api;
+}

@@ -1,0 +1,270 @@
+import { z } from "zod";
+import { ENDPOINTS } from "./endpoints.ts";
+import { newRequestId, problemType } from "../http/problem.ts";
+import { API_ERRORS, ApiError, type ApiErrorCode } from "./errors.ts";
+import { ALLOWED_METHODS, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
+import { components } from "./schemas.ts";
+
+// The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
+// answers (lib/api/schemas.ts) and from the endpoint definitions (lib/api/endpoints.ts).
+
+type JsonSchema = Record<string, unknown>;
+
+const COMPONENT_REF = "#/components/schemas/";
+
+function withoutDialect(schema: JsonSchema): JsonSchema {
+  const rest = { ...schema };
+  delete rest.$schema;
+  delete rest.$id;
+  return rest;
+}
+
+/** A schema that uses registered components, with its references pointing at the document's. */
+function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, { metadata: components, target: "draft-2020-12", io });
+  const rest = withoutDialect(json);
+  delete rest.$defs; // the same schemas are the document's components
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENT_REF}`)) as JsonSchema;
+}
+
+function componentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(components, { uri: (id) => `${COMPONENT_REF}${id}`, target: "draft-2020-12" });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema as JsonSchema)]));
+}
+
+const HEADERS = {
+  "X-Request-Id": {
+    description: "Identifies the request; equal to `request_id` in an error body. Quote it when reporting a problem.",
+    schema: { type: "string", examples: ["req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e"] },
+  },
+  RateLimit: {
+    description:
+      'What is left of each policy and seconds until it resets (draft-ietf-httpapi-ratelimit-headers-10), e.g. `"second";r=9;t=1, "month";r=4711;t=86400`.',
+    schema: { type: "string" },
+  },
+  "RateLimit-Policy": {
+    description: 'The key\'s policies, e.g. `"second";q=10;w=1, "month";q=100000;w=2592000`.',
+    schema: { type: "string" },
+  },
+  ETag: {
+    description: "Weak validator of `data`; send it back in `If-None-Match` to get 304 while nothing changed.",
+    schema: { type: "string" },
+  },
+  "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
+  Allow: { description: "The methods the API answers.", schema: { type: "string", const: ALLOWED_METHODS } },
+  "WWW-Authenticate": { description: "`Bearer`, with `error` when a key was sent.", schema: { type: "string" } },
+} as const;
+
+const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+const PROBLEM_EXAMPLES: Record<ApiErrorCode, string> = {
+  invalid_parameter: 'status: Invalid option: expected one of "live"|"upcoming"',
+  unknown_parameter: 'Unknown query parameter "page".',
+  conflicting_credentials: "Authorization and X-Api-Key carry different keys; send one key, in one of them.",
+  missing_api_key: "This endpoint needs an API key: send `Authorization: Bearer <key>` or `X-Api-Key: <key>`.",
+  invalid_api_key: "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+  key_revoked: "This key was revoked on 2026-11-02T10:15:00.000Z.",
+  key_expired: "This sandbox key expired at 2026-11-30T09:00:00.000Z.",
+  sport_not_covered: "This sandbox key covers soccer only, not tennis.",
+  not_found: "No event soc-bdrn-983512.",
+  method_not_allowed: "POST is not allowed: the API is read-only (GET, HEAD).",
+  rate_limited: "Over the key's limit of 10 requests per second.",
+  quota_exceeded: "The key used its monthly quota of 1000 requests; it starts again at the next month (UTC).",
+  internal_error: "Something went wrong on our side. Quote req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e if you report it.",
+  unavailable: "The service is starting; try again shortly.",
+};
+
+function problemResponse(codes: ApiErrorCode[]) {
+  const status = API_ERRORS[codes[0]!].status;
+  const headers: Record<string, unknown> = { "X-Request-Id": ref("X-Request-Id") };
+  if (status === 401) headers["WWW-Authenticate"] = ref("WWW-Authenticate");
+  if (status === 405) headers.Allow = ref("Allow");
+  if (status === 429 || status === 503) headers["Retry-After"] = ref("Retry-After");
+  if (status === 429 || status === 403 || status === 404 || status === 400) {
+    headers.RateLimit = ref("RateLimit");
+    headers["RateLimit-Policy"] = ref("RateLimit-Policy");
+  }
+  return {
+    description: codes.map((code) => `\`${code}\`: ${API_ERRORS[code].description}`).join("\n\n"),
+    headers,
+    content: {
+      "application/problem+json": {
+        schema: { $ref: `${COMPONENT_REF}Problem` },
+        examples: Object.fromEntries(
+          codes.map((code) => [
+            code,
+            {
+              summary: API_ERRORS[code].title,
+              value: {
+                type: problemType(code),
+                title: API_ERRORS[code].title,
+                status,
+                detail: PROBLEM_EXAMPLES[code],
+                code,
+                request_id: "req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e",
+                ...(code === "invalid_parameter"
+                  ? { errors: [{ param: "status", message: 'Invalid option: expected one of "live"|"upcoming"' }] }
+                  : code === "unknown_parameter"
+                    ? {
+                        errors: [
+                          {
+                            param: "page",
+                            message: "not a parameter of this endpoint (it takes sport, status, limit, cursor)",
+                          },
+                        ],
+                      }
+                    : code === "rate_limited"
+                      ? { "violated-policies": ["second"] }
+                      : code === "quota_exceeded"
+                        ? { "violated-policies": ["month"] }
+                        : {}),
+              },
+            },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+// Every endpoint can answer these; an endpoint adds its own (404, 403).
+const COMMON_ERRORS: ApiErrorCode[] = [
+  "invalid_parameter",
+  "unknown_parameter",
+  "conflicting_credentials",
+  "missing_api_key",
+  "invalid_api_key",
+  "key_revoked",
+  "key_expired",
+  "method_not_allowed",
+  "rate_limited",
+  "quota_exceeded",
+  "internal_error",
+  "unavailable",
+];
+
+function parameters(endpoint: Endpoint) {
+  const list: unknown[] = [];
+  for (const [location, schema] of [
+    ["path", endpoint.params],
+    ["query", endpoint.query],
+  ] as const) {
+    if (!schema) continue;
+    for (const [name, property] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      const json = schemaOf(property, "input");
+      const { description, ...rest } = json;
+      list.push({
+        name,
+        in: location,
+        required: location === "path" || !property.safeParse(undefined).success,
+        description: description ?? property.description,
+        schema: rest,
+      });
+    }
+  }
+  return list;
+}
+
+function operation(endpoint: Endpoint) {
+  const byStatus = new Map<number, ApiErrorCode[]>();
+  for (const code of [...COMMON_ERRORS, ...endpoint.errors]) {
+    const status = API_ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const okHeaders = {
+    "X-Request-Id": ref("X-Request-Id"),
+    RateLimit: ref("RateLimit"),
+    "RateLimit-Policy": ref("RateLimit-Policy"),
+    ETag: ref("ETag"),
+  };
+  return {
+    operationId: endpoint.operationId,
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+    description: `${endpoint.description}\n\nHEAD is answered too, with the same headers and no body.`,
+    parameters: parameters(endpoint),
+    responses: {
+      200: {
+        description:
+          "The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it.",
+        headers: okHeaders,
+        content: { "application/json": { schema: schemaOf(endpoint.response) } },
+      },
+      304: {
+        description: "`If-None-Match` matched the current `ETag`: nothing changed. Counted like any request.",
+        headers: okHeaders,
+      },
+      ...Object.fromEntries(
+        [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, problemResponse(codes)]),
+      ),
+    },
+  };
+}
+
+const DESCRIPTION = `Live and upcoming sports events (status, score, clock, period, statistics), lineups and in-play odds.
+
+**Keys.** Send your key as \`Authorization: Bearer <key>\` or \`X-Api-Key: <key>\`. Both with the same key is fine; different keys are refused (400 \`conflicting_credentials\`, not counted). A key in the query string is never accepted. Sandbox keys (\`svc_sb_\`) cover one sport and see the feed as it was 60 seconds earlier (\`sandbox: true\`, \`meta.delay_seconds\` 60); production keys (\`svc_sk_\`) see it in real time, for the sports of their plan.
+
+**Envelope.** Every success is \`{"data": …, "meta": {"sandbox", "delay_seconds", "requests_used", "requests_quota"}}\`; lists add \`meta.next_cursor\`. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` and the \`request_id\` that is also in the \`X-Request-Id\` header.
+
+**Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key.
+
+**Lists.** \`GET /api/v1/events\` is ordered by kickoff, then id, with \`limit\` 1 to 100 (default 50); follow \`meta.next_cursor\` until it is null. Unknown query parameters are refused (400 \`unknown_parameter\`).
+
+**Caching.** Answers carry a weak \`ETag\` of their data; \`If-None-Match\` gets 304 while nothing changed.`;
+
+let document: JsonSchema | undefined;
+
+export function openApiDocument(): JsonSchema {
+  document ??= {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: { title: "Sports Event Data API", version: "1.0.0", description: DESCRIPTION },
+    servers: [{ url: "/", description: "This server" }],
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    tags: [
+      { name: "Key", description: "The calling key" },
+      { name: "Events", description: "Events, one event, lineups" },
+      { name: "Odds", description: "Every event in play with its markets" },
+    ],
+    paths: Object.fromEntries(
+      ENDPOINTS.map((endpoint) => [endpoint.path, { get: operation(endpoint as unknown as Endpoint) }]),
+    ),
+    components: {
+      schemas: componentSchemas(),
+      headers: HEADERS,
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer svc_sk_…` (or `svc_sb_…`)" },
+        apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key", description: "`X-Api-Key: svc_sk_…`" },
+      },
+    },
+  };
+  return document;
+}
+
+let bytes: Buffer | undefined;
+
+/** GET /api/v1/openapi.json: public, no key needed, not counted. */
+export function openApiResponse(request: ApiRequest): ApiResponse {
+  const requestId = newRequestId();
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const problem = new ApiError("method_not_allowed", `${request.method} is not allowed: GET or HEAD the document.`);
+    const body = Buffer.from(JSON.stringify(problem.toProblem(requestId)));
+    return {
+      status: 405,
+      headers: { allow: ALLOWED_METHODS, "x-request-id": requestId, "content-type": "application/problem+json" },
+      body: [body],
+    };
+  }
+  bytes ??= Buffer.from(JSON.stringify(openApiDocument()));
+  return {
+    status: 200,
+    headers: {
+      "x-request-id": requestId,
+      "content-type": "application/json",
+      "content-length": String(bytes.length),
+      "cache-control": "public, max-age=300",
+    },
+    body: request.method === "HEAD" ? null : [bytes],
+  };
+}

@@ -1,0 +1,278 @@
+import type { z } from "zod";
+import type { FeedMirror } from "../feed/mirror.ts";
+import type { FeedViews } from "../feed/views.ts";
+import type { KeyCache } from "../keys/cache.ts";
+import { checkKeyFormat, hashKey } from "../keys/format.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { newRequestId } from "../http/problem.ts";
+import type { Meter } from "../metering/index.ts";
+import { readCredentials } from "./credentials.ts";
+import { API_ERRORS, ApiError, type ApiErrorCode, type ParamError } from "./errors.ts";
+import type { Payload } from "./payload.ts";
+
+/** A request as the API sees it, whichever server received it (node:http or Next). */
+export type ApiRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** A header by its lower-case name; undefined when absent. */
+  header(name: string): string | undefined;
+};
+
+/** An answer: `body` is written chunk by chunk (null for HEAD and 304). */
+export type ApiResponse = { status: number; headers: Record<string, string>; body: Buffer[] | null };
+
+/** What every handler gets: the key, the view of the feed it may see, and its parsed input. */
+export type RequestContext = {
+  key: ApiKeyRecord;
+  /** The key as sent (GET /me echoes it: it is the caller's own). */
+  keyValue: string;
+  at: Date;
+  sandbox: boolean;
+  delaySeconds: number;
+  view: FeedMirror;
+};
+
+export type Reply = {
+  payload: Payload;
+  /** Meta beyond the spec's four (a list's next_cursor). */
+  meta?: Record<string, unknown>;
+  cacheControl?: string;
+};
+
+export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject> = {
+  operationId: string;
+  /** The spec's path, with `{name}` for path parameters. */
+  path: string;
+  summary: string;
+  description: string;
+  tag: string;
+  params?: P;
+  query: Q;
+  /** The envelope of a 200 answer, for the OpenAPI document. */
+  response: z.ZodType;
+  /** Errors beyond those every endpoint can answer, for the OpenAPI document. */
+  errors: ApiErrorCode[];
+  handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply;
+};
+
+export function defineEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(endpoint: Endpoint<P, Q>): Endpoint<P, Q> {
+  return endpoint;
+}
+
+export type ApiServices = {
+  keys: KeyCache;
+  meter: Meter;
+  views: FeedViews;
+  now: () => Date;
+};
+
+export const ALLOWED_METHODS = "GET, HEAD";
+const VARY = "Accept-Encoding, Authorization, X-Api-Key";
+
+/**
+ * The one wrapper of every /api/v1 endpoint, in a fixed order: request id, method, credentials,
+ * key (checksum before any lookup), revocation and expiry, metering, input, entitlement (in the
+ * handler), the envelope, conditional and compressed answers; every throw becomes one problem.
+ * `endpoint` null is a path under /api/v1 that does not exist: a 404 to a known key, counted.
+ */
+export async function serve(
+  services: ApiServices,
+  endpoint: Endpoint | null,
+  rawParams: Record<string, string>,
+  request: ApiRequest,
+): Promise<ApiResponse> {
+  const requestId = newRequestId();
+  let limitHeaders: Record<string, string> = {};
+  try {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      throw new ApiError("method_not_allowed", `${request.method} is not allowed: the API is read-only (GET, HEAD).`, {
+        headers: { allow: ALLOWED_METHODS },
+      });
+    }
+    const keyValue = readCredentials(request.header, request.query);
+    const key = await authenticate(services.keys, keyValue, services.now());
+    const at = services.now();
+    const admission = await services.meter.admit(key, at);
+    limitHeaders = admission.headers;
+    if (!admission.admitted) {
+      throw new ApiError(
+        admission.code,
+        admission.code === "quota_exceeded"
+          ? `The key used its monthly quota of ${admission.quota} requests; it starts again at the next month (UTC).`
+          : `Over the key's limit of ${key.requestsPerSecond} requests per second.`,
+        {
+          headers: { "retry-after": String(admission.retryAfter) },
+          extensions: { "violated-policies": [admission.violated] },
+        },
+      );
+    }
+    if (!endpoint)
+      throw new ApiError("not_found", `There is no ${request.path}. The API's paths are in /api/v1/openapi.json.`);
+    const input = {
+      params: endpoint.params ? parseInput(endpoint.params, rawParams, "path") : {},
+      query: parseQuery(endpoint.query, request.query),
+    };
+    const sandbox = key.environment === "sandbox";
+    const delaySeconds = sandbox ? services.views.delaySeconds : 0;
+    const context: RequestContext = {
+      key,
+      keyValue,
+      at,
+      sandbox,
+      delaySeconds,
+      view: sandbox ? services.views.delayed(at) : services.views.present,
+    };
+    const reply = endpoint.handle(context, input);
+    const meta = {
+      sandbox,
+      delay_seconds: delaySeconds,
+      requests_used: admission.used,
+      requests_quota: admission.quota,
+      ...reply.meta,
+    };
+    return answer(request, reply, meta, { "x-request-id": requestId, ...limitHeaders });
+  } catch (error) {
+    return problem(error, requestId, limitHeaders, request.method);
+  }
+}
+
+async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise<ApiKeyRecord> {
+  const invalid = () =>
+    new ApiError(
+      "invalid_api_key",
+      "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+      {
+        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+      },
+    );
+  // The checksum refuses mistyped and invented keys without a database read.
+  if (!checkKeyFormat(keyValue)) throw invalid();
+  const key = await keys.resolve(hashKey(keyValue));
+  if (!key) throw invalid();
+  if (key.revokedAt) {
+    throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
+      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+    });
+  }
+  if (key.expiresAt && key.expiresAt <= at) {
+    throw new ApiError(
+      "key_expired",
+      `This sandbox key expired at ${key.expiresAt.toISOString()}. An organisation has one sandbox key; production keys come with a licence and a plan.`,
+      { headers: { "www-authenticate": 'Bearer error="invalid_token"' } },
+    );
+  }
+  return key;
+}
+
+function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParamError[] {
+  return issues.map((issue) => ({ param: String(issue.path[0] ?? fallback), message: issue.message }));
+}
+
+function parseInput<S extends z.ZodObject>(schema: S, values: Record<string, string>, where: string): z.infer<S> {
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  const errors = issuesToErrors(parsed.error.issues, where);
+  throw new ApiError("invalid_parameter", errors.map((e) => `${e.param}: ${e.message}`).join("; "), { errors });
+}
+
+function parseQuery<S extends z.ZodObject>(schema: S, query: URLSearchParams): z.infer<S> {
+  const known = Object.keys(schema.shape);
+  const values: Record<string, string> = {};
+  const unknown: ParamError[] = [];
+  const repeated: ParamError[] = [];
+  for (const [name, value] of query) {
+    if (!known.includes(name)) {
+      if (!unknown.some((e) => e.param === name)) {
+        unknown.push({
+          param: name,
+          message: known.length
+            ? `not a parameter of this endpoint (it takes ${known.join(", ")})`
+            : "this endpoint takes no parameters",
+        });
+      }
+    } else if (name in values) {
+      repeated.push({ param: name, message: "given more than once; give it once" });
+    } else {
+      values[name] = value;
+    }
+  }
+  if (unknown.length) {
+    throw new ApiError(
+      "unknown_parameter",
+      `Unknown query parameter ${unknown.map((e) => `"${e.param}"`).join(", ")}.`,
+      {
+        errors: unknown,
+      },
+    );
+  }
+  if (repeated.length) {
+    throw new ApiError("invalid_parameter", repeated.map((e) => `${e.param}: ${e.message}`).join("; "), {
+      errors: repeated,
+    });
+  }
+  return parseInput(schema, values, "query");
+}
+
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  for (const part of acceptEncoding.split(",")) {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => {
+    const candidate = tag.trim();
+    return candidate === "*" || candidate.replace(/^W\//, "") === opaque;
+  });
+}
+
+function answer(request: ApiRequest, reply: Reply, meta: unknown, base: Record<string, string>): ApiResponse {
+  const headers: Record<string, string> = {
+    ...base,
+    "cache-control": reply.cacheControl ?? "private, no-cache",
+    etag: reply.payload.etag,
+    vary: VARY,
+  };
+  // Still counted: the spec counts every request, and the count is in meta (not sent with a 304).
+  if (matchesEtag(request.header("if-none-match"), reply.payload.etag)) {
+    return { status: 304, headers, body: null };
+  }
+  const gzip = reply.payload.compressible && acceptsGzip(request.header("accept-encoding"));
+  const body = reply.payload.body(meta, gzip);
+  headers["content-type"] = "application/json";
+  if (gzip) headers["content-encoding"] = "gzip";
+  headers["content-length"] = String(body.reduce((length, chunk) => length + chunk.length, 0));
+  return { status: 200, headers, body: request.method === "HEAD" ? null : body };
+}
+
+function problem(error: unknown, requestId: string, limitHeaders: Record<string, string>, method: string): ApiResponse {
+  let apiError: ApiError;
+  if (error instanceof ApiError) {
+    apiError = error;
+  } else {
+    // Logged with the request id; the client gets the id and nothing of the error itself.
+    console.error(`Request ${requestId} failed:`, error);
+    apiError = new ApiError("internal_error", `Something went wrong on our side. Quote ${requestId} if you report it.`);
+  }
+  const bytes = Buffer.from(JSON.stringify(apiError.toProblem(requestId)));
+  return {
+    status: API_ERRORS[apiError.code].status,
+    headers: {
+      ...limitHeaders,
+      ...apiError.options.headers,
+      "x-request-id": requestId,
+      "content-type": "application/problem+json",
+      "cache-control": "no-store",
+      "content-length": String(bytes.length),
+    },
+    body: method === "HEAD" ? null : [bytes],
+  };
+}

@@ -1,0 +1,57 @@
+import { newRequestId, problemResponse } from "../http/problem.ts";
+import { getApi } from "./index.ts";
+import type { ApiRequest, ApiResponse, Endpoint } from "./pipeline.ts";
+import { openApiResponse } from "./openapi.ts";
+
+// The route handlers of app/api/v1: each is one line that hands the Web request to the same
+// implementation node:http calls (lib/api/index.ts).
+
+function apiRequestFromWeb(request: Request): ApiRequest {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    header: (name) => request.headers.get(name) ?? undefined,
+  };
+}
+
+function toWebResponse(response: ApiResponse): Response {
+  const body = response.body ? Buffer.concat(response.body) : null;
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type RouteHandlers = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>;
+
+function allMethods(handler: Handler): RouteHandlers {
+  return {
+    GET: handler,
+    HEAD: handler,
+    POST: handler,
+    PUT: handler,
+    PATCH: handler,
+    DELETE: handler,
+    OPTIONS: handler,
+  };
+}
+
+/** Every method of a route: GET and HEAD are served, the others answered 405 by the same pipeline. */
+export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
+  return allMethods(async (request, context) => {
+    const api = getApi();
+    if (!api) {
+      return problemResponse(503, "unavailable", "Service unavailable", "The API is not running in this process.", {
+        requestId: newRequestId(),
+        headers: { "retry-after": "5" },
+      });
+    }
+    const raw = endpoint ? await context.params : {};
+    const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
+    return toWebResponse(await api.serveEndpoint(endpoint, params, apiRequestFromWeb(request)));
+  });
+}
+
+export const openApiRouteHandlers: RouteHandlers = allMethods(async (request) =>
+  toWebResponse(openApiResponse(apiRequestFromWeb(request))),
+);

@@ -1,0 +1,159 @@
+import type { Database } from "../db/index.ts";
+import type { ChangeBus } from "./bus.ts";
+import { lastRevision, lastRevisionRecordedBy, revisionsAfter, snapshotThrough, type Revision } from "./history.ts";
+import { FeedMirror } from "./mirror.ts";
+
+const BATCH = 5_000;
+// Notifications bring changes at once; this only bounds the wait if one was lost without the bus
+// noticing, and moves the delayed view on when nobody asks for it.
+const SAFETY_INTERVAL_MS = 1_000;
+
+/**
+ * The two views of the feed this instance serves from memory: the present (production keys) and
+ * the present of `delaySeconds` ago (sandbox keys). Both are read from the revision history: the
+ * present follows every revision as the change bus announces it; the delayed view applies the
+ * same revisions, in the same order, once each is `delaySeconds` old, so a sandbox key never sees
+ * anything younger than that.
+ */
+export class FeedViews {
+  readonly present = new FeedMirror();
+  private readonly delayedMirror = new FeedMirror();
+  // Revisions the present has applied and the delayed view has not, in revision order.
+  private pending: Revision[] = [];
+  private pendingStart = 0;
+  private advancing: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void)[] = [];
+
+  private readonly db: Database;
+  readonly delaySeconds: number;
+  private readonly now: () => Date;
+
+  constructor(db: Database, delaySeconds: number, now: () => Date) {
+    this.db = db;
+    this.delaySeconds = delaySeconds;
+    this.now = now;
+  }
+
+  async start(bus: ChangeBus): Promise<void> {
+    await this.load();
+    this.unsubscribe.push(
+      bus.onEventChanges((changes) => {
+        if (changes.some((change) => change.revision > this.present.revision)) void this.advance();
+      }),
+      bus.onResync(() => void this.advance()),
+    );
+    // Whatever committed between the snapshot and the subscription.
+    await this.advance();
+    this.timer = setInterval(() => {
+      void this.advance();
+      this.catchUp(this.now());
+    }, SAFETY_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.unsubscribe = [];
+  }
+
+  /** The feed as a sandbox key sees it at `at`: as it was `delaySeconds` before. */
+  delayed(at: Date): FeedMirror {
+    this.catchUp(at);
+    return this.delayedMirror;
+  }
+
+  /** Resolves once the present has applied `revision` (or `timeoutMs` passed). */
+  async reach(revision: number, timeoutMs = 5_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.present.revision < revision && Date.now() < deadline) {
+      await this.advance();
+      if (this.present.revision < revision) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return this.present.revision >= revision;
+  }
+
+  /** Both views from the history: the present as of the last commit, the delayed as of its moment. */
+  private async load(): Promise<void> {
+    const last = await lastRevision(this.db);
+    const delayedThrough = await lastRevisionRecordedBy(this.db, this.delayedMoment(this.now()), last.revision);
+    const [present, delayed] = await Promise.all([
+      snapshotThrough(this.db, last.revision),
+      snapshotThrough(this.db, delayedThrough),
+    ]);
+    const pending: Revision[] = [];
+    for (let after = delayedThrough; after < last.revision;) {
+      const { revisions } = await revisionsAfter(this.db, after, { through: last.revision, limit: BATCH });
+      if (revisions.length === 0) break;
+      pending.push(...revisions);
+      after = revisions.at(-1)!.revision;
+    }
+    this.present.reset(last.revision, last.recordedAt, present);
+    const delayedAt = delayed.reduce((at, r) => (r.revision === delayedThrough ? r.recordedAt : at), new Date(0));
+    this.delayedMirror.reset(delayedThrough, delayedAt, delayed);
+    this.pending = pending;
+    this.pendingStart = 0;
+  }
+
+  /** Applies every revision after the present's, in order; one run at a time, again if asked meanwhile. */
+  advance(): Promise<void> {
+    if (this.advancing) {
+      this.again = true;
+      return this.advancing;
+    }
+    this.advancing = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.applyNewRevisions();
+        } while (this.again);
+      } catch (error) {
+        console.error(
+          "The feed view could not follow the revision history:",
+          error instanceof Error ? error.message : error,
+        );
+      } finally {
+        this.advancing = null;
+      }
+    })();
+    return this.advancing;
+  }
+
+  private async applyNewRevisions(): Promise<void> {
+    for (;;) {
+      const { revisions, complete } = await revisionsAfter(this.db, this.present.revision, { limit: BATCH });
+      if (!complete) {
+        // Away for longer than the retention window (a long pause): start again from snapshots.
+        await this.load();
+        return;
+      }
+      for (const revision of revisions) {
+        this.present.apply(revision);
+        this.pending.push(revision);
+      }
+      if (revisions.length < BATCH) return;
+    }
+  }
+
+  private delayedMoment(at: Date): Date {
+    return new Date(at.getTime() - this.delaySeconds * 1000);
+  }
+
+  private catchUp(at: Date): void {
+    const moment = this.delayedMoment(at).getTime();
+    while (this.pendingStart < this.pending.length) {
+      const next = this.pending[this.pendingStart]!;
+      // In revision order, stopping at the first one not old enough: one recorded later than a
+      // revision after it (two ingests racing for the counter) holds that one back too.
+      if (next.recordedAt.getTime() > moment) break;
+      this.delayedMirror.apply(next);
+      this.pendingStart++;
+    }
+    if (this.pendingStart > 1_024 && this.pendingStart * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.pendingStart);
+      this.pendingStart = 0;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/index.ts";
+import type { ChangeBus } from "../feed/bus.ts";
+import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
+
+/** The NOTIFY channel of key changes: a revoked key, or an organisation whose plan changed. */
+export const KEY_CHANNEL = "key_changes";
+
+type KeyChange = { keyId: string } | { orgId: string };
+
+/**
+ * Tells every instance, when and only if the transaction commits, that what it cached about a key
+ * (or every key of an organisation) is stale.
+ */
+export async function notifyKeyChange(tx: Database, change: KeyChange): Promise<void> {
+  await tx.execute(sql`select pg_notify(${KEY_CHANNEL}, ${JSON.stringify(change)})`);
+}
+
+// A safety net only: a change is announced on the bus and empties the entry at once. The age
+// bounds how long an entry could outlive a change whose notification was lost with the LISTEN
+// connection (the bus's resync empties everything too).
+const MAX_AGE_MS = 60_000;
+const MAX_ENTRIES = 50_000;
+
+type Entry = { record: ApiKeyRecord; loadedAt: number };
+
+/**
+ * Keys by SHA-256, so a request costs no database read once its key is known. One per instance,
+ * kept on globalThis so the console's revocation (bundled by Next) reaches the same cache as the
+ * API server.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<ApiKeyRecord | null>>();
+  private generation = 0;
+
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  /** The key with this hash, from memory or one read; null when there is no such key. */
+  resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
+    const entry = this.entries.get(keyHash);
+    if (entry && Date.now() - entry.loadedAt < MAX_AGE_MS) return entry.record;
+    let pending = this.loading.get(keyHash);
+    if (!pending) {
+      const generation = this.generation;
+      pending = findKeyByHash(this.db, keyHash)
+        .then((record) => {
+          // A change announced while the read was under way may not be in what it read.
+          if (record && generation === this.generation) {
+            if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+            this.entries.set(keyHash, { record, loadedAt: Date.now() });
+          }
+          return record;
+        })
+        .finally(() => this.loading.delete(keyHash));
+      this.loading.set(keyHash, pending);
+    }
+    return pending;
+  }
+
+  forget(change: KeyChange): void {
+    this.generation++;
+    for (const [hash, { record }] of this.entries) {
+      if ("keyId" in change ? record.id === change.keyId : record.orgId === change.orgId) this.entries.delete(hash);
+    }
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** Empties entries when any instance announces a change, and everything after a resync. */
+  async follow(bus: ChangeBus): Promise<() => void> {
+    const unsubscribe = await bus.subscribe(KEY_CHANNEL, (payload) => {
+      try {
+        this.forget(JSON.parse(payload) as KeyChange);
+      } catch {
+        this.clear();
+      }
+    });
+    const unresync = bus.onResync(() => this.clear());
+    return () => {
+      unsubscribe();
+      unresync();
+    };
+  }
+}
+
+declare global {
+  var __sportsDataKeyCache: KeyCache | undefined;
+}
+
+/** This instance's cache, once the API has started it. */
+export function instanceKeyCache(): KeyCache | undefined {
+  return globalThis.__sportsDataKeyCache;
+}
+
+export function setInstanceKeyCache(cache: KeyCache | undefined): void {
+  globalThis.__sportsDataKeyCache = cache;
+}

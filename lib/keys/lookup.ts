@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../db/index.ts";
+import type { Environment, Sport } from "../db/schema/index.ts";
+
+/** The plan whose limits every sandbox key has. */
+export const SANDBOX_PLAN = "sandbox";
+
+/** What a request needs to know about the key that sent it: identity, coverage and limits. */
+export type ApiKeyRecord = {
+  id: string;
+  orgId: string;
+  environment: Environment;
+  /** The plan's code for a production key; null for a sandbox key (the spec's `plan`). */
+  planCode: string | null;
+  sports: Sport[];
+  monthlyQuota: number;
+  requestsPerSecond: number;
+  concurrentStreams: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+};
+
+type Row = {
+  id: string;
+  org_id: string;
+  environment: Environment;
+  sport: Sport | null;
+  plan_code: string | null;
+  plan_sports: Sport[] | null;
+  monthly_quota: number | null;
+  requests_per_second: number | null;
+  concurrent_streams: number | null;
+  created_at: string | Date;
+  expires_at: string | Date | null;
+  revoked_at: string | Date | null;
+};
+
+const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+
+/**
+ * The key with this SHA-256, with the limits of its plan: the sandbox plan for a sandbox key, the
+ * organisation's plan for a production key. One indexed read (api_keys_key_hash_key).
+ */
+export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
+  const [row] = rowsOf<Row>(
+    await db.execute(sql`
+      select k.id, k.org_id, k.environment, k.sport, p.code as plan_code, p.sports as plan_sports,
+             p.monthly_quota, p.requests_per_second, p.concurrent_streams,
+             k.created_at, k.expires_at, k.revoked_at
+      from api_keys k
+      join organisations o on o.id = k.org_id
+      left join plans p on p.code = case when k.environment = 'sandbox' then ${SANDBOX_PLAN} else o.plan_code end
+      where k.key_hash = ${keyHash}`),
+  );
+  if (!row) return null;
+  const sandbox = row.environment === "sandbox";
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    environment: row.environment,
+    planCode: sandbox ? null : row.plan_code,
+    sports: sandbox ? [row.sport!] : (row.plan_sports ?? []),
+    // A production key outlives nothing: its organisation always has a plan (keys need one to be
+    // created, and a plan can be changed but not removed). Zero limits would refuse every request.
+    monthlyQuota: row.monthly_quota ?? 0,
+    requestsPerSecond: row.requests_per_second ?? 0,
+    concurrentStreams: row.concurrent_streams ?? 0,
+    createdAt: new Date(row.created_at),
+    expiresAt: date(row.expires_at),
+    revokedAt: date(row.revoked_at),
+  };
+}
