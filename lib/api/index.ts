@@ -4,7 +4,8 @@ import type { FeedViews } from "../feed/views.ts";
 import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
 import { WriteBehindMeter, type Meter } from "../metering/index.ts";
 import { openApiResponse } from "./openapi.ts";
-import { serve, type ApiRequest, type ApiResponse, type ApiServices, type Endpoint } from "./pipeline.ts";
+import { ENDPOINTS } from "./endpoints.ts";
+import { serve, type ApiRequest, type ApiResponse, type ApiServices } from "./pipeline.ts";
 import { matchEndpoint, OPENAPI_PATH } from "./router.ts";
 
 export type { ApiRequest, ApiResponse } from "./pipeline.ts";
@@ -12,11 +13,15 @@ export { isApiPath } from "./router.ts";
 
 /**
  * The public API of one instance, transport-neutral: node:http (server.ts) and Next's route
- * handlers (app/api/v1) both call `handle` or `serveEndpoint`, so there is one implementation.
+ * handlers (app/api/v1) both call `handle` or `serveOperation`, so there is one implementation.
  */
 export type Api = {
   handle(request: ApiRequest): Promise<ApiResponse>;
-  serveEndpoint(endpoint: Endpoint | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * Serves the endpoint of this `operationId` (null: a path with none). By id, not by object: Next
+   * bundles its own copy of lib/api, and only this instance's copy may run the pipeline.
+   */
+  serveOperation(operationId: string | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
   close(): Promise<void>;
 };
 
@@ -51,7 +56,8 @@ export async function startApi(options: {
       const { endpoint, params } = matchEndpoint(request.path);
       return serve(services, endpoint, params, request);
     },
-    serveEndpoint: (endpoint, params, request) => serve(services, endpoint, params, request),
+    serveOperation: (operationId, params, request) =>
+      serve(services, ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
     async close() {
       unfollow();
       await services.meter.close();

@@ -227,9 +227,7 @@ export function openApiDocument(): JsonSchema {
       { name: "Events", description: "Events, one event, lineups" },
       { name: "Odds", description: "Every event in play with its markets" },
     ],
-    paths: Object.fromEntries(
-      ENDPOINTS.map((endpoint) => [endpoint.path, { get: operation(endpoint as unknown as Endpoint) }]),
-    ),
+    paths: Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint.path, { get: operation(endpoint) }])),
     components: {
       schemas: componentSchemas(),
       headers: HEADERS,

@@ -56,8 +56,9 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
   handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply;
 };
 
-export function defineEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(endpoint: Endpoint<P, Q>): Endpoint<P, Q> {
-  return endpoint;
+/** Types a handler by its schemas; the pipeline parses the input with the same schemas. */
+export function defineEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(endpoint: Endpoint<P, Q>): Endpoint {
+  return endpoint as unknown as Endpoint;
 }
 
 export type ApiServices = {

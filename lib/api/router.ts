@@ -10,7 +10,7 @@ const routes = ENDPOINTS.map((endpoint) => {
     names.push(name);
     return "([^/]+)";
   });
-  return { endpoint: endpoint as unknown as Endpoint, pattern: new RegExp(`^${pattern}$`), names };
+  return { endpoint, pattern: new RegExp(`^${pattern}$`), names };
 });
 
 export function isApiPath(path: string): boolean {

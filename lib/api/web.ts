@@ -12,7 +12,8 @@ function apiRequestFromWeb(request: Request): ApiRequest {
     method: request.method,
     path: url.pathname,
     query: url.searchParams,
-    header: (name) => request.headers.get(name) ?? undefined,
+    // Next compresses route handlers' answers itself (and would compress ours again).
+    header: (name) => (name === "accept-encoding" ? undefined : (request.headers.get(name) ?? undefined)),
   };
 }
 
@@ -21,7 +22,10 @@ function toWebResponse(response: ApiResponse): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (
+  request: Request,
+  context?: { params?: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 type RouteHandlers = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>;
 
 function allMethods(handler: Handler): RouteHandlers {
@@ -46,9 +50,10 @@ export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
         headers: { "retry-after": "5" },
       });
     }
-    const raw = endpoint ? await context.params : {};
+    // Next passes no params to a route without dynamic segments.
+    const raw = (endpoint ? await context?.params : undefined) ?? {};
     const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
-    return toWebResponse(await api.serveEndpoint(endpoint, params, apiRequestFromWeb(request)));
+    return toWebResponse(await api.serveOperation(endpoint?.operationId ?? null, params, apiRequestFromWeb(request)));
   });
 }
 
