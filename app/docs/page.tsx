@@ -1,13 +1,27 @@
 import type { Metadata } from "next";
-import { NotYetAvailable } from "@/components/coming-soon";
+import { ApiReference } from "./api-reference";
 
 export const metadata: Metadata = { title: "API reference" };
 
+// The reference of /api/v1, rendered in the browser from GET /api/v1/openapi.json: the document
+// generated from the same zod schemas that validate every request (lib/api/openapi.ts).
 export default function DocsPage() {
   return (
-    <NotYetAvailable title="API reference">
-      The reference of <code className="rounded bg-slate-100 px-1">/api/v1</code>, generated from the same schemas that
-      validate every request, with examples to run against this server.
-    </NotYetAvailable>
+    <div className="space-y-6">
+      <header className="space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">API reference</h1>
+        <p className="max-w-3xl text-slate-700">
+          Every endpoint of <code className="rounded bg-slate-100 px-1">/api/v1</code> with its parameters, answers and
+          errors. The curl examples run against this server: replace{" "}
+          <code className="rounded bg-slate-100 px-1">YOUR_SECRET_TOKEN</code> with a key from the console. The
+          machine-readable document is{" "}
+          <a className="text-blue-700 underline" href="/api/v1/openapi.json">
+            /api/v1/openapi.json
+          </a>{" "}
+          (OpenAPI 3.1).
+        </p>
+      </header>
+      <ApiReference />
+    </div>
   );
 }

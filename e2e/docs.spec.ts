@@ -1,0 +1,41 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** Scrolls the reference until `text` is rendered: Scalar renders operations as they come into view. */
+async function scrollUntil(page: Page, text: string | RegExp): Promise<void> {
+  const target = page.getByText(text).first();
+  for (let i = 0; i < 60 && !(await target.count()); i++) {
+    await page.mouse.wheel(0, 1_500);
+    await page.waitForTimeout(150);
+  }
+  await expect(target).toBeAttached();
+}
+
+test("the reference renders every endpoint with a curl example that reaches this server", async ({
+  page,
+}, testInfo) => {
+  const origin = new URL(testInfo.project.use.baseURL!).origin;
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin !== origin) foreign.push(request.url());
+  });
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Sports Event Data API" })).toBeVisible();
+  await page.screenshot({ path: `e2e/screenshots/docs-${testInfo.project.name}.png` });
+
+  for (const summary of [
+    "Describe the calling key",
+    "List events",
+    "One event",
+    "Lineups of one event",
+    "All events in play with their markets",
+  ]) {
+    await scrollUntil(page, summary);
+  }
+  // The examples use this server's address; asked without a key, the API itself answers.
+  await scrollUntil(page, `${origin}/api/v1/events`);
+  const answer = await page.request.get(`${origin}/api/v1/events`);
+  expect(answer.status()).toBe(401);
+  expect(await answer.json()).toMatchObject({ code: "missing_api_key" });
+  expect(foreign).toEqual([]);
+});
