@@ -102,8 +102,10 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads ke
   await expect(sandboxItem.getByTestId("key-status")).toHaveText("active");
   await expect(sandboxItem).toContainText("0 of 1,000 requests this month");
 
-  // TODO(public API, issue 4): here, GET /api/v1/me with `sandboxKey` must answer
-  // `data.environment: "sandbox"`. /api/v1 does not exist on this branch yet: see the fixme test below.
+  // The key works at once against the API, as what it is.
+  const me = await page.request.get("/api/v1/me", { headers: { authorization: `Bearer ${sandboxKey}` } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).data).toMatchObject({ key: sandboxKey, environment: "sandbox", plan: null });
 
   // A production key, named, shown once.
   await page.getByLabel("Name (optional)").fill("Web app");
@@ -114,7 +116,9 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads ke
   await page.getByRole("button", { name: "I have stored it" }).click();
   await expect(page.getByTestId("show-once")).toHaveCount(0);
 
-  // Revoke it, after confirming.
+  // In use (so this instance holds it in its key cache), then revoked after confirming.
+  const before = await page.request.get("/api/v1/me", { headers: { "x-api-key": productionKey } });
+  expect((await before.json()).data).toMatchObject({ environment: "production" });
   const productionItem = page.getByTestId("key-item").filter({ hasText: "Web app" });
   await expect(productionItem.getByTestId("key-status")).toHaveText("active");
   await productionItem.getByRole("button", { name: /^Revoke…/ }).click();
@@ -125,7 +129,10 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads ke
   await expect(productionItem.getByTestId("key-status")).toHaveText("revoked");
   await expect(productionItem.getByRole("button", { name: /^Revoke…/ })).toHaveCount(0);
 
-  // TODO(public API, issue 4): here, the next request with `productionKey` must get 401 `key_revoked`.
+  // The very next request with it is refused.
+  const after = await page.request.get("/api/v1/me", { headers: { "x-api-key": productionKey } });
+  expect(after.status()).toBe(401);
+  expect(await after.json()).toMatchObject({ code: "key_revoked" });
 
   // After leaving the show-once view the keys are nowhere: not in the page, storage or cookies.
   const response = await page.reload();
@@ -174,16 +181,6 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads ke
   await expect(page).toHaveURL(/\/console\/sign-in$/);
   await page.goto("/console/keys");
   await expect(page).toHaveURL(/\/console\/sign-in$/);
-});
-
-// The two steps of the journey that need the public API. Whoever lands /api/v1 (issue 4) moves
-// them into the journey above, at the two TODOs, with the keys it read from the show-once view.
-test.fixme("the journey's API calls: /api/v1/me says environment: sandbox; a revoked key is refused", async ({
-  page,
-}) => {
-  const sandboxKey = "<read from the show-once view>";
-  const me = await page.request.get("/api/v1/me", { headers: { authorization: `Bearer ${sandboxKey}` } });
-  expect((await me.json()).data.environment).toBe("sandbox");
 });
 
 test("keys can be created, read and revoked from the keyboard, and a revocation can be called off", async ({
