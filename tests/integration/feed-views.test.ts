@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
+import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
+import type { FeedUpdate } from "../../lib/feed/schemas.ts";
+import { FeedViews } from "../../lib/feed/views.ts";
+import { seedReferenceData } from "../../seeds/index.ts";
+import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+
+// The two views the API serves from: the present, and the present of DELAY seconds ago, both
+// built from the revision history, with the clock under the test's control.
+
+const DELAY = 60;
+const t0 = new Date("2026-11-21T16:00:00Z");
+const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+
+const creation = (id: string, kickoff: string): FeedUpdate => ({
+  event_id: id,
+  sequence: 1,
+  event: {
+    sport: "soccer",
+    competition: "View League",
+    home: `${id} Home`,
+    away: `${id} Away`,
+    status: "upcoming",
+    feed: "scout",
+    kickoff,
+  } as FeedUpdate["event"],
+});
+const score = (id: string, sequence: number, home: number): FeedUpdate => ({
+  event_id: id,
+  sequence,
+  event: { status: "live", score: { home, away: 0 } },
+});
+
+describe.each(BACKENDS)("the feed views on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let handle: DatabaseHandle;
+  let bus: ChangeBus;
+  let clock = at(0);
+  const views: FeedViews[] = [];
+  const apply = (recordedAt: Date, ...updates: FeedUpdate[]) => applyBatch(handle.db, linesOf(updates), recordedAt);
+  const startViews = async () => {
+    const started = new FeedViews(handle.db, DELAY, () => clock);
+    await started.start(bus);
+    views.push(started);
+    return started;
+  };
+
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    await seedReferenceData(handle.db);
+    bus = await startChangeBus(handle);
+  });
+  afterAll(async () => {
+    for (const view of views) view.stop();
+    await bus?.close();
+    await handle?.close();
+  });
+
+  it("follows the present as changes commit, and shows the delayed view only once each change is old enough", async () => {
+    const feed = await startViews();
+    await apply(at(0), creation("v-1", "2026-11-21T16:30:00Z"));
+    const { changes } = await apply(at(10), score("v-1", 2, 1));
+    expect(await feed.reach(changes[0]!.revision)).toBe(true);
+    expect(feed.present.get("v-1")?.event).toMatchObject({ status: "live", score: { home: 1, away: 0 } });
+
+    clock = at(59.999);
+    expect(feed.delayed(clock).get("v-1")).toBeUndefined(); // created at 0: not yet 60 s old
+    clock = at(60);
+    expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ status: "upcoming" });
+    clock = at(69.999);
+    expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ status: "upcoming" });
+    clock = at(70);
+    expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ status: "live", score: { home: 1 } });
+  });
+
+  it("starts from the history: a new instance's delayed view is the feed as it was a delay ago", async () => {
+    await apply(at(80), score("v-1", 3, 2));
+    clock = at(100);
+    const fresh = await startViews();
+    expect(fresh.present.get("v-1")?.event).toMatchObject({ score: { home: 2 } });
+    // At 100, a delay ago is 40: after the goal at 10, before the one at 80.
+    expect(fresh.delayed(clock).get("v-1")?.event).toMatchObject({ status: "live", score: { home: 1 } });
+    clock = at(140);
+    expect(fresh.delayed(clock).get("v-1")?.event).toMatchObject({ score: { home: 2 } });
+  });
+
+  it("never shows a revision before an earlier-numbered one that was recorded later", async () => {
+    clock = at(200);
+    const feed = await startViews();
+    // Two ingests racing for the revision counter: the later-stamped one committed first.
+    const first = await apply(at(205), creation("v-race-a", "2026-11-21T17:00:00Z"));
+    const second = await apply(at(201), creation("v-race-b", "2026-11-21T17:00:00Z"));
+    expect(second.changes[0]!.revision).toBeGreaterThan(first.changes[0]!.revision);
+    await feed.reach(second.changes[0]!.revision);
+
+    clock = at(262);
+    // b is 61 s old, but a (revision before it) only 57 s: neither shows, so nothing is seen early.
+    expect(feed.delayed(clock).get("v-race-b")).toBeUndefined();
+    expect(feed.delayed(clock).get("v-race-a")).toBeUndefined();
+    clock = at(265);
+    expect(feed.delayed(clock).get("v-race-a")).toBeDefined();
+    expect(feed.delayed(clock).get("v-race-b")).toBeDefined();
+  });
+
+  it("lists in kickoff then id order, and a mirror's version moves with every change", async () => {
+    const feed = views[0]!;
+    const version = feed.present.version;
+    const { changes } = await apply(at(300), creation("v-0-early", "2026-11-21T15:00:00Z"));
+    await feed.reach(changes[0]!.revision);
+    expect(feed.present.version).toBeGreaterThan(version);
+    const ids = feed.present.inListOrder().map((d) => d.event.id);
+    expect(ids[0]).toBe("v-0-early");
+    expect(ids.indexOf("v-race-a")).toBeLessThan(ids.indexOf("v-race-b"));
+  });
+});
