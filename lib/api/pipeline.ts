@@ -94,7 +94,7 @@ export async function serve(
     const keyValue = readCredentials(request.header, request.query);
     const key = await authenticate(services.keys, keyValue, services.now());
     const at = services.now();
-    const admission = await services.meter.admit(key, at);
+    const admission = await unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
     limitHeaders = admission.headers;
     if (!admission.admitted) {
       throw new ApiError(
@@ -149,7 +149,7 @@ async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise
     );
   // The checksum refuses mistyped and invented keys without a database read.
   if (!checkKeyFormat(keyValue)) throw invalid();
-  const key = await keys.resolve(hashKey(keyValue));
+  const key = await unlessDatabaseFails(() => keys.resolve(hashKey(keyValue)), "check the key");
   if (!key) throw invalid();
   if (key.revokedAt) {
     throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
@@ -164,6 +164,21 @@ async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise
     );
   }
   return key;
+}
+
+/**
+ * What needs the database on the way in (a key not yet cached, a first count) answers 503 with
+ * Retry-After when the database fails, instead of a 500: the client should simply try again.
+ */
+async function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    console.error(`Could not ${what}:`, error instanceof Error ? error.message : error);
+    throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
+      headers: { "retry-after": "2" },
+    });
+  }
 }
 
 function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParamError[] {

@@ -111,6 +111,7 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
   let starter: Keys; // soccer, basketball, tennis; sandbox key on soccer
   let enterprise: Keys; // every sport; sandbox key on tennis
   let gone: Keys; // sandbox key expired, production key revoked
+  let full: Keys; // sandbox key with 999 of its 1,000 requests used this month
   let fast: ReturnType<typeof apiClient>; // paced for production keys
   let sandboxPaced: ReturnType<typeof apiClient>; // 2 requests a second, the sandbox limit
   let fixturesVisibleToSandboxAt = 0;
@@ -122,11 +123,15 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
     starter = await organisationWithKeys(env, "starter-org", { plan: "starter", sandboxSport: "soccer" });
     enterprise = await organisationWithKeys(env, "big-org", { plan: "enterprise", sandboxSport: "tennis" });
     gone = await organisationWithKeys(env, "gone-org", { plan: "pro", sandboxSport: "soccer" });
+    full = await organisationWithKeys(env, "full-org", { plan: "starter", sandboxSport: "soccer" });
     await admin(["key", "revoke", "--id", gone.production.id], env);
     const handle = await openDatabase(database().config);
     await handle.db.execute(
       sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${gone.sandbox.id}`,
     );
+    await handle.db.execute(sql`
+      insert into usage_monthly (key_id, month, requests)
+      values (${full.sandbox.id}, date_trunc('month', now() at time zone 'utc')::date, 999)`);
     await handle.close();
 
     server = await startServer({
@@ -505,6 +510,21 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
     });
   });
 
+  it("admits a key's last request of the month, then answers 429 quota_exceeded until the month turns", async () => {
+    const last = await sandboxPaced("/api/v1/me", { key: full.sandbox.key });
+    expect(last.status).toBe(200);
+    expect(last.body.meta).toMatchObject({ requests_used: 1_000, requests_quota: 1_000 });
+    expect(last.headers.get("ratelimit")).toMatch(/"month";r=0;/);
+    const now = new Date();
+    const untilNextMonth = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+    for (let i = 0; i < 2; i++) {
+      const refused = await sandboxPaced("/api/v1/events", { key: full.sandbox.key });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: "quota_exceeded", "violated-policies": ["month"] });
+      expect(Math.abs(Number(refused.headers.get("retry-after")) - untilNextMonth)).toBeLessThan(5);
+    }
+  });
+
   describe("the sandbox view", () => {
     it("covers the key's one sport only", async () => {
       await sleep(Math.max(0, fixturesVisibleToSandboxAt - Date.now()));
@@ -568,6 +588,23 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
     const answer = await fast("/api/v1/me", { key: starter.production.key });
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ code: "key_revoked" });
+  });
+
+  it.runIf(backend.name === "postgres")("answers 503 with Retry-After when a key cannot be checked", async () => {
+    // A key not yet cached needs the database: take the database away under the running server.
+    const postgres = (await import("postgres")).default(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const name = new URL(database().env.DATABASE_URL!).pathname.slice(1);
+    await postgres.unsafe(`alter database "${name}" allow_connections false`);
+    await postgres.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+    try {
+      const answer = await fast("/api/v1/me", { key: full.production.key });
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ code: "unavailable" });
+      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      await postgres.unsafe(`alter database "${name}" allow_connections true`);
+      await postgres.end();
+    }
   });
 
   it("checked every answer against the OpenAPI document", () => {
