@@ -153,6 +153,12 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads ke
   // The remaining pages.
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Usage" }).click();
   await expect(page.getByTestId("usage-chart")).toBeVisible();
+  // The journey's two admitted API requests (the sandbox key's and the production key's before its
+  // revocation; the refused one does not count), written by the metering within a second or so.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("usage-total")).toHaveText(/^2 requests in /, { timeout: 500 });
+  }).toPass({ timeout: 15_000 });
   await shot(page, "usage", project);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Members" }).click();
   await expect(page.getByTestId("member-list")).toContainText(email);

@@ -16,7 +16,7 @@ export function UsageChart({ usage }: { usage: UsageMonth }) {
         <Tooltip />
         <Legend />
         <Line
-          type="monotone"
+          type="linear"
           dataKey="total"
           name="Total"
           stroke="#0b3d23"
@@ -27,7 +27,7 @@ export function UsageChart({ usage }: { usage: UsageMonth }) {
         {usage.keys.map((key, i) => (
           <Line
             key={key.keyId}
-            type="monotone"
+            type="linear"
             dataKey={key.keyId}
             name={key.label}
             stroke={COLOURS[i % COLOURS.length]}
