@@ -8,7 +8,8 @@
 // bench/static-server.ts, another child process, answering with the exact status, headers and body
 // our server sent for the same URL, and doing nothing else. autocannon, in this process, loads one
 // side at a time: BENCH_CONNECTIONS connections (64), pipelining 1, BENCH_WARMUP_SECONDS (3) of
-// warm-up, then BENCH_SECONDS (10) measured. Loopback only.
+// warm-up each, then BENCH_SECONDS (10) measured per side, in BENCH_ROUNDS (5) alternating rounds.
+// Loopback only.
 //
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
 // the events list through the node:http entry, the same list through Next's route handlers
@@ -38,6 +39,7 @@ import { admin, startServer, type RunningServer } from "../tests/integration/sup
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const UPCOMING_EVENTS = 50;
 const LIVE_EVENTS = 200;
 
@@ -422,16 +424,28 @@ function cpuSeconds(pid: number): number | null {
 
 const broken: string[] = [];
 
-async function measure(label: string, url: string, headers: Record<string, string>, pid: number): Promise<Figures> {
-  console.error(`bench: ${label}: ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured`);
-  const options = { url, connections: CONNECTIONS, pipelining: 1, headers, timeout: 10 };
-  await autocannon({ ...options, duration: WARMUP_SECONDS });
-  const serverBefore = cpuSeconds(pid);
+/** What one side did in one run of autocannon. */
+type Run = { ok: number; seconds: number; latencies: number[]; serverCpu: number | null; clientCpu: number };
+
+async function run(label: string, target: Target, seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  const instance = autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    headers: target.headers,
+    timeout: 10,
+    duration: seconds,
+  });
+  // autocannon keeps percentiles, not its histogram; runs are merged from the latencies themselves
+  // (2xx only, as autocannon counts them), in its own hrtime milliseconds.
+  instance.on("response", (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
+    if (status >= 200 && status < 300) latencies.push(milliseconds);
+  });
+  const serverBefore = cpuSeconds(target.pid);
   const clientBefore = process.cpuUsage();
-  const startedAt = performance.now();
-  const result = await autocannon({ ...options, duration: SECONDS });
-  const elapsed = (performance.now() - startedAt) / 1000;
-  const serverAfter = cpuSeconds(pid);
+  const result = await instance;
+  const serverAfter = cpuSeconds(target.pid);
   const client = process.cpuUsage(clientBefore);
   const problems: string[] = [];
   if (result.non2xx > 0) {
@@ -441,21 +455,65 @@ async function measure(label: string, url: string, headers: Record<string, strin
     problems.push(`${result.non2xx} answers were not 2xx (${statuses})`);
   }
   if (result.errors > 0) problems.push(`${result.errors} request errors, ${result.timeouts} of them timeouts`);
-  if (result.requests.total === 0) problems.push("no request was answered");
+  if (result["2xx"] === 0) problems.push("no request was answered");
   if (problems.length) broken.push(`${label}: ${problems.join("; ")}`);
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    serverCpu: serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / elapsed,
-    clientCpu: (client.user + client.system) / 1e6 / elapsed,
+    ok: result["2xx"],
+    seconds: result.duration,
+    latencies,
+    serverCpu: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    clientCpu: (client.user + client.system) / 1e6,
   };
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+function figures(runs: Run[]): Figures {
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  const latencies = Float64Array.from(runs.flatMap((r) => r.latencies)).sort();
+  const serverCpu = runs.every((r) => r.serverCpu !== null)
+    ? runs.reduce((sum, r) => sum + r.serverCpu!, 0) / seconds
+    : null;
+  return {
+    rps: runs.reduce((sum, r) => sum + r.ok, 0) / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: latencies.length,
+    serverCpu,
+    clientCpu: runs.reduce((sum, r) => sum + r.clientCpu, 0) / seconds,
+  };
+}
+
+type Target = { url: string; headers: Record<string, string>; pid: number };
+
+/**
+ * Both sides warmed up, then measured in alternating rounds: on a machine that also runs other
+ * work, whatever slows one round slows both sides about equally, where one long run per side
+ * would put a burst of other work on one side only.
+ */
+async function measurePair(
+  title: string,
+  baseline: Target,
+  ours: Target,
+): Promise<{ baseline: Figures; ours: Figures }> {
+  console.error(
+    `bench: ${title}: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds, ${SECONDS} s each side`,
+  );
+  await run(`${title}, baseline warm-up`, baseline, WARMUP_SECONDS);
+  await run(`${title}, ours warm-up`, ours, WARMUP_SECONDS);
+  const baselineRuns: Run[] = [];
+  const oursRuns: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    baselineRuns.push(await run(`${title}, baseline`, baseline, SECONDS / ROUNDS));
+    oursRuns.push(await run(`${title}, ours`, ours, SECONDS / ROUNDS));
+  }
+  return { baseline: figures(baselineRuns), ours: figures(oursRuns) };
 }
 
 type Comparison = { title: string; bytes: number; baseline: Figures; ours: Figures; oursLabel: string };
 
-/** Captures our answer, then loads a baseline serving it, then our server, one after the other. */
+/** Captures our answer, starts a baseline serving it, and measures the two. */
 async function compare(
   title: string,
   oursLabel: string,
@@ -469,15 +527,17 @@ async function compare(
   const { recorded, items } = await capture(url, headers);
   if (items !== expectedItems) throw new Error(`${url} lists ${items} items, not ${expectedItems}`);
   const baselineServer = await startBaseline(recorded, dir, `baseline-${title.replace(/\W+/g, "-").slice(0, 60)}`);
-  let baseline: Figures;
   try {
     // The baseline answers whatever it is sent; it gets the same request, key included.
-    baseline = await measure(`${title}, baseline`, `${baselineServer.url}${pathAndQuery}`, headers, baselineServer.pid);
+    const measured = await measurePair(
+      title,
+      { url: `${baselineServer.url}${pathAndQuery}`, headers, pid: baselineServer.pid },
+      { url, headers, pid: server.process.pid! },
+    );
+    return { title, bytes: Buffer.from(recorded.body, "base64").length, ...measured, oursLabel };
   } finally {
     await baselineServer.stop();
   }
-  const ours = await measure(`${title}, ${oursLabel}`, url, headers, server.process.pid!);
-  return { title, bytes: Buffer.from(recorded.body, "base64").length, baseline, ours, oursLabel };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -615,7 +675,7 @@ async function main() {
     const cpus = os.cpus();
     console.log(
       `Public API under load on this machine (${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}): ` +
-        `autocannon, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured, loopback`,
+        `autocannon, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
     );
     console.log(
       "  ours: server.ts on the production build, PGlite, simulator off, one production key on a plan no load reaches",
@@ -623,7 +683,9 @@ async function main() {
     console.log(
       "  baseline: plain node:http in its own process, answering with the status, headers and body ours sent for the URL",
     );
-    console.log("  each side loaded alone; req/s is autocannon's mean of 1-second samples");
+    console.log(
+      `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; latency over every 2xx answer`,
+    );
     console.log("");
     report(events, (ratio, p99) => verdict(ratio, p99, EVENTS_MIN_RATIO, EVENTS_GOAL_RATIO));
     console.log("");
