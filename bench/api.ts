@@ -6,8 +6,8 @@
 // Our server is server.ts as `npm start` runs it (a child process, production build, embedded
 // PGlite in a fresh DATA_DIR, simulator off), fed through the provider ingest. The baseline is
 // bench/static-server.ts, another child process, answering with the exact status, headers and body
-// our server sent for the same URL, and doing nothing else. autocannon, in this process, loads one
-// side at a time: BENCH_CONNECTIONS connections (64), pipelining 1, BENCH_WARMUP_SECONDS (3) of
+// our server sent for the same URL, and doing nothing else. The load generator (wrk when installed,
+// else autocannon in this process; BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64), pipelining 1, BENCH_WARMUP_SECONDS (3) of
 // warm-up each, then BENCH_SECONDS (10) measured per side, in BENCH_ROUNDS (5) alternating rounds.
 // Loopback only.
 //
@@ -15,13 +15,13 @@
 // the events list through the node:http entry, the same list through Next's route handlers
 // (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip.
 // Besides req/s and latency it prints each server's CPU while measured, its CPU per request (from
-// /proc, so Linux only) and the load generator's CPU: on a small machine autocannon itself can be
+// /proc, so Linux only) and the load generator's CPU: on a small machine the generator itself can be
 // the limit, and then the req/s ratio flatters the slower side; CPU per request does not.
 //
 // The script prints figures and PASS/FAIL against the issue's thresholds; it asserts no timing.
 // It ends with a non-zero code only when something broke: a server that did not start, a refused
 // or failed request under load.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
@@ -324,6 +324,8 @@ function capture(url: string, headers: Record<string, string>): Promise<{ record
             if (value !== undefined && !PER_CONNECTION_HEADERS.has(name))
               kept[name] = Array.isArray(value) ? value.join(", ") : value;
           }
+          // Next's route handlers answer in chunks; the baseline sends the same bytes with a length.
+          kept["content-length"] ??= String(body.length);
           if (Number(kept["content-length"]) !== body.length)
             throw new Error(`${url}: content-length ${kept["content-length"]} for a body of ${body.length} bytes`);
           const json = kept["content-encoding"] === "gzip" ? gunzipSync(body) : body;
@@ -427,10 +429,84 @@ function cpuSeconds(pid: number): number | null {
 
 const broken: string[] = [];
 
-/** What one side did in one run of autocannon. */
-type Run = { ok: number; seconds: number; latencies: number[]; serverCpu: number | null; clientCpu: number };
+/**
+ * What one side did in one run of the load generator. autocannon gives every latency; wrk gives
+ * its percentiles (p50, p99) and the CPU it used.
+ */
+type Run = {
+  ok: number;
+  seconds: number;
+  latencies: number[] | null;
+  percentiles: { p50: number; p99: number } | null;
+  serverCpu: number | null;
+  clientCpu: number;
+};
+
+// wrk (C, one thread per core) costs a fraction of autocannon's CPU per answer, so with large
+// bodies it measures the server rather than itself. It is used when installed (Debian: `wrk`);
+// BENCH_TOOL=autocannon forces autocannon.
+const WRK = process.env.BENCH_TOOL !== "autocannon" && spawnSync("wrk", ["--version"]).error === undefined;
+const GENERATOR = WRK ? "wrk" : "autocannon";
+
+// Reports what the bench needs as one JSON line, from wrk's own histogram (microseconds).
+const WRK_SCRIPT = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('BENCH {"requests":%d,"us":%d,"non2xx":%d,"errors":%d,"timeouts":%d,"p50":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, e.status, e.connect + e.read + e.write, e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+let wrkScript: string | undefined;
+
+async function runWrk(label: string, target: Target, seconds: number): Promise<Run> {
+  if (!wrkScript) {
+    wrkScript = path.join(mkdtempSync(path.join(os.tmpdir(), "svc-bench-wrk-")), "report.lua");
+    writeFileSync(wrkScript, WRK_SCRIPT);
+  }
+  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "10s", "-s", wrkScript];
+  for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name}: ${value}`);
+  args.push(target.url);
+  const serverBefore = cpuSeconds(target.pid);
+  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  let clientCpu = 0;
+  const sampler = setInterval(() => (clientCpu = cpuSeconds(child.pid!) ?? clientCpu), 250);
+  await new Promise((resolve) => child.on("close", resolve));
+  clearInterval(sampler);
+  const serverAfter = cpuSeconds(target.pid);
+  const line = /^BENCH (.*)$/m.exec(output);
+  if (!line) {
+    broken.push(`${label}: wrk printed no figures: ${output.trim().slice(0, 300)}`);
+    return { ok: 0, seconds, latencies: null, percentiles: { p50: NaN, p99: NaN }, serverCpu: null, clientCpu: 0 };
+  }
+  const figures = JSON.parse(line[1]!) as Record<
+    "requests" | "us" | "non2xx" | "errors" | "timeouts" | "p50" | "p99",
+    number
+  >;
+  const problems: string[] = [];
+  if (figures.non2xx > 0) problems.push(`${figures.non2xx} answers were not 2xx or 3xx`);
+  if (figures.errors + figures.timeouts > 0) problems.push(`${figures.errors + figures.timeouts} request errors`);
+  if (figures.requests === 0) problems.push("no request was answered");
+  if (problems.length) broken.push(`${label}: ${problems.join("; ")}`);
+  const measured = figures.us / 1e6;
+  return {
+    ok: figures.requests - figures.non2xx,
+    seconds: measured,
+    latencies: null,
+    percentiles: { p50: figures.p50 / 1000, p99: figures.p99 / 1000 },
+    serverCpu: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    clientCpu,
+  };
+}
 
 async function run(label: string, target: Target, seconds: number): Promise<Run> {
+  return WRK ? runWrk(label, target, seconds) : runAutocannon(label, target, seconds);
+}
+
+async function runAutocannon(label: string, target: Target, seconds: number): Promise<Run> {
   const latencies: number[] = [];
   const instance = autocannon({
     url: target.url,
@@ -464,6 +540,7 @@ async function run(label: string, target: Target, seconds: number): Promise<Run>
     ok: result["2xx"],
     seconds: result.duration,
     latencies,
+    percentiles: null,
     serverCpu: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
     clientCpu: (client.user + client.system) / 1e6,
   };
@@ -474,15 +551,18 @@ const percentile = (sorted: Float64Array, p: number) =>
 
 function figures(runs: Run[]): Figures {
   const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
-  const latencies = Float64Array.from(runs.flatMap((r) => r.latencies)).sort();
+  const latencies = Float64Array.from(runs.flatMap((r) => r.latencies ?? [])).sort();
+  // wrk's runs carry percentiles only: the median of the runs' p50 and the worst run's p99.
+  const p50s = runs.flatMap((r) => (r.percentiles ? [r.percentiles.p50] : [])).sort((a, b) => a - b);
+  const p99s = runs.flatMap((r) => (r.percentiles ? [r.percentiles.p99] : []));
   const serverCpu = runs.every((r) => r.serverCpu !== null)
     ? runs.reduce((sum, r) => sum + r.serverCpu!, 0) / seconds
     : null;
   return {
     rps: runs.reduce((sum, r) => sum + r.ok, 0) / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    requests: latencies.length,
+    p50: p50s.length ? p50s[Math.floor(p50s.length / 2)]! : percentile(latencies, 50),
+    p99: p99s.length ? Math.max(...p99s) : percentile(latencies, 99),
+    requests: runs.reduce((sum, r) => sum + r.ok, 0),
     serverCpu,
     clientCpu: runs.reduce((sum, r) => sum + r.clientCpu, 0) / seconds,
   };
@@ -584,8 +664,8 @@ function report(comparison: Comparison, judge: (ratio: number, p99: number) => s
   const oursCost = cpuPerRequest(ours);
   const baselineCost = cpuPerRequest(baseline);
   // When the load generator is near a whole core, req/s and latency are as much its figures as the
-  // server's: autocannon decodes every response body into a string (its pipelinedRequestsQueue),
-  // which for the large odds board is most of its work. CPU per request does not depend on it.
+  // server's (autocannon decodes every response body into a string, which for the large odds
+  // board is most of its work; wrk does far less). CPU per request does not depend on it.
   if (oursCost !== null && baselineCost !== null) {
     const client = Math.max(baseline.clientCpu, ours.clientCpu);
     const generatorBound =
@@ -682,7 +762,7 @@ async function main() {
     const cpus = os.cpus();
     console.log(
       `Public API under load on this machine (${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}): ` +
-        `autocannon, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
+        `${GENERATOR}, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
     );
     console.log(
       "  ours: server.ts on the production build, PGlite, simulator off, one production key on a plan no load reaches",
