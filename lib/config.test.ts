@@ -14,6 +14,8 @@ describe("configuration", () => {
       SIM_SPEED: 1,
       SIM_SEED: 1,
       REVISION_RETENTION_SECONDS: 900,
+      SANDBOX_DELAY_SECONDS: 60,
+      API_ENTRY: "node",
       TRUST_PROXY_HOPS: 0,
       INVITATION_TTL_DAYS: 7,
     });
@@ -32,6 +34,15 @@ describe("configuration", () => {
       /FEED_TOKEN=\(hidden, 5 characters\): must be at least 16/,
     );
     expect(() => loadConfig({ REVISION_RETENTION_SECONDS: "60" })).toThrow(/REVISION_RETENTION_SECONDS="60"/);
+  });
+
+  it("checks the API's settings", () => {
+    expect(loadConfig({ SANDBOX_DELAY_SECONDS: "5", API_ENTRY: "next" })).toMatchObject({
+      SANDBOX_DELAY_SECONDS: 5,
+      API_ENTRY: "next",
+    });
+    expect(() => loadConfig({ SANDBOX_DELAY_SECONDS: "0" })).toThrow(/SANDBOX_DELAY_SECONDS="0"/);
+    expect(() => loadConfig({ API_ENTRY: "express" })).toThrow(/API_ENTRY="express": must be node or next/);
   });
 
   it("reads numbers and the PostgreSQL URL", () => {
