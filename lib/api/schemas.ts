@@ -33,25 +33,74 @@ export const MarketType = component(
 export const Score = component("Score", scoreSchema);
 export const Stat = component("Stat", statSchema);
 export const Outcome = component("Outcome", outcomeSchema);
-export const Market = component("Market", marketSchema);
+const MARKET_EXAMPLE = {
+  id: "soc-bdrn-983512:match_winner",
+  type: "match_winner",
+  name: "Match result",
+  line: null,
+  status: "open",
+  outcomes: [
+    { id: "soc-bdrn-983512:match_winner:home", name: "Harbour Town", price: 1.62, status: "active" },
+    { id: "soc-bdrn-983512:match_winner:draw", name: "Draw", price: 3.9, status: "active" },
+    { id: "soc-bdrn-983512:match_winner:away", name: "River City", price: 5.5, status: "active" },
+  ],
+  updated_at: "2026-11-21T15:41:07.214Z",
+};
+export const Market = component("Market", marketSchema.meta({ examples: [MARKET_EXAMPLE] }));
 export const Player = component("Player", playerSchema);
 
 const sandbox = z.boolean().describe("true when served to a sandbox key (the state of 60 seconds ago)");
 
-export const Event = component("Event", eventStateSchema.extend({ sandbox }));
+const EVENT_EXAMPLE = {
+  id: "soc-bdrn-983512",
+  sport: "soccer",
+  competition: "Premier Division",
+  home: "Harbour Town",
+  away: "River City",
+  status: "live",
+  feed: "official",
+  kickoff: "2026-11-21T14:30:00.000Z",
+  score: { home: 1, away: 0 },
+  clock: "67:12",
+  period: "2nd half",
+  stats: [
+    { label: "Possession %", home: 54, away: 46 },
+    { label: "Shots", home: 11, away: 6 },
+  ],
+  updated_at: "2026-11-21T15:41:07.214Z",
+  sandbox: false,
+};
+export const Event = component("Event", eventStateSchema.extend({ sandbox }).meta({ examples: [EVENT_EXAMPLE] }));
 export type Event = z.infer<typeof Event>;
 
 export const EventWithMarkets = component(
   "EventWithMarkets",
-  eventStateSchema.extend({
-    markets: z.array(Market).describe("The event's markets, filtered by `type` when given"),
-    sandbox,
-  }),
+  eventStateSchema
+    .extend({
+      markets: z.array(Market).describe("The event's markets, filtered by `type` when given"),
+      sandbox,
+    })
+    .meta({ examples: [{ ...EVENT_EXAMPLE, markets: [MARKET_EXAMPLE] }] }),
 );
 
 export const Lineup = component(
   "Lineup",
-  lineupsStateSchema.extend({ sandbox }).describe("For tennis the two players are the two sides"),
+  lineupsStateSchema
+    .extend({ sandbox })
+    .describe("For tennis the two players are the two sides")
+    .meta({
+      examples: [
+        {
+          event_id: "soc-bdrn-983512",
+          home: [
+            { number: 1, name: "Tomas Varga", position: "GK" },
+            { number: 9, name: "Leon Achterberg", position: "ST" },
+          ],
+          away: [{ number: 10, name: "Rui Carvalho", position: "CAM" }],
+          sandbox: false,
+        },
+      ],
+    }),
 );
 
 const limits = z.strictObject({
@@ -62,17 +111,33 @@ const limits = z.strictObject({
 
 export const KeyDescription = component(
   "KeyDescription",
-  z.strictObject({
-    key: z.string().describe("The key that made the request, `<prefix><random part>`"),
-    environment: z.enum(ENVIRONMENTS),
-    sports: z.array(Sport).describe("Sports the key covers"),
-    expires_at: timestamp.nullable().describe("Expiry of a sandbox key; null for production keys"),
-    plan: z.string().nullable().describe('Code of the plan (such as "pro"); null for a sandbox key'),
-    created_at: timestamp,
-    delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
-    limits,
-    quota_resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
-  }),
+  z
+    .strictObject({
+      key: z.string().describe("The key that made the request, `<prefix><random part>`"),
+      environment: z.enum(ENVIRONMENTS),
+      sports: z.array(Sport).describe("Sports the key covers"),
+      expires_at: timestamp.nullable().describe("Expiry of a sandbox key; null for production keys"),
+      plan: z.string().nullable().describe('Code of the plan (such as "pro"); null for a sandbox key'),
+      created_at: timestamp,
+      delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
+      limits,
+      quota_resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
+    })
+    .meta({
+      examples: [
+        {
+          key: "svc_sb_3YeWOuRAwr1LcfmOtnh7RqkQr53gFRLm",
+          environment: "sandbox",
+          sports: ["soccer"],
+          expires_at: "2026-12-21T09:00:00.000Z",
+          plan: null,
+          created_at: "2026-11-21T09:00:00.000Z",
+          delay_seconds: 60,
+          limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
+          quota_resets_at: "2026-12-01T00:00:00.000Z",
+        },
+      ],
+    }),
 );
 
 export const Meta = component(
