@@ -1,4 +1,4 @@
-import { newRequestId, problemType, type Problem } from "../http/problem.ts";
+import { problemBody, type Problem } from "../http/problem.ts";
 
 /**
  * Every error the API answers, by its stable code: the status, the title, and what the OpenAPI
@@ -85,16 +85,10 @@ export class ApiError extends Error {
     return API_ERRORS[this.code].status;
   }
 
-  toProblem(requestId: string = newRequestId()): Problem {
-    return {
-      type: problemType(this.code),
-      title: API_ERRORS[this.code].title,
-      status: this.status,
-      detail: this.message,
-      code: this.code,
-      request_id: requestId,
+  toProblem(requestId: string): Problem {
+    return problemBody(this.status, this.code, API_ERRORS[this.code].title, this.message, requestId, {
       ...(this.options.errors ? { errors: this.options.errors } : {}),
       ...this.options.extensions,
-    };
+    });
   }
 }

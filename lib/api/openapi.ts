@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ENDPOINTS } from "./endpoints.ts";
-import { newRequestId, problemType } from "../http/problem.ts";
+import { newRequestId } from "../http/problem.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode } from "./errors.ts";
-import { ALLOWED_METHODS, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
+import { ALLOWED_METHODS, problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
 import { components } from "./schemas.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
@@ -57,24 +57,50 @@ const HEADERS = {
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-const PROBLEM_EXAMPLES: Record<ApiErrorCode, string> = {
-  invalid_parameter: 'status: Invalid option: expected one of "live"|"upcoming"',
-  unknown_parameter: 'Unknown query parameter "page".',
-  conflicting_credentials: "Authorization and X-Api-Key carry different keys; send one key, in one of them.",
-  missing_api_key: "This endpoint needs an API key: send `Authorization: Bearer <key>` or `X-Api-Key: <key>`.",
-  invalid_api_key: "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
-  key_revoked: "This key was revoked on 2026-11-02T10:15:00.000Z.",
-  key_expired: "This sandbox key expired at 2026-11-30T09:00:00.000Z.",
-  sport_not_covered: "This sandbox key covers soccer only, not tennis.",
-  not_found: "No event soc-bdrn-983512.",
-  method_not_allowed: "POST is not allowed: the API is read-only (GET, HEAD).",
-  rate_limited: "Over the key's limit of 10 requests per second.",
-  quota_exceeded: "The key used its monthly quota of 1000 requests; it starts again at the next month (UTC).",
-  internal_error: "Something went wrong on our side. Quote req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e if you report it.",
-  unavailable: "The service is starting; try again shortly.",
+const EXAMPLE_REQUEST_ID = "req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e";
+const STATUS_MESSAGE = 'Invalid option: expected one of "live"|"upcoming"';
+
+// One example of each error, built as the pipeline builds the real ones.
+const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
+  invalid_parameter: new ApiError("invalid_parameter", `status: ${STATUS_MESSAGE}`, {
+    errors: [{ param: "status", message: STATUS_MESSAGE }],
+  }),
+  unknown_parameter: new ApiError("unknown_parameter", 'Unknown query parameter "page".', {
+    errors: [{ param: "page", message: "not a parameter of this endpoint (it takes sport, status, limit, cursor)" }],
+  }),
+  conflicting_credentials: new ApiError(
+    "conflicting_credentials",
+    "Authorization and X-Api-Key carry different keys; send one key, in one of them.",
+  ),
+  missing_api_key: new ApiError(
+    "missing_api_key",
+    "This endpoint needs an API key: send `Authorization: Bearer <key>` or `X-Api-Key: <key>`.",
+  ),
+  invalid_api_key: new ApiError(
+    "invalid_api_key",
+    "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+  ),
+  key_revoked: new ApiError("key_revoked", "This key was revoked on 2026-11-02T10:15:00.000Z."),
+  key_expired: new ApiError("key_expired", "This sandbox key expired at 2026-11-30T09:00:00.000Z."),
+  sport_not_covered: new ApiError("sport_not_covered", "This sandbox key covers soccer only, not tennis."),
+  not_found: new ApiError("not_found", "No event soc-bdrn-983512."),
+  method_not_allowed: new ApiError("method_not_allowed", "POST is not allowed: the API is read-only (GET, HEAD)."),
+  rate_limited: new ApiError("rate_limited", "Over the key's limit of 10 requests per second.", {
+    extensions: { "violated-policies": ["second"] },
+  }),
+  quota_exceeded: new ApiError(
+    "quota_exceeded",
+    "The key used its monthly quota of 1000 requests; it starts again at the next month (UTC).",
+    { extensions: { "violated-policies": ["month"] } },
+  ),
+  internal_error: new ApiError(
+    "internal_error",
+    `Something went wrong on our side. Quote ${EXAMPLE_REQUEST_ID} if you report it.`,
+  ),
+  unavailable: new ApiError("unavailable", "The service is starting; try again shortly."),
 };
 
-function problemResponse(codes: ApiErrorCode[]) {
+function errorResponse(codes: ApiErrorCode[]) {
   const status = API_ERRORS[codes[0]!].status;
   const headers: Record<string, unknown> = { "X-Request-Id": ref("X-Request-Id") };
   if (status === 401) headers["WWW-Authenticate"] = ref("WWW-Authenticate");
@@ -95,30 +121,7 @@ function problemResponse(codes: ApiErrorCode[]) {
             code,
             {
               summary: API_ERRORS[code].title,
-              value: {
-                type: problemType(code),
-                title: API_ERRORS[code].title,
-                status,
-                detail: PROBLEM_EXAMPLES[code],
-                code,
-                request_id: "req_3f9c2a7d0b1e4c5a8f6d2e1b0a9c8d7e",
-                ...(code === "invalid_parameter"
-                  ? { errors: [{ param: "status", message: 'Invalid option: expected one of "live"|"upcoming"' }] }
-                  : code === "unknown_parameter"
-                    ? {
-                        errors: [
-                          {
-                            param: "page",
-                            message: "not a parameter of this endpoint (it takes sport, status, limit, cursor)",
-                          },
-                        ],
-                      }
-                    : code === "rate_limited"
-                      ? { "violated-policies": ["second"] }
-                      : code === "quota_exceeded"
-                        ? { "violated-policies": ["month"] }
-                        : {}),
-              },
+              value: PROBLEM_EXAMPLES[code].toProblem(EXAMPLE_REQUEST_ID),
             },
           ]),
         ),
@@ -195,7 +198,7 @@ function operation(endpoint: Endpoint) {
         headers: okHeaders,
       },
       ...Object.fromEntries(
-        [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, problemResponse(codes)]),
+        [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(codes)]),
       ),
     },
   };
@@ -246,13 +249,10 @@ let bytes: Buffer | undefined;
 export function openApiResponse(request: ApiRequest): ApiResponse {
   const requestId = newRequestId();
   if (request.method !== "GET" && request.method !== "HEAD") {
-    const problem = new ApiError("method_not_allowed", `${request.method} is not allowed: GET or HEAD the document.`);
-    const body = Buffer.from(JSON.stringify(problem.toProblem(requestId)));
-    return {
-      status: 405,
-      headers: { allow: ALLOWED_METHODS, "x-request-id": requestId, "content-type": "application/problem+json" },
-      body: [body],
-    };
+    const error = new ApiError("method_not_allowed", `${request.method} is not allowed: GET or HEAD the document.`, {
+      headers: { allow: ALLOWED_METHODS },
+    });
+    return problemAnswer(error, requestId, request.method);
   }
   bytes ??= Buffer.from(JSON.stringify(openApiDocument()));
   return {

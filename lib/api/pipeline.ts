@@ -92,8 +92,8 @@ export async function serve(
       });
     }
     const keyValue = readCredentials(request.header, request.query);
-    const key = await authenticate(services.keys, keyValue, services.now());
     const at = services.now();
+    const key = await authenticate(services.keys, keyValue, at);
     const admission = await unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
     limitHeaders = admission.headers;
     if (!admission.admitted) {
@@ -134,18 +134,19 @@ export async function serve(
     };
     return answer(request, reply, meta, { "x-request-id": requestId, ...limitHeaders });
   } catch (error) {
-    return problem(error, requestId, limitHeaders, request.method);
+    return problemAnswer(error, requestId, request.method, limitHeaders);
   }
 }
+
+// RFC 6750: a 401 for a key that was sent says it is not a usable token.
+const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
 
 async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise<ApiKeyRecord> {
   const invalid = () =>
     new ApiError(
       "invalid_api_key",
       "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
-      {
-        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
-      },
+      { headers: INVALID_TOKEN },
     );
   // The checksum refuses mistyped and invented keys without a database read.
   if (!checkKeyFormat(keyValue)) throw invalid();
@@ -153,14 +154,14 @@ async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise
   if (!key) throw invalid();
   if (key.revokedAt) {
     throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
-      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+      headers: INVALID_TOKEN,
     });
   }
   if (key.expiresAt && key.expiresAt <= at) {
     throw new ApiError(
       "key_expired",
       `This sandbox key expired at ${key.expiresAt.toISOString()}. An organisation has one sandbox key; production keys come with a licence and a plan.`,
-      { headers: { "www-authenticate": 'Bearer error="invalid_token"' } },
+      { headers: INVALID_TOKEN },
     );
   }
   return key;
@@ -269,7 +270,13 @@ function answer(request: ApiRequest, reply: Reply, meta: unknown, base: Record<s
   return { status: 200, headers, body: request.method === "HEAD" ? null : body };
 }
 
-function problem(error: unknown, requestId: string, limitHeaders: Record<string, string>, method: string): ApiResponse {
+/** Any error as the API answers it: an ApiError as itself, anything else as a logged 500. */
+export function problemAnswer(
+  error: unknown,
+  requestId: string,
+  method: string,
+  limitHeaders: Record<string, string> = {},
+): ApiResponse {
   let apiError: ApiError;
   if (error instanceof ApiError) {
     apiError = error;

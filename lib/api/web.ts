@@ -1,6 +1,7 @@
-import { newRequestId, problemResponse } from "../http/problem.ts";
+import { newRequestId } from "../http/problem.ts";
+import { ApiError } from "./errors.ts";
 import { getApi } from "./index.ts";
-import type { ApiRequest, ApiResponse, Endpoint } from "./pipeline.ts";
+import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
 import { openApiResponse } from "./openapi.ts";
 
 // The route handlers of app/api/v1: each is one line that hands the Web request to the same
@@ -45,10 +46,10 @@ export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
   return allMethods(async (request, context) => {
     const api = getApi();
     if (!api) {
-      return problemResponse(503, "unavailable", "Service unavailable", "The API is not running in this process.", {
-        requestId: newRequestId(),
+      const error = new ApiError("unavailable", "The API is not running in this process.", {
         headers: { "retry-after": "5" },
       });
+      return toWebResponse(problemAnswer(error, newRequestId(), request.method));
     }
     // Next passes no params to a route without dynamic segments.
     const raw = (endpoint ? await context?.params : undefined) ?? {};

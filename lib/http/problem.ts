@@ -20,6 +20,18 @@ export function newRequestId(): string {
   return `req_${randomUUID().replaceAll("-", "")}`;
 }
 
+/** The body of a problem: the one shape every error of the service has. */
+export function problemBody(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  requestId: string,
+  extensions: Record<string, unknown> = {},
+): Problem {
+  return { type: problemType(code), title, status, detail, code, request_id: requestId, ...extensions };
+}
+
 export function problemResponse(
   status: number,
   code: string,
@@ -28,15 +40,7 @@ export function problemResponse(
   options: { requestId?: string; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
 ): Response {
   const requestId = options.requestId ?? newRequestId();
-  const body: Problem = {
-    type: problemType(code),
-    title,
-    status,
-    detail,
-    code,
-    request_id: requestId,
-    ...options.extensions,
-  };
+  const body = problemBody(status, code, title, detail, requestId, options.extensions);
   return new Response(JSON.stringify(body), {
     status,
     headers: {
