@@ -13,23 +13,10 @@ import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { creation } from "./support/feed.ts";
 
 const t0 = new Date("2026-11-21T16:00:00Z");
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-
-const creation = (id: string, kickoff: string, sport = "basketball"): FeedUpdate => ({
-  event_id: id,
-  sequence: 1,
-  event: {
-    sport,
-    competition: "History League",
-    home: `${id} Home`,
-    away: `${id} Away`,
-    status: "upcoming",
-    feed: "scout",
-    kickoff,
-  } as FeedUpdate["event"],
-});
 
 describe.each(BACKENDS)("the revision history on $name", (backend) => {
   const database = useTestDatabase(backend);

@@ -6,6 +6,7 @@ import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { creation } from "./support/feed.ts";
 
 // The two views the API serves from: the present, and the present of DELAY seconds ago, both
 // built from the revision history, with the clock under the test's control.
@@ -14,19 +15,6 @@ const DELAY = 60;
 const t0 = new Date("2026-11-21T16:00:00Z");
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
-const creation = (id: string, kickoff: string): FeedUpdate => ({
-  event_id: id,
-  sequence: 1,
-  event: {
-    sport: "soccer",
-    competition: "View League",
-    home: `${id} Home`,
-    away: `${id} Away`,
-    status: "upcoming",
-    feed: "scout",
-    kickoff,
-  } as FeedUpdate["event"],
-});
 const score = (id: string, sequence: number, home: number): FeedUpdate => ({
   event_id: id,
   sequence,
@@ -60,7 +48,7 @@ describe.each(BACKENDS)("the feed views on $name", (backend) => {
 
   it("follows the present as changes commit, and shows the delayed view only once each change is old enough", async () => {
     const feed = await startViews();
-    await apply(at(0), creation("v-1", "2026-11-21T16:30:00Z"));
+    await apply(at(0), creation("v-1", "2026-11-21T16:30:00Z", "soccer"));
     const { changes } = await apply(at(10), score("v-1", 2, 1));
     expect(await feed.reach(changes[0]!.revision)).toBe(true);
     expect(feed.present.get("v-1")?.event).toMatchObject({ status: "live", score: { home: 1, away: 0 } });
@@ -90,8 +78,8 @@ describe.each(BACKENDS)("the feed views on $name", (backend) => {
     clock = at(200);
     const feed = await startViews();
     // Two ingests racing for the revision counter: the later-stamped one committed first.
-    const first = await apply(at(205), creation("v-race-a", "2026-11-21T17:00:00Z"));
-    const second = await apply(at(201), creation("v-race-b", "2026-11-21T17:00:00Z"));
+    const first = await apply(at(205), creation("v-race-a", "2026-11-21T17:00:00Z", "soccer"));
+    const second = await apply(at(201), creation("v-race-b", "2026-11-21T17:00:00Z", "soccer"));
     expect(second.changes[0]!.revision).toBeGreaterThan(first.changes[0]!.revision);
     await feed.reach(second.changes[0]!.revision);
 
@@ -107,7 +95,7 @@ describe.each(BACKENDS)("the feed views on $name", (backend) => {
   it("lists in kickoff then id order, and a mirror's version moves with every change", async () => {
     const feed = views[0]!;
     const version = feed.present.version;
-    const { changes } = await apply(at(300), creation("v-0-early", "2026-11-21T15:00:00Z"));
+    const { changes } = await apply(at(300), creation("v-0-early", "2026-11-21T15:00:00Z", "soccer"));
     await feed.reach(changes[0]!.revision);
     expect(feed.present.version).toBeGreaterThan(version);
     const ids = feed.present.inListOrder().map((d) => d.event.id);
