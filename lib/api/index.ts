@@ -2,7 +2,7 @@ import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
 import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
-import { WriteBehindMeter, type Meter } from "../metering/index.ts";
+import type { Meter } from "../metering/index.ts";
 import { openApiResponse } from "./openapi.ts";
 import { ENDPOINTS } from "./endpoints.ts";
 import { serve, type ApiRequest, type ApiResponse, type ApiServices } from "./pipeline.ts";
@@ -39,14 +39,14 @@ export async function startApi(options: {
   bus: ChangeBus;
   views: FeedViews;
   now: () => Date;
-  meter?: Meter;
+  meter: Meter;
 }): Promise<Api> {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
   setInstanceKeyCache(keys);
   const services: ApiServices = {
     keys,
-    meter: options.meter ?? new WriteBehindMeter(options.db),
+    meter: options.meter,
     views: options.views,
     now: options.now,
   };

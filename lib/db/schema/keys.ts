@@ -73,3 +73,14 @@ export const usageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 );
+
+/**
+ * How far each instance's metering journal (DATA_DIR/meter) has been added to the usage tables,
+ * in bytes. Written in the same transaction as the counts, so replaying a journal after a crash
+ * adds exactly what was not added yet (lib/metering/journal.ts).
+ */
+export const meterJournals = pgTable("meter_journals", {
+  id: text("id").primaryKey(),
+  flushedBytes: bigint("flushed_bytes", { mode: "number" }).notNull().default(0),
+  updatedAt: timestampTz("updated_at").notNull().defaultNow(),
+});

@@ -1,0 +1,135 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import path from "node:path";
+
+// The write-ahead journal of one instance's metering. Every admitted request is appended as one
+// line, `<key id> <epoch ms>\n`, with a synchronous write before the request is answered: once
+// write(2) returns the line is in the kernel, so a `kill -9` (or any crash of the process) cannot
+// lose it. The meter adds the journal to PostgreSQL in batches and records, in the same
+// transaction, how many bytes it has added (meter_journals). At start-up a journal whose process
+// is gone is replayed from that point, so every line is added exactly once.
+//
+// File names are `<pid>-<journal id>.journal`: the pid tells a live instance's journal (left
+// alone) from a dead one's (replayed); the journal id names its row in meter_journals.
+
+const SUFFIX = ".journal";
+const RECOVERING = ".recovering";
+
+export type JournalRecord = { keyId: string; at: number };
+
+export class Journal {
+  readonly id: string;
+  readonly file: string;
+  readonly createdAt = Date.now();
+  /** Bytes the database has, as of this instance's last committed flush. */
+  flushedBytes = 0;
+  private fd: number;
+  private bytes = 0;
+
+  private constructor(dir: string, id: string) {
+    this.id = id;
+    this.file = path.join(dir, `${process.pid}-${id}${SUFFIX}`);
+    this.fd = openSync(this.file, "a");
+  }
+
+  /** A new, empty journal of this process in `dir`. */
+  static create(dir: string): Journal {
+    mkdirSync(dir, { recursive: true });
+    return new Journal(dir, `${Date.now().toString(36)}${randomBytes(6).toString("hex")}`);
+  }
+
+  /** Bytes written so far: the offset the next record starts at. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Appends one admitted request; throws if the line could not be written whole. */
+  append(keyId: string, at: number): void {
+    const line = Buffer.from(`${keyId} ${at}\n`);
+    const written = writeSync(this.fd, line);
+    if (written !== line.length) throw new Error(`journal write was short (${written} of ${line.length} bytes)`);
+    this.bytes += written;
+  }
+
+  /** Closes the file and deletes it: only once everything in it is durably in the database. */
+  remove(): void {
+    this.close();
+    unlinkSync(this.file);
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return false; // a journal with our pid is a predecessor's: pids are reused
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export type OrphanJournal = { id: string; file: string };
+
+export function removeJournalFile(file: string): void {
+  unlinkSync(file);
+}
+
+/**
+ * Journals in `dir` whose process no longer runs, each renamed to this process first: of two
+ * instances starting together only one can rename a file, so only one replays it.
+ */
+export function claimOrphans(dir: string): OrphanJournal[] {
+  if (!existsSync(dir)) return [];
+  const claimed: OrphanJournal[] = [];
+  for (const name of readdirSync(dir)) {
+    const match = /^(\d+)-([0-9a-z]+)\.journal(?:\.recovering)?$/.exec(name);
+    if (!match || isAlive(Number(match[1]))) continue;
+    const file = path.join(dir, `${process.pid}-${match[2]}${SUFFIX}${RECOVERING}`);
+    try {
+      renameSync(path.join(dir, name), file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // another instance took it
+      throw error;
+    }
+    claimed.push({ id: match[2]!, file });
+  }
+  return claimed;
+}
+
+/**
+ * The records of a journal from byte `from`, and the offset after the last whole line. A line cut
+ * short (a write that never returned, so a request never answered) is not a record.
+ */
+export function readJournal(
+  file: string,
+  from: number,
+  to = Number.POSITIVE_INFINITY,
+): { records: JournalRecord[]; end: number } {
+  const bytes = readFileSync(file).subarray(0, to);
+  const records: JournalRecord[] = [];
+  let start = from;
+  for (let newline = bytes.indexOf(10, start); newline !== -1; newline = bytes.indexOf(10, start)) {
+    const [keyId, at] = bytes.toString("utf8", start, newline).split(" ");
+    const time = Number(at);
+    if (!keyId || !Number.isSafeInteger(time)) throw new Error(`${file}: not a journal line at byte ${start}`);
+    records.push({ keyId, at: time });
+    start = newline + 1;
+  }
+  return { records, end: start };
+}

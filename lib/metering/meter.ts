@@ -1,0 +1,452 @@
+import { randomBytes } from "node:crypto";
+import { eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../db/index.ts";
+import { meterJournals } from "../db/schema/index.ts";
+import type { ChangeBus } from "../feed/bus.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { claimOrphans, Journal, readJournal, removeJournalFile } from "./journal.ts";
+import { monthOf, rateLimitHeaders, secondsUntilNextMonth, type Policy } from "./policies.ts";
+import { addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
+
+export type Admission =
+  | { admitted: true; used: number; quota: number; headers: Record<string, string> }
+  | {
+      admitted: false;
+      code: "rate_limited" | "quota_exceeded";
+      violated: Policy;
+      retryAfter: number;
+      used: number;
+      quota: number;
+      headers: Record<string, string>;
+    };
+
+/** A stream's place in its key's concurrent-stream limit; `release` when the stream ends. */
+export type StreamSlot = { release(): void };
+
+/**
+ * The metering hook of the API: decides whether a request of a known, active key is admitted, and
+ * counts it if so. `used` includes the request being answered.
+ */
+export interface Meter {
+  admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission>;
+  /** A slot for one more open stream of the key, or null when it has as many as its plan allows. */
+  openStream(key: ApiKeyRecord, at: Date): StreamSlot | null;
+  close(): Promise<void>;
+}
+
+/** What other instances announce on USAGE_CHANNEL after each of their flushes. */
+type Notice = {
+  i: string; // the instance
+  t: [keyId: string, month: string, total: number][]; // month totals after its flush
+  s: [keyId: string, second: number, admitted: number][]; // its admissions in the current second
+  o: [keyId: string, open: number][]; // its open streams
+};
+
+export const USAGE_CHANNEL = "usage_totals";
+// pg_notify takes at most 8000 bytes; an entry is under 90, so a notice of 80 fits.
+const NOTICE_ENTRIES = 80;
+// A journal is sealed and a new one begun at this size or age, so that files stay small.
+const ROTATE_BYTES = 8 * 1024 * 1024;
+const ROTATE_MS = 60_000;
+// Another instance's open streams count until it has not repeated them for this long (it died).
+const STREAMS_STALE_MS = 15_000;
+const STREAMS_REPEAT_MS = 5_000;
+
+/** One key's count for the current month, as this instance knows it. */
+type KeyUsage = {
+  month: string;
+  /** usage_monthly's total as last learned: from our own flushes and from other instances'. */
+  recorded: number;
+  /** A total another instance announced while our own flush was in flight, applied after it. */
+  noticed: number;
+  /** Ours, in a flush not yet committed. */
+  inFlight: number;
+  /** Ours, journaled, not yet flushed. */
+  pending: number;
+  second: number;
+  secondAdmitted: number;
+};
+
+type Peer = { second: number; admitted: number };
+type PeerStreams = { open: number; at: number };
+
+export type MeterOptions = {
+  db: Database;
+  /** Where this instance's journal lives (DATA_DIR/meter). */
+  journalDir: string;
+  /** How often the journal's new lines are added to the database. */
+  flushIntervalMs: number;
+  /** Instances sharing a PostgreSQL database hear each other's counts on this bus. */
+  bus?: ChangeBus;
+  now: () => Date;
+};
+
+/**
+ * The meter: exact on one instance, never losing a counted request, cheap per request.
+ *
+ * - Each admitted request is appended to this instance's journal (one write(2), no fsync) before
+ *   it is answered, and counted in memory.
+ * - Every `flushIntervalMs` the counts since the last flush are added to usage_monthly,
+ *   usage_daily and api_keys.last_used_at in one transaction, which also records how far the
+ *   journal has been added. That transaction commits asynchronously (no WAL flush wait): it is
+ *   the journal that makes a count durable, and a journal file is deleted only after a
+ *   synchronous commit has made everything before it durable.
+ * - At start-up, journals left by processes that are gone are replayed from where their last
+ *   committed flush stopped, so each admitted request is added exactly once.
+ * - Instances sharing PostgreSQL announce, with each flush, their month totals, their admissions in
+ *   the current second and their open streams (NOTIFY usage_totals). Each instance decides alone
+ *   from what it knows; what it does not yet know is what the others admitted since their last
+ *   announcement (docs/metering.md gives the bounds that follow).
+ */
+export class JournalMeter implements Meter {
+  readonly instance = randomBytes(8).toString("hex");
+  private journal: Journal | null;
+  private readonly sealed: Journal[] = [];
+  private readonly usage = new Map<string, KeyUsage>();
+  private readonly loading = new Map<string, Promise<KeyUsage>>();
+  private tally: Tally = new Map();
+  private readonly peers = new Map<string, Map<string, Peer>>();
+  private readonly streams = new Map<string, number>();
+  private readonly peerStreams = new Map<string, Map<string, PeerStreams>>();
+  private streamsChanged = new Set<string>();
+  private streamsRepeatedAt = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  private unsubscribe: (() => void) | undefined;
+  private readonly options: MeterOptions;
+
+  private constructor(options: MeterOptions) {
+    this.options = options;
+    this.journal = Journal.create(options.journalDir);
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Replays the journals of processes that are gone, then starts this instance's own journal.
+   * Returns how many requests the replay added.
+   */
+  static async start(options: MeterOptions): Promise<{ meter: JournalMeter; replayed: number }> {
+    const replayed = await replayOrphans(options.db, options.journalDir);
+    const meter = new JournalMeter(options);
+    if (options.bus) {
+      meter.unsubscribe = await options.bus.subscribe(USAGE_CHANNEL, (payload) => meter.hear(payload));
+    }
+    return { meter, replayed };
+  }
+
+  admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission> {
+    const month = monthOf(at);
+    const usage = this.usage.get(key.id);
+    if (usage && usage.month === month) return this.decide(key, usage, at);
+    return this.load(key.id, month).then((loaded) => this.decide(key, loaded, at));
+  }
+
+  private decide(key: ApiKeyRecord, usage: KeyUsage, at: Date): Admission {
+    const time = at.getTime();
+    const second = Math.floor(time / 1000);
+    if (usage.second !== second) {
+      usage.second = second;
+      usage.secondAdmitted = 0;
+    }
+    const used = usage.recorded + usage.inFlight + usage.pending;
+    const inSecond = usage.secondAdmitted + this.peersInSecond(key.id, second);
+    const refusal = (code: "rate_limited" | "quota_exceeded", violated: Policy, retryAfter: number): Admission => ({
+      admitted: false,
+      code,
+      violated,
+      retryAfter,
+      used,
+      quota: key.monthlyQuota,
+      headers: rateLimitHeaders(key, at, { second: key.requestsPerSecond - inSecond, month: key.monthlyQuota - used }),
+    });
+    if (used >= key.monthlyQuota) return refusal("quota_exceeded", "month", secondsUntilNextMonth(at));
+    if (inSecond >= key.requestsPerSecond) return refusal("rate_limited", "second", 1);
+
+    // Journaled before it is counted or answered: a request that cannot be written is not admitted.
+    if (!this.journal) throw new Error("the meter is closed");
+    this.journal.append(key.id, time);
+    usage.pending++;
+    usage.secondAdmitted++;
+    count(this.tally, key.id, time);
+    return {
+      admitted: true,
+      used: used + 1,
+      quota: key.monthlyQuota,
+      headers: rateLimitHeaders(key, at, {
+        second: key.requestsPerSecond - inSecond - 1,
+        month: key.monthlyQuota - used - 1,
+      }),
+    };
+  }
+
+  private peersInSecond(keyId: string, second: number): number {
+    const peers = this.peers.get(keyId);
+    if (!peers) return 0;
+    let admitted = 0;
+    for (const peer of peers.values()) if (peer.second === second) admitted += peer.admitted;
+    return admitted;
+  }
+
+  private load(keyId: string, month: string): Promise<KeyUsage> {
+    const id = `${keyId}:${month}`;
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const [row] = rowsOf<{ requests: string | number }>(
+          await this.options.db.execute(
+            sql`select requests from usage_monthly where key_id = ${keyId} and month = ${month}`,
+          ),
+        );
+        // Requests of that month this instance journaled and has not flushed (the clock moved back
+        // to a month it had left) are still ours to count.
+        const unflushed = this.tally.get(keyId)?.months.get(month) ?? 0;
+        const usage: KeyUsage = {
+          month,
+          recorded: Number(row?.requests ?? 0),
+          noticed: 0,
+          inFlight: 0,
+          pending: unflushed,
+          second: 0,
+          secondAdmitted: 0,
+        };
+        this.usage.set(keyId, usage);
+        return usage;
+      })().finally(() => this.loading.delete(id));
+      this.loading.set(id, pending);
+    }
+    return pending;
+  }
+
+  openStream(key: ApiKeyRecord, at: Date): StreamSlot | null {
+    const own = this.streams.get(key.id) ?? 0;
+    let open = own;
+    for (const peer of this.peerStreams.get(key.id)?.values() ?? []) {
+      if (at.getTime() - peer.at < STREAMS_STALE_MS) open += peer.open;
+    }
+    if (open >= key.concurrentStreams) return null;
+    this.streams.set(key.id, own + 1);
+    this.streamsChanged.add(key.id);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.streams.get(key.id) ?? 1) - 1;
+        if (left > 0) this.streams.set(key.id, left);
+        else this.streams.delete(key.id);
+        this.streamsChanged.add(key.id);
+      },
+    };
+  }
+
+  /** Another instance's notice. Totals only ever raise what we know; our own notices are skipped. */
+  private hear(payload: string): void {
+    const notice = JSON.parse(payload) as Notice;
+    if (notice.i === this.instance) return;
+    for (const [keyId, month, total] of notice.t) {
+      const usage = this.usage.get(keyId);
+      if (!usage || usage.month !== month) continue;
+      // While our flush is in flight we cannot tell whether this total includes it; it is applied
+      // once the flush has answered.
+      if (usage.inFlight > 0) usage.noticed = Math.max(usage.noticed, total);
+      else usage.recorded = Math.max(usage.recorded, total);
+    }
+    for (const [keyId, second, admitted] of notice.s) {
+      let peers = this.peers.get(keyId);
+      if (!peers) {
+        peers = new Map();
+        this.peers.set(keyId, peers);
+      }
+      peers.set(notice.i, { second, admitted });
+    }
+    const at = this.options.now().getTime();
+    for (const [keyId, open] of notice.o) {
+      let peers = this.peerStreams.get(keyId);
+      if (!peers) {
+        peers = new Map();
+        this.peerStreams.set(keyId, peers);
+      }
+      if (open > 0) peers.set(notice.i, { open, at });
+      else peers.delete(notice.i);
+    }
+  }
+
+  /** Adds what was journaled since the last flush to the database. Flushes run one at a time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() =>
+      this.flushOnce().catch((error: unknown) => {
+        console.error(
+          "Adding request counts to the database failed; they stay in the journal for the next flush:",
+          error instanceof Error ? error.message : error,
+        );
+      }),
+    );
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const at = this.options.now().getTime();
+    const journal = this.journal;
+    if (journal && (journal.size >= ROTATE_BYTES || (journal.size > 0 && Date.now() - journal.createdAt >= ROTATE_MS))) {
+      this.sealed.push(journal);
+      this.journal = Journal.create(this.options.journalDir);
+    }
+    const repeatStreams =
+      this.options.bus !== undefined && this.streams.size > 0 && at - this.streamsRepeatedAt >= STREAMS_REPEAT_MS;
+    if (this.tally.size === 0 && this.sealed.length === 0 && this.streamsChanged.size === 0 && !repeatStreams) return;
+
+    // Taken together, with no await between: the tally holds exactly the lines up to these sizes.
+    const tally = this.tally;
+    this.tally = new Map();
+    const journals = [...(this.journal ? [this.journal] : []), ...this.sealed];
+    const sizes = journals.map((j) => j.size);
+    const sealed = [...this.sealed];
+    const moved = this.startFlight(tally);
+    const streams = repeatStreams ? new Set([...this.streams.keys(), ...this.streamsChanged]) : this.streamsChanged;
+    this.streamsChanged = new Set();
+
+    let totals: MonthTotal[];
+    try {
+      totals = await this.options.db.transaction(async (tx) => {
+        await tx.execute(sql`set local synchronous_commit = off`);
+        const lost = await lostLines(tx, journals);
+        const written = await addTally(
+          tx,
+          lost.size > 0 ? merged(tally, lost) : tally,
+          journals.map((j, i) => ({ id: j.id, flushedBytes: sizes[i]! })),
+        );
+        if (this.options.bus) {
+          for (const payload of this.notices(written, tally, streams)) {
+            await tx.execute(sql`select pg_notify(${USAGE_CHANNEL}, ${payload})`);
+          }
+        }
+        return written;
+      });
+    } catch (error) {
+      merge(this.tally, tally);
+      for (const [usage, n] of moved) {
+        usage.inFlight -= n;
+        usage.pending += n;
+      }
+      for (const keyId of streams) this.streamsChanged.add(keyId);
+      throw error;
+    }
+    journals.forEach((j, i) => (j.flushedBytes = sizes[i]!));
+    if (repeatStreams) this.streamsRepeatedAt = at;
+    const byMonth = new Map(totals.map((t) => [`${t.keyId}:${t.month}`, t.requests]));
+    for (const [usage, n, keyId] of moved) {
+      usage.inFlight -= n;
+      const total = byMonth.get(`${keyId}:${usage.month}`) ?? 0;
+      usage.recorded = Math.max(usage.recorded + n, total, usage.noticed);
+    }
+    if (sealed.length > 0) await this.retire(sealed);
+  }
+
+  /** Moves this flush's requests of each key's current month from pending to in flight. */
+  private startFlight(tally: Tally): [KeyUsage, number, string][] {
+    const moved: [KeyUsage, number, string][] = [];
+    for (const [keyId, entry] of tally) {
+      const usage = this.usage.get(keyId);
+      const n = usage ? entry.months.get(usage.month) : undefined;
+      if (!usage || !n) continue;
+      usage.pending -= n;
+      usage.inFlight += n;
+      moved.push([usage, n, keyId]);
+    }
+    return moved;
+  }
+
+  /** This flush's announcement to the other instances, in pieces that fit pg_notify. */
+  private notices(totals: MonthTotal[], tally: Tally, streams: Set<string>): string[] {
+    const entries: ((notice: Notice) => void)[] = [];
+    for (const { keyId, month, requests } of totals) entries.push((n) => n.t.push([keyId, month, requests]));
+    for (const keyId of tally.keys()) {
+      const usage = this.usage.get(keyId);
+      if (usage) entries.push((n) => n.s.push([keyId, usage.second, usage.secondAdmitted]));
+    }
+    for (const keyId of streams) entries.push((n) => n.o.push([keyId, this.streams.get(keyId) ?? 0]));
+    const payloads: string[] = [];
+    for (let i = 0; i < entries.length; i += NOTICE_ENTRIES) {
+      const notice: Notice = { i: this.instance, t: [], s: [], o: [] };
+      for (const add of entries.slice(i, i + NOTICE_ENTRIES)) add(notice);
+      payloads.push(JSON.stringify(notice));
+    }
+    return payloads;
+  }
+
+  /**
+   * Deletes journals whose every line is in the database. A synchronous commit first: it makes the
+   * asynchronous commits before it durable too, so no line is deleted before its count is safe.
+   */
+  private async retire(journals: Journal[]): Promise<void> {
+    const ids = journals.map((j) => j.id);
+    await this.options.db.update(meterJournals).set({ updatedAt: sql`now()` }).where(inArray(meterJournals.id, ids));
+    for (const journal of journals) {
+      journal.remove();
+      this.sealed.splice(this.sealed.indexOf(journal), 1);
+    }
+    await this.options.db.delete(meterJournals).where(inArray(meterJournals.id, ids));
+  }
+
+  /** Adds what is left to the database and deletes the journal; a failure leaves it for the next start. */
+  async close(): Promise<void> {
+    if (!this.journal) return;
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    this.sealed.push(this.journal);
+    this.journal = null;
+    await this.flush();
+    for (const journal of this.sealed) journal.close();
+  }
+}
+
+function merged(a: Tally, b: Tally): Tally {
+  const result: Tally = new Map();
+  merge(result, a);
+  merge(result, b);
+  return result;
+}
+
+/**
+ * Lines this instance flushed that the database no longer has: its asynchronous commits are lost
+ * when PostgreSQL itself crashes before writing them. The journal row then says less than we last
+ * committed, and those lines are read back from the journal and added again.
+ */
+async function lostLines(tx: Pick<Database, "execute">, journals: Journal[]): Promise<Tally> {
+  const lost: Tally = new Map();
+  const flushed = journals.filter((j) => j.flushedBytes > 0);
+  if (flushed.length === 0) return lost;
+  const rows = rowsOf<{ id: string; flushed_bytes: string | number }>(
+    await tx.execute(
+      sql`select id, flushed_bytes from meter_journals where id in ${flushed.map((j) => j.id)} for update`,
+    ),
+  );
+  const stored = new Map(rows.map((r) => [r.id, Number(r.flushed_bytes)]));
+  for (const journal of flushed) {
+    const from = stored.get(journal.id) ?? 0;
+    if (from >= journal.flushedBytes) continue;
+    console.warn(`Metering: the database lost counts it had committed; adding them again from journal ${journal.id}`);
+    for (const record of readJournal(journal.file, from, journal.flushedBytes).records) count(lost, record.keyId, record.at);
+  }
+  return lost;
+}
+
+/** Replays every journal in `dir` whose process is gone; returns the requests it added. */
+async function replayOrphans(db: Database, dir: string): Promise<number> {
+  let added = 0;
+  for (const orphan of claimOrphans(dir)) {
+    const [row] = rowsOf<{ flushed_bytes: string | number }>(
+      await db.execute(sql`select flushed_bytes from meter_journals where id = ${orphan.id}`),
+    );
+    const { records, end } = readJournal(orphan.file, Number(row?.flushed_bytes ?? 0));
+    const tally: Tally = new Map();
+    for (const record of records) count(tally, record.keyId, record.at);
+    // A synchronous commit: the file is deleted right after it.
+    await db.transaction((tx) => addTally(tx, tally, [{ id: orphan.id, flushedBytes: end }]));
+    removeJournalFile(orphan.file);
+    await db.delete(meterJournals).where(eq(meterJournals.id, orphan.id));
+    added += records.length;
+  }
+  return added;
+}
