@@ -91,15 +91,16 @@ export function removeJournalFile(file: string): void {
 }
 
 /**
- * Journals in `dir` whose process no longer runs, each renamed to this process first: of two
- * instances starting together only one can rename a file, so only one replays it.
+ * Journals in `dir` whose process no longer runs (other than this process's `own`), each renamed
+ * to this process first: of two instances claiming together only one can rename a file, so only
+ * one replays it.
  */
-export function claimOrphans(dir: string): OrphanJournal[] {
+export function claimOrphans(dir: string, own: ReadonlySet<string> = new Set()): OrphanJournal[] {
   if (!existsSync(dir)) return [];
   const claimed: OrphanJournal[] = [];
   for (const name of readdirSync(dir)) {
     const match = /^(\d+)-([0-9a-z]+)\.journal(?:\.recovering)?$/.exec(name);
-    if (!match || isAlive(Number(match[1]))) continue;
+    if (!match || own.has(match[2]!) || isAlive(Number(match[1]))) continue;
     const file = path.join(dir, `${process.pid}-${match[2]}${SUFFIX}${RECOVERING}`);
     try {
       renameSync(path.join(dir, name), file);

@@ -51,6 +51,8 @@ const ROTATE_MS = 60_000;
 // Another instance's open streams count until it has not repeated them for this long (it died).
 const STREAMS_STALE_MS = 15_000;
 const STREAMS_REPEAT_MS = 5_000;
+// How often a running instance looks for journals of instances on its DATA_DIR that died.
+const ADOPT_EVERY_MS = 10_000;
 
 /** One key's count for the current month, as this instance knows it. */
 type KeyUsage = {
@@ -111,7 +113,9 @@ export class JournalMeter implements Meter {
   private streamsChanged = new Set<string>();
   private streamsRepeatedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
+  private flushScheduled = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly adopter: NodeJS.Timeout;
   private unsubscribe: (() => void) | undefined;
   private readonly options: MeterOptions;
 
@@ -120,6 +124,25 @@ export class JournalMeter implements Meter {
     this.journal = Journal.create(options.journalDir);
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     this.timer.unref();
+    this.adopter = setInterval(() => void this.adoptOrphans(), ADOPT_EVERY_MS);
+    this.adopter.unref();
+  }
+
+  /**
+   * Replays the journal of an instance on the same DATA_DIR that died while this one runs, so its
+   * counts reach the database without waiting for a restart.
+   */
+  private adoptOrphans(): Promise<void> {
+    const own = new Set([...(this.journal ? [this.journal.id] : []), ...this.sealed.map((j) => j.id)]);
+    this.flushing = this.flushing.then(async () => {
+      try {
+        const added = await replayOrphans(this.options.db, this.options.journalDir, own);
+        if (added > 0) console.log(`Metering: ${added} requests replayed from the journal of an instance that ended`);
+      } catch (error) {
+        console.error("Replaying an ended instance's journal failed; it is tried again:", error);
+      }
+    });
+    return this.flushing;
   }
 
   /**
@@ -169,6 +192,14 @@ export class JournalMeter implements Meter {
     usage.pending++;
     usage.secondAdmitted++;
     count(this.tally, key.id, time);
+    // Near a limit the others must hear of this at once, not at the next flush: what they have not
+    // heard is what they can admit beyond it.
+    if (
+      this.options.bus &&
+      (key.monthlyQuota - used - 1 <= key.requestsPerSecond || inSecond + 1 >= key.requestsPerSecond)
+    ) {
+      this.flushSoon();
+    }
     return {
       admitted: true,
       used: used + 1,
@@ -270,6 +301,15 @@ export class JournalMeter implements Meter {
       if (open > 0) peers.set(notice.i, { open, at });
       else peers.delete(notice.i);
     }
+  }
+
+  private flushSoon(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
   }
 
   /** Adds what was journaled since the last flush to the database. Flushes run one at a time. */
@@ -393,6 +433,7 @@ export class JournalMeter implements Meter {
   async close(): Promise<void> {
     if (!this.journal) return;
     clearInterval(this.timer);
+    clearInterval(this.adopter);
     this.unsubscribe?.();
     this.sealed.push(this.journal);
     this.journal = null;
@@ -433,9 +474,9 @@ async function lostLines(tx: Pick<Database, "execute">, journals: Journal[]): Pr
 }
 
 /** Replays every journal in `dir` whose process is gone; returns the requests it added. */
-async function replayOrphans(db: Database, dir: string): Promise<number> {
+async function replayOrphans(db: Database, dir: string, own?: ReadonlySet<string>): Promise<number> {
   let added = 0;
-  for (const orphan of claimOrphans(dir)) {
+  for (const orphan of claimOrphans(dir, own)) {
     const [row] = rowsOf<{ flushed_bytes: string | number }>(
       await db.execute(sql`select flushed_bytes from meter_journals where id = ${orphan.id}`),
     );
