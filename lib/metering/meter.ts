@@ -114,6 +114,8 @@ export class JournalMeter implements Meter {
   private streamsRepeatedAt = 0;
   private flushing: Promise<void> = Promise.resolve();
   private flushScheduled = false;
+  private flushQueued = false;
+  private failing = false;
   private readonly timer: NodeJS.Timeout;
   private readonly adopter: NodeJS.Timeout;
   private unsubscribe: (() => void) | undefined;
@@ -312,16 +314,32 @@ export class JournalMeter implements Meter {
     });
   }
 
-  /** Adds what was journaled since the last flush to the database. Flushes run one at a time. */
+  /**
+   * Adds what was journaled since the last flush to the database. Flushes run one at a time, and
+   * at most one waits behind the running one: it takes everything journaled until it starts.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() =>
-      this.flushOnce().catch((error: unknown) => {
-        console.error(
-          "Adding request counts to the database failed; they stay in the journal for the next flush:",
-          error instanceof Error ? error.message : error,
-        );
-      }),
-    );
+    if (this.flushQueued) return this.flushing;
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(async () => {
+      this.flushQueued = false;
+      try {
+        await this.flushOnce();
+        if (this.failing) {
+          console.log("Metering: request counts reach the database again");
+          this.failing = false;
+        }
+      } catch (error) {
+        // Said once per outage, not on every flush.
+        if (!this.failing) {
+          this.failing = true;
+          console.error(
+            "Metering: adding request counts to the database failed; they stay in the journal and are added when it answers:",
+            error instanceof Error ? error.message : error,
+          );
+        }
+      }
+    });
     return this.flushing;
   }
 

@@ -189,6 +189,38 @@ for (const backend of BACKENDS) {
       expect((await usageOf(key.id)).daily).toEqual({ "2026-11-21": 42 });
     });
 
+    it("keeps admitting while its flushes fail, and adds everything once the database answers", async () => {
+      let down = false;
+      // The real database, whose transactions fail while `down`, as they do when it is unreachable.
+      const flaky = new Proxy(handle.db, {
+        get(target, name, receiver) {
+          if (name === "transaction" && down) return () => Promise.reject(new Error("connection refused"));
+          return Reflect.get(target, name, receiver) as unknown;
+        },
+      });
+      const { meter } = await JournalMeter.start({
+        db: flaky,
+        journalDir: mkdtempSync(path.join(tmpdir(), "meter-down-")),
+        flushIntervalMs: MANUAL,
+        now: () => new Date(),
+      });
+      meters.push(meter);
+      const key = await newKey({ monthlyQuota: 30 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      await admitAll(meter, key, at, 10);
+      down = true;
+      await meter.flush();
+      await admitAll(meter, key, at, 10);
+      await meter.flush();
+      const during = await admitAll(meter, key, at, 15);
+      expect(during.filter((a) => a.admitted).map((a) => a.used)).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
+      expect((await usageOf(key.id)).monthly).toEqual({});
+      down = false;
+      await meter.flush();
+      expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 30 });
+      expect(await meter.admit(key, at)).toMatchObject({ admitted: false, used: 30 });
+    });
+
     it("deletes its journal on close once everything in it is in the database", async () => {
       const dir = mkdtempSync(path.join(tmpdir(), "meter-close-"));
       const { meter } = await startMeter({ dir });

@@ -221,7 +221,7 @@ if (sharedBackend) {
       }
     });
 
-    it("admits beyond a quota by no more than the other instance's per-second limit", async () => {
+    it("admits beyond a quota by no more than twice the other instance's per-second limit", async () => {
       const quota = 3_000;
       const perSecond = 1_000;
       const { key, keyId } = await keyWithLimits(database(), { monthlyQuota: quota, requestsPerSecond: perSecond });
@@ -246,7 +246,7 @@ if (sharedBackend) {
       console.log(`two instances, quota ${quota}, ${perSecond}/s: admitted ${admitted}, stored ${stored}`);
       expect(stored).toBe(admitted);
       expect(admitted).toBeGreaterThanOrEqual(quota);
-      expect(admitted).toBeLessThanOrEqual(quota + perSecond);
+      expect(admitted).toBeLessThanOrEqual(quota + 2 * perSecond);
     });
   });
 }
