@@ -135,8 +135,10 @@ export class JournalMeter implements Meter {
    * counts reach the database without waiting for a restart.
    */
   private adoptOrphans(): Promise<void> {
-    const own = new Set([...(this.journal ? [this.journal.id] : []), ...this.sealed.map((j) => j.id)]);
     this.flushing = this.flushing.then(async () => {
+      // Taken here, in the flush chain, where no rotation can add a journal meanwhile: our own
+      // journals carry our pid, which claimOrphans otherwise takes for a predecessor's.
+      const own = new Set([...(this.journal ? [this.journal.id] : []), ...this.sealed.map((j) => j.id)]);
       try {
         const added = await replayOrphans(this.options.db, this.options.journalDir, own);
         if (added > 0) console.log(`Metering: ${added} requests replayed from the journal of an instance that ended`);
@@ -254,8 +256,10 @@ export class JournalMeter implements Meter {
   openStream(key: ApiKeyRecord, at: Date): StreamSlot | null {
     const own = this.streams.get(key.id) ?? 0;
     let open = own;
-    for (const peer of this.peerStreams.get(key.id)?.values() ?? []) {
+    const peers = this.peerStreams.get(key.id);
+    for (const [instance, peer] of peers ?? []) {
       if (at.getTime() - peer.at < STREAMS_STALE_MS) open += peer.open;
+      else peers!.delete(instance); // an instance that stopped repeating its streams has ended
     }
     if (open >= key.concurrentStreams) return null;
     this.streams.set(key.id, own + 1);
@@ -292,6 +296,7 @@ export class JournalMeter implements Meter {
         this.peers.set(keyId, peers);
       }
       peers.set(notice.i, { second, admitted });
+      for (const [instance, peer] of peers) if (peer.second < second - 1) peers.delete(instance);
     }
     const at = this.options.now().getTime();
     for (const [keyId, open] of notice.o) {
