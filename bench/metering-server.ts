@@ -1,0 +1,90 @@
+// The server of bench/metering.ts: one process answering /api/v1 on two ports, with the same
+// database, feed views and key cache code, the one metered as server.ts meters (JournalMeter on the
+// embedded PGlite, flushed every second, journal in DATA_DIR/meter), the other through a meter
+// that admits every request and counts nothing. Each port answers exactly as server.ts's node:http
+// entry does for /api/v1; there is no Next, no /healthz, nothing else.
+//
+//   DATA_DIR=… SIM=off node bench/metering-server.ts
+//
+// Writes nothing outside DATA_DIR. Prints one line, `READY {"metered":URL,"unmetered":URL}`, once
+// both listen on 127.0.0.1; SIGTERM (or SIGINT) closes the servers, both APIs (the metered one
+// flushes its counts), the feed and the database, then the process ends.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { now } from "../lib/clock.ts";
+import { loadConfig } from "../lib/config.ts";
+import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import { startApi, type Api } from "../lib/api/index.ts";
+import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
+import { startFeed } from "../lib/feed/service.ts";
+import { JournalMeter, type Admission, type Meter } from "../lib/metering/index.ts";
+import { seed } from "../seeds/index.ts";
+
+// As server.ts flushes on the embedded database (its EMBEDDED_FLUSH_MS).
+const EMBEDDED_FLUSH_MS = 1_000;
+
+/** Admits everything, counts nothing, sends no rate-limit headers: the API without metering. */
+const admitAll: Meter = {
+  admit: (key): Admission => ({ admitted: true, used: 0, quota: key.monthlyQuota, headers: {} }),
+  openStream: () => ({ release() {} }),
+  close: async () => {},
+};
+
+/** A node:http server answering every request as server.ts answers /api/v1. */
+function serveApi(api: Api): Server {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    api.handle(apiRequestFromNode(req)).then(
+      (response) => writeApiResponse(res, response),
+      (error: unknown) => {
+        console.error("Unhandled error in the API:", error);
+        if (!res.headersSent) {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ status: "internal_error" }));
+        } else res.destroy();
+      },
+    );
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function close(server: Server): Promise<void> {
+  // The load generator's keep-alive connections would hold close() open.
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+const config = loadConfig(process.env);
+const handle = await getDatabase(config);
+await seed(handle.db, now());
+const feed = await startFeed(handle, config, { log: (line) => console.error(line) });
+const { meter } = await JournalMeter.start({
+  db: handle.db,
+  journalDir: path.join(config.DATA_DIR, "meter"),
+  flushIntervalMs: EMBEDDED_FLUSH_MS,
+  now,
+});
+const meteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter });
+const unmeteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter: admitAll });
+const metered = serveApi(meteredApi);
+const unmetered = serveApi(unmeteredApi);
+console.log(`READY ${JSON.stringify({ metered: await listen(metered), unmetered: await listen(unmetered) })}`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all([close(metered), close(unmetered)]);
+  await meteredApi.close();
+  await unmeteredApi.close();
+  await feed.stop();
+  await closeDatabase();
+  // Anything still open (a timer of a library) does not keep the process.
+  setTimeout(() => process.exit(), 5_000).unref();
+}
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());

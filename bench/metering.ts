@@ -1,0 +1,295 @@
+// What metering costs the public API under load: throughput of GET /api/v1/events with metering on,
+// as a ratio against the same API with metering off, same build, same process, same run.
+//
+//   npm run bench:metering        (scripts/node24 bench/metering.ts; no build needed)
+//
+// The server is bench/metering-server.ts, one child process (so the load generator does not share
+// its event loop): embedded PGlite in a fresh DATA_DIR, seeded, the feed started with the simulator
+// off, and the API started twice on the same database, feed views and bus, each behind its own
+// node:http server answering /api/v1 exactly as server.ts's node:http entry does. The metered side
+// is server.ts's meter on the embedded database (JournalMeter: one journal line written per admitted
+// request before it is answered, the counts added to PGlite every second); the unmetered side's
+// meter admits every request and counts nothing. Both serve the same 50 upcoming events of 7 sports
+// (bench/data.ts), applied in this process with the ingest's applyBatch before the server starts,
+// to one production key on a plan of limits no load reaches (PGlite admits one process at a time,
+// so the set-up closes the database before the child opens it).
+//
+// The load generator (bench/load.ts: wrk when installed, else autocannon in this process;
+// BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64),
+// pipelining 1, BENCH_WARMUP_SECONDS (3) of warm-up each, then BENCH_SECONDS (10) measured per side,
+// in BENCH_ROUNDS (5) alternating rounds. Loopback only. Both sides are one process, so the server
+// CPU of each is that process's while the side was loaded (the metered side's flush timer runs in
+// it throughout). It prints req/s, p50, p99, server CPU per request of each side, the ratio
+// metered ÷ unmetered in req/s, and PASS when that ratio is at least 0.85, FAIL otherwise; then what
+// the meter counted (GET /api/v1/me's meta.requests_used before and after the load, and
+// usage_monthly once the server has stopped), against the 2xx answers the load generator received.
+//
+// It asserts no timing. It ends with a non-zero code only when something broke: a server that did
+// not start or stop, a refused or failed request under load.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { OPERATOR } from "../lib/audit.ts";
+import { loadConfig } from "../lib/config.ts";
+import { closeDatabase, getDatabase, rowsOf } from "../lib/db/index.ts";
+import { organisations, plans, SPORTS } from "../lib/db/schema/index.ts";
+import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
+import { createProductionKey } from "../lib/keys/index.ts";
+import { setLicence } from "../lib/licences.ts";
+import { createOrganisation } from "../lib/organisations.ts";
+import { seed } from "../seeds/index.ts";
+import { upcomingEvents } from "./data.ts";
+import {
+  broken,
+  CONNECTIONS,
+  cpuPerRequest,
+  fmt,
+  GENERATOR,
+  generatorNote,
+  HEADER,
+  measurePair,
+  ROUNDS,
+  row,
+  SECONDS,
+  waitForItems,
+  WARMUP_SECONDS,
+} from "./load.ts";
+
+const UPCOMING_EVENTS = 50;
+// The issue's threshold: metered ÷ unmetered in requests per second.
+const MIN_RATIO = 0.85;
+
+// ---------------------------------------------------------------------------------------------
+// Set-up, in this process, before the server starts.
+
+/**
+ * Seeds the database, creates an organisation with a licence and one production key on a plan of
+ * its own (every plan on offer refuses this load: pro above 50 requests per second, enterprise
+ * above 200), and applies the upcoming events. The seed upserts the plans it knows and deletes
+ * none, so the plan survives the server's own seed.
+ */
+async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId: string }> {
+  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  try {
+    await seed(db, at);
+    await db.insert(plans).values({
+      code: "bench",
+      name: "Benchmark",
+      environment: "production",
+      description: "Limits no benchmark reaches; exists only in bench/metering.ts's scratch database.",
+      sports: [...SPORTS],
+      monthlyQuota: 2_000_000_000,
+      requestsPerSecond: 1_000_000_000,
+      concurrentStreams: 1_000,
+      monthlyPriceCents: null,
+      ordinal: 99,
+    });
+    const org = await createOrganisation(db, { name: "Bench", slug: "bench" }, OPERATOR);
+    await setLicence(
+      db,
+      org.id,
+      { reference: "L-1", authority: "X", holder: "Bench Ltd", validUntil: "2030-12-31" },
+      OPERATOR,
+      at,
+    );
+    await db.update(organisations).set({ planCode: "bench" }).where(eq(organisations.id, org.id));
+    const created = await createProductionKey(db, org.id, { name: "bench" }, { actor: OPERATOR, at });
+    const result = await applyBatch(db, linesOf(upcomingEvents(UPCOMING_EVENTS, at.getTime())), new Date());
+    if (result.applied !== UPCOMING_EVENTS) {
+      const refused = result.results.find((line) => line.status !== "applied");
+      throw new Error(`the ingest applied ${result.applied} of ${UPCOMING_EVENTS} events: ${JSON.stringify(refused)}`);
+    }
+    return { key: created.key, keyId: created.summary.id };
+  } finally {
+    await closeDatabase();
+  }
+}
+
+/** What usage_monthly holds for the key, read once the server has stopped. */
+async function storedCount(dataDir: string, keyId: string): Promise<number> {
+  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  try {
+    const [row] = rowsOf<{ requests: string | number }>(
+      await db.execute(sql`select coalesce(sum(requests), 0) as requests from usage_monthly where key_id = ${keyId}`),
+    );
+    return Number(row?.requests ?? 0);
+  } finally {
+    await closeDatabase();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process.
+
+type Server = { metered: string; unmetered: string; pid: number; output(): string; stop(): Promise<number | null> };
+
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+async function startServer(dataDir: string): Promise<Server> {
+  // A clean environment: none of the developer's database settings reach the bench's server.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN"]) delete env[name];
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "metering-server.ts")], {
+    env: { ...env, NODE_ENV: "production", SIM: "off", DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let output = "";
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  const urls = await new Promise<{ metered: string; unmetered: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the server was not ready within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /^READY (.*)$/m.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(JSON.parse(ready[1]!) as { metered: string; unmetered: string });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    ...urls,
+    pid: child.pid!,
+    output: () => output,
+    // SIGTERM, then SIGKILL for one still running after 15 s.
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** GET /api/v1/me's meta.requests_used: the requests the meter has counted for the key, this one included. */
+async function requestsUsed(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(`${url}/api/v1/me`, { headers, signal: AbortSignal.timeout(5_000) });
+  const answer = (await response.json()) as { meta?: { requests_used?: number } };
+  if (response.status !== 200 || typeof answer.meta?.requests_used !== "number")
+    throw new Error(`${url}/api/v1/me answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`);
+  return answer.meta.requests_used;
+}
+
+async function answerBytes(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+  return (await response.arrayBuffer()).byteLength;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-metering-"));
+  const dataDir = path.join(dir, "data");
+  let server: Server | undefined;
+  try {
+    console.error("bench: creating the organisation, licence, plan, key and events");
+    const { key, keyId } = await prepare(dataDir, new Date());
+    const headers = { authorization: `Bearer ${key}` };
+
+    console.error("bench: starting bench/metering-server.ts");
+    server = await startServer(dataDir);
+    const metered = `${server.metered}/api/v1/events`;
+    const unmetered = `${server.unmetered}/api/v1/events`;
+    await waitForItems(metered, headers, UPCOMING_EVENTS);
+    await waitForItems(unmetered, headers, UPCOMING_EVENTS);
+    const bytes = await answerBytes(metered, headers);
+
+    const usedBefore = await requestsUsed(server.metered, headers);
+    const title = `GET /api/v1/events: ${UPCOMING_EVENTS} upcoming events of 7 sports, one production key`;
+    const measured = await measurePair(
+      title,
+      { url: unmetered, headers, pid: server.pid },
+      { url: metered, headers, pid: server.pid },
+      { baseline: "unmetered", ours: "metered" },
+    );
+    const usedAfter = await requestsUsed(server.metered, headers);
+
+    console.error("bench: stopping the server");
+    const code = await server.stop();
+    if (code !== 0)
+      broken.push(`the server exited with ${code} when stopped:\n${server.output().trim().slice(-2_000)}`);
+    server = undefined;
+    const stored = await storedCount(dataDir, keyId);
+
+    const cpus = os.cpus();
+    console.log(
+      `Metering under load on this machine (${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}): ` +
+        `${GENERATOR}, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
+    );
+    console.log(
+      "  server: bench/metering-server.ts, one process, PGlite, simulator off, the API twice on the same data, one port each",
+    );
+    console.log(
+      "  metered: JournalMeter as server.ts runs it on PGlite (a journal line per request, counts added every 1 s)",
+    );
+    console.log("  unmetered: a meter that admits every request and counts nothing");
+    console.log(
+      `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; server CPU: the one process's`,
+    );
+    console.log("");
+
+    const { baseline: off, ours: on } = measured;
+    const ratio = on.rps / off.rps;
+    console.log(`${title} (${fmt(bytes)}-byte answer)`);
+    console.log(HEADER);
+    console.log(row("metering off", off));
+    console.log(row("metering on (JournalMeter)", on, `   ratio ${ratio.toFixed(2)}`));
+    console.log(`  ${ratio >= MIN_RATIO ? `PASS (ratio ≥ ${MIN_RATIO})` : `FAIL (ratio under ${MIN_RATIO})`}`);
+    const onCost = cpuPerRequest(on);
+    const offCost = cpuPerRequest(off);
+    if (onCost !== null && offCost !== null) {
+      console.log(
+        `  server CPU per request: metered ${(onCost / offCost).toFixed(2)} × unmetered, ${fmt(onCost - offCost)} µs more ` +
+          `(ratio by CPU ${(offCost / onCost).toFixed(2)})${generatorNote(off, on)}`,
+      );
+    }
+    // A run ends with requests in flight: the server admitted and answered them, the load
+    // generator had stopped reading. So the meter may count up to a run's connections more.
+    const counted = usedAfter - usedBefore - 1;
+    const runs = ROUNDS + 1;
+    console.log(
+      `  counted by the meter during the load: ${fmt(counted)} (GET /api/v1/me, requests_used ${fmt(usedBefore)} before, ${fmt(usedAfter)} after); ` +
+        `2xx answers the load generator received from the metered side, warm-up included: ${fmt(measured.answered.ours)} ` +
+        `(difference ${fmt(counted - measured.answered.ours)}; up to ${CONNECTIONS} in flight at the end of each of its ${runs} runs)`,
+    );
+    console.log(
+      `  in usage_monthly once the server had stopped: ${fmt(stored)} (requests_used after the load: ${fmt(usedAfter)})`,
+    );
+
+    if (broken.length) {
+      console.log("");
+      console.log("Something broke (so the exit code is 1):");
+      for (const line of broken) console.log(`  ${line}`);
+      process.exitCode = 1;
+    }
+  } catch (error) {
+    if (server) console.error(`bench: the server's output:\n${server.output()}`);
+    throw error;
+  } finally {
+    if (server) await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
