@@ -1,4 +1,11 @@
 // Metering: monthly quotas, per-second limits and concurrent streams per key, and the usage
 // records the console charts. The design and its guarantees are in docs/metering.md.
-export { JournalMeter, USAGE_CHANNEL, type Admission, type Meter, type MeterOptions, type StreamSlot } from "./meter.ts";
-export { monthOf, nextMonthStart, rateLimitHeaders, secondsUntilNextMonth, type Policy } from "./policies.ts";
+export {
+  JournalMeter,
+  USAGE_CHANNEL,
+  type Admission,
+  type Meter,
+  type MeterOptions,
+  type StreamSlot,
+} from "./meter.ts";
+export { monthOf, nextMonthStart, secondsUntilNextMonth, type Policy } from "./policies.ts";

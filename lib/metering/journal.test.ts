@@ -58,6 +58,10 @@ describe("the metering journal", () => {
     expect(readdirSync(dir)).toContain(`${process.ppid}-live01.journal`);
     // A journal with this process's own pid is a predecessor's (pids are reused): claimable again,
     // which is how a claim interrupted by a crash is finished by the next start.
-    expect(claimOrphans(dir).map((c) => c.id).sort()).toEqual(["abc123", "def456"]);
+    expect(
+      claimOrphans(dir)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["abc123", "def456"]);
   });
 });

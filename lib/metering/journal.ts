@@ -55,7 +55,7 @@ export class Journal {
 
   /** Appends one admitted request; throws if the line could not be written whole. */
   append(keyId: string, at: number): void {
-    const line = Buffer.from(`${keyId} ${at}\n`);
+    const line = `${keyId} ${at}\n`; // ASCII: as many bytes as characters
     const written = writeSync(this.fd, line);
     if (written !== line.length) throw new Error(`journal write was short (${written} of ${line.length} bytes)`);
     this.bytes += written;

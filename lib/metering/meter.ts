@@ -5,8 +5,9 @@ import { meterJournals } from "../db/schema/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { claimOrphans, Journal, readJournal, removeJournalFile } from "./journal.ts";
-import { monthOf, rateLimitHeaders, secondsUntilNextMonth, type Policy } from "./policies.ts";
-import { addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
+import { utcDay } from "../clock.ts";
+import { monthOf, nextMonthStart, rateLimit, rateLimitPolicy, secondsUntil, type Policy } from "./policies.ts";
+import { add, addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
 
 export type Admission =
   | { admitted: true; used: number; quota: number; headers: Record<string, string> }
@@ -53,10 +54,22 @@ const STREAMS_STALE_MS = 15_000;
 const STREAMS_REPEAT_MS = 5_000;
 // How often a running instance looks for journals of instances on its DATA_DIR that died.
 const ADOPT_EVERY_MS = 10_000;
+const DAY_MS = 86_400_000;
 
 /** One key's count for the current month, as this instance knows it. */
 type KeyUsage = {
   month: string;
+  /** The month as epoch ms, [monthStart, monthEnd). */
+  monthStart: number;
+  monthEnd: number;
+  /** The UTC day of the last admission, `YYYY-MM-DD`, and its bounds. */
+  day: string;
+  dayStart: number;
+  dayEnd: number;
+  /** RateLimit-Policy for the limits it was made for (a plan can change under a key). */
+  policy: string;
+  policyRate: number;
+  policyQuota: number;
   /** usage_monthly's total as last learned: from our own flushes and from other instances'. */
   recorded: number;
   /** A total another instance announced while our own flush was in flight, applied after it. */
@@ -163,21 +176,34 @@ export class JournalMeter implements Meter {
   }
 
   admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission> {
-    const month = monthOf(at);
+    const time = at.getTime();
     const usage = this.usage.get(key.id);
-    if (usage && usage.month === month) return this.decide(key, usage, at);
-    return this.load(key.id, month).then((loaded) => this.decide(key, loaded, at));
+    if (usage && time >= usage.monthStart && time < usage.monthEnd) return this.decide(key, usage, time);
+    return this.load(key.id, at).then((loaded) => this.decide(key, loaded, time));
   }
 
-  private decide(key: ApiKeyRecord, usage: KeyUsage, at: Date): Admission {
-    const time = at.getTime();
+  // Per request: no dates formatted, no strings built but the RateLimit header; the month, day and
+  // policy are worked out once per month, day and plan.
+  private decide(key: ApiKeyRecord, usage: KeyUsage, time: number): Admission {
     const second = Math.floor(time / 1000);
     if (usage.second !== second) {
       usage.second = second;
       usage.secondAdmitted = 0;
     }
+    if (usage.policyRate !== key.requestsPerSecond || usage.policyQuota !== key.monthlyQuota) {
+      usage.policyRate = key.requestsPerSecond;
+      usage.policyQuota = key.monthlyQuota;
+      usage.policy = rateLimitPolicy(key);
+    }
     const used = usage.recorded + usage.inFlight + usage.pending;
     const inSecond = usage.secondAdmitted + this.peersInSecond(key.id, second);
+    const headers = (taken: number) => ({
+      "ratelimit-policy": usage.policy,
+      ratelimit: rateLimit(time, usage.monthEnd, {
+        second: key.requestsPerSecond - inSecond - taken,
+        month: key.monthlyQuota - used - taken,
+      }),
+    });
     const refusal = (code: "rate_limited" | "quota_exceeded", violated: Policy, retryAfter: number): Admission => ({
       admitted: false,
       code,
@@ -185,9 +211,9 @@ export class JournalMeter implements Meter {
       retryAfter,
       used,
       quota: key.monthlyQuota,
-      headers: rateLimitHeaders(key, at, { second: key.requestsPerSecond - inSecond, month: key.monthlyQuota - used }),
+      headers: headers(0),
     });
-    if (used >= key.monthlyQuota) return refusal("quota_exceeded", "month", secondsUntilNextMonth(at));
+    if (used >= key.monthlyQuota) return refusal("quota_exceeded", "month", secondsUntil(time, usage.monthEnd));
     if (inSecond >= key.requestsPerSecond) return refusal("rate_limited", "second", 1);
 
     // Journaled before it is counted or answered: a request that cannot be written is not admitted.
@@ -195,7 +221,12 @@ export class JournalMeter implements Meter {
     this.journal.append(key.id, time);
     usage.pending++;
     usage.secondAdmitted++;
-    count(this.tally, key.id, time);
+    if (time < usage.dayStart || time >= usage.dayEnd) {
+      usage.dayStart = time - (time % DAY_MS);
+      usage.dayEnd = usage.dayStart + DAY_MS;
+      usage.day = utcDay(new Date(time));
+    }
+    add(this.tally, key.id, usage.month, usage.day, time);
     // Near a limit the others must hear of this at once, not at the next flush: what they have not
     // heard is what they can admit beyond it.
     if (
@@ -204,15 +235,7 @@ export class JournalMeter implements Meter {
     ) {
       this.flushSoon();
     }
-    return {
-      admitted: true,
-      used: used + 1,
-      quota: key.monthlyQuota,
-      headers: rateLimitHeaders(key, at, {
-        second: key.requestsPerSecond - inSecond - 1,
-        month: key.monthlyQuota - used - 1,
-      }),
-    };
+    return { admitted: true, used: used + 1, quota: key.monthlyQuota, headers: headers(1) };
   }
 
   private peersInSecond(keyId: string, second: number): number {
@@ -223,7 +246,8 @@ export class JournalMeter implements Meter {
     return admitted;
   }
 
-  private load(keyId: string, month: string): Promise<KeyUsage> {
+  private load(keyId: string, at: Date): Promise<KeyUsage> {
+    const month = monthOf(at);
     const id = `${keyId}:${month}`;
     let pending = this.loading.get(id);
     if (!pending) {
@@ -238,6 +262,14 @@ export class JournalMeter implements Meter {
         const unflushed = this.tally.get(keyId)?.months.get(month) ?? 0;
         const usage: KeyUsage = {
           month,
+          monthStart: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1),
+          monthEnd: nextMonthStart(at).getTime(),
+          day: "",
+          dayStart: 0,
+          dayEnd: 0,
+          policy: "",
+          policyRate: -1,
+          policyQuota: -1,
           recorded: Number(row?.requests ?? 0),
           noticed: 0,
           inFlight: 0,
@@ -351,7 +383,10 @@ export class JournalMeter implements Meter {
   private async flushOnce(): Promise<void> {
     const at = this.options.now().getTime();
     const journal = this.journal;
-    if (journal && (journal.size >= ROTATE_BYTES || (journal.size > 0 && Date.now() - journal.createdAt >= ROTATE_MS))) {
+    if (
+      journal &&
+      (journal.size >= ROTATE_BYTES || (journal.size > 0 && Date.now() - journal.createdAt >= ROTATE_MS))
+    ) {
       this.sealed.push(journal);
       this.journal = Journal.create(this.options.journalDir);
     }
@@ -444,7 +479,10 @@ export class JournalMeter implements Meter {
    */
   private async retire(journals: Journal[]): Promise<void> {
     const ids = journals.map((j) => j.id);
-    await this.options.db.update(meterJournals).set({ updatedAt: sql`now()` }).where(inArray(meterJournals.id, ids));
+    await this.options.db
+      .update(meterJournals)
+      .set({ updatedAt: sql`now()` })
+      .where(inArray(meterJournals.id, ids));
     for (const journal of journals) {
       journal.remove();
       this.sealed.splice(this.sealed.indexOf(journal), 1);
@@ -491,7 +529,8 @@ async function lostLines(tx: Pick<Database, "execute">, journals: Journal[]): Pr
     const from = stored.get(journal.id) ?? 0;
     if (from >= journal.flushedBytes) continue;
     console.warn(`Metering: the database lost counts it had committed; adding them again from journal ${journal.id}`);
-    for (const record of readJournal(journal.file, from, journal.flushedBytes).records) count(lost, record.keyId, record.at);
+    for (const record of readJournal(journal.file, from, journal.flushedBytes).records)
+      count(lost, record.keyId, record.at);
   }
   return lost;
 }

@@ -16,22 +16,25 @@ export function monthOf(at: Date): string {
   return `${at.toISOString().slice(0, 7)}-01`;
 }
 
+/** Whole seconds from `time` (epoch ms) until `end` (epoch ms), at least 1: a `Retry-After`. */
+export function secondsUntil(time: number, end: number): number {
+  return Math.max(1, Math.ceil((end - time) / 1000));
+}
+
 export function secondsUntilNextMonth(at: Date): number {
-  return Math.max(1, Math.ceil((nextMonthStart(at).getTime() - at.getTime()) / 1000));
+  return secondsUntil(at.getTime(), nextMonthStart(at).getTime());
+}
+
+/** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) of a key's plan. */
+export function rateLimitPolicy(key: Pick<ApiKeyRecord, "requestsPerSecond" | "monthlyQuota">): string {
+  return `"second";q=${key.requestsPerSecond};w=1, "month";q=${key.monthlyQuota};w=${MONTH_WINDOW_SECONDS}`;
 }
 
 /**
- * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) for a key, given
- * what is left of each window.
+ * `RateLimit` at `time` (epoch ms): what is left of each window and the seconds until each resets,
+ * the month's at `monthEnd` (epoch ms).
  */
-export function rateLimitHeaders(
-  key: ApiKeyRecord,
-  at: Date,
-  remaining: { second: number; month: number },
-): Record<string, string> {
-  const secondReset = Math.max(1, Math.ceil((1000 - (at.getTime() % 1000)) / 1000));
-  return {
-    "ratelimit-policy": `"second";q=${key.requestsPerSecond};w=1, "month";q=${key.monthlyQuota};w=${MONTH_WINDOW_SECONDS}`,
-    ratelimit: `"second";r=${Math.max(0, remaining.second)};t=${secondReset}, "month";r=${Math.max(0, remaining.month)};t=${secondsUntilNextMonth(at)}`,
-  };
+export function rateLimit(time: number, monthEnd: number, remaining: { second: number; month: number }): string {
+  const secondReset = Math.max(1, Math.ceil((1000 - (time % 1000)) / 1000));
+  return `"second";r=${Math.max(0, remaining.second)};t=${secondReset}, "month";r=${Math.max(0, remaining.month)};t=${secondsUntil(time, monthEnd)}`;
 }

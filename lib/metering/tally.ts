@@ -6,15 +6,19 @@ import { monthOf } from "./policies.ts";
 /** Admitted requests not yet in the usage tables, per key: by month, by day, and the latest. */
 export type Tally = Map<string, { months: Map<string, number>; days: Map<string, number>; lastUsed: number }>;
 
+/** Counts requests of a key at `at` (epoch ms), in its UTC month and day. */
 export function count(tally: Tally, keyId: string, at: number, requests = 1): void {
+  const date = new Date(at);
+  add(tally, keyId, monthOf(date), utcDay(date), at, requests);
+}
+
+/** As `count`, with the month and day already known: the per-request path. */
+export function add(tally: Tally, keyId: string, month: string, day: string, at: number, requests = 1): void {
   let entry = tally.get(keyId);
   if (!entry) {
     entry = { months: new Map(), days: new Map(), lastUsed: at };
     tally.set(keyId, entry);
   }
-  const date = new Date(at);
-  const month = monthOf(date);
-  const day = utcDay(date);
   entry.months.set(month, (entry.months.get(month) ?? 0) + requests);
   entry.days.set(day, (entry.days.get(day) ?? 0) + requests);
   if (at > entry.lastUsed) entry.lastUsed = at;
