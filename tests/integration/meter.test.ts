@@ -23,6 +23,22 @@ const HOUR = 3_600_000;
 // Flushes only when a test asks: a crash is a meter dropped without closing.
 const MANUAL = 24 * HOUR;
 
+/** A sandbox key's record, with the limits a test needs in place of its plan's. */
+async function keyWithLimits(
+  handle: DatabaseHandle,
+  name: string,
+  limits: Partial<ApiKeyRecord>,
+): Promise<ApiKeyRecord> {
+  const org = await createOrganisation(handle.db, { name }, OPERATOR);
+  const created = await createSandboxKey(
+    handle.db,
+    org.id,
+    { sport: "soccer" },
+    { actor: OPERATOR, at: new Date(), ttlDays: 30 },
+  );
+  return { ...(await findKeyByHash(handle.db, hashKey(created.key)))!, ...limits };
+}
+
 type Usage = { monthly: Record<string, number>; daily: Record<string, number>; lastUsedAt: string | null };
 
 for (const backend of BACKENDS) {
@@ -44,18 +60,12 @@ for (const backend of BACKENDS) {
       await handle?.close();
     });
 
-    /** A fresh key (and journal folder) with the limits a test needs. */
-    const newKey = async (limits: Partial<ApiKeyRecord> = {}): Promise<ApiKeyRecord> => {
-      const org = await createOrganisation(handle.db, { name: `Metered ${++orgCount}` }, OPERATOR);
-      const created = await createSandboxKey(
-        handle.db,
-        org.id,
-        { sport: "soccer" },
-        { actor: OPERATOR, at: new Date(), ttlDays: 30 },
-      );
-      const record = await findKeyByHash(handle.db, hashKey(created.key));
-      return { ...record!, requestsPerSecond: 1_000_000, monthlyQuota: 1_000_000, ...limits };
-    };
+    const newKey = (limits: Partial<ApiKeyRecord> = {}) =>
+      keyWithLimits(handle, `Metered ${++orgCount}`, {
+        requestsPerSecond: 1_000_000,
+        monthlyQuota: 1_000_000,
+        ...limits,
+      });
     const startMeter = async (options: { dir?: string; shared?: boolean; crashes?: boolean } = {}) => {
       const { meter, replayed } = await JournalMeter.start({
         db: handle.db,
@@ -102,7 +112,9 @@ for (const backend of BACKENDS) {
         expect(answer).toMatchObject({ code: "quota_exceeded", violated: "month", used: 3_000, quota: 3_000 });
         // 2026-12-01T00:00:00Z is 9 days, 12 hours and 0.75 s away: rounded up.
         expect(answer.admitted ? 0 : answer.retryAfter).toBe(9 * 86_400 + 12 * 3_600);
-        expect(answer.headers.ratelimit).toBe(`"second";r=${1_000_000 - 3_000};t=1, "month";r=0;t=${9 * 86_400 + 12 * 3_600}`);
+        expect(answer.headers.ratelimit).toBe(
+          `"second";r=${1_000_000 - 3_000};t=1, "month";r=0;t=${9 * 86_400 + 12 * 3_600}`,
+        );
       }
 
       await meter.flush();
@@ -280,15 +292,7 @@ if (sharedBackend) {
       meters.push(meter);
       return meter;
     };
-    const key = async (limits: Partial<ApiKeyRecord>): Promise<ApiKeyRecord> => {
-      const org = await createOrganisation(handle.db, { name: `Shared ${meters.length}` }, OPERATOR);
-      const created = await createSandboxKey(handle.db, org.id, { sport: "soccer" }, {
-        actor: OPERATOR,
-        at: new Date(),
-        ttlDays: 30,
-      });
-      return { ...(await findKeyByHash(handle.db, hashKey(created.key)))!, ...limits };
-    };
+    const key = (limits: Partial<ApiKeyRecord>) => keyWithLimits(handle, `Shared ${meters.length}`, limits);
     const heard = () => new Promise((resolve) => setTimeout(resolve, 200));
 
     it("learn each other's totals from each flush, so the quota holds within what was not yet flushed", async () => {

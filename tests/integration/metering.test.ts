@@ -66,7 +66,9 @@ async function storedCount(database: TestDatabase, keyId: string): Promise<numbe
   const handle = await openDatabase(database.config);
   try {
     const rows = rowsOf<{ requests: string | number }>(
-      await handle.db.execute(sql`select coalesce(sum(requests), 0) as requests from usage_monthly where key_id = ${keyId}`),
+      await handle.db.execute(
+        sql`select coalesce(sum(requests), 0) as requests from usage_monthly where key_id = ${keyId}`,
+      ),
     );
     return Number(rows[0]!.requests);
   } finally {
@@ -82,7 +84,10 @@ function request(agent: Agent, url: string, key: string): Promise<Answer> {
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", () => resolve({ status: 0 }));
       res.on("end", () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { meta?: { requests_used: number }; code?: string };
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          meta?: { requests_used: number };
+          code?: string;
+        };
         resolve({ status: res.statusCode ?? 0, used: body.meta?.requests_used, code: body.code });
       });
     });
@@ -93,9 +98,9 @@ function request(agent: Agent, url: string, key: string): Promise<Answer> {
 /** Sends `count` requests at once, spread over the servers in turn. */
 function flood(servers: string[], key: string, count: number): Promise<Answer[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  return Promise.all(Array.from({ length: count }, (_, i) => request(agent, servers[i % servers.length]!, key))).finally(
-    () => agent.destroy(),
-  );
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => request(agent, servers[i % servers.length]!, key)),
+  ).finally(() => agent.destroy());
 }
 
 const admittedOf = (answers: Answer[]) => answers.filter((a) => a.status === 200);
