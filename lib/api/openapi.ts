@@ -210,7 +210,7 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Envelope.** Every success is \`{"data": …, "meta": {"sandbox", "delay_seconds", "requests_used", "requests_quota"}}\`; lists add \`meta.next_cursor\`. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` and the \`request_id\` that is also in the \`X-Request-Id\` header.
 
-**Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key.
+**Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key. Windows are wall-clock: the per-second limit counts the UTC second a request arrives in, the quota the UTC calendar month. Every admitted request is recorded before it is answered, and never lost; \`meta.requests_used\` includes the request being answered and never goes down along one connection. Over the quota: 429 \`quota_exceeded\` until the month turns; over the per-second limit or the plan's concurrent streams: 429 \`rate_limited\`; both with \`Retry-After\` and \`violated-policies\`.
 
 **Lists.** \`GET /api/v1/events\` is ordered by kickoff, then id, with \`limit\` 1 to 100 (default 50); follow \`meta.next_cursor\` until it is null. Unknown query parameters are refused (400 \`unknown_parameter\`).
 
