@@ -32,12 +32,13 @@ import { gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../lib/config.ts";
 import { closeDatabase, getDatabase } from "../lib/db/index.ts";
-import { organisations, plans, SPORTS } from "../lib/db/schema/index.ts";
+import { organisations, plans } from "../lib/db/schema/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { admin, startServer, type RunningServer } from "../tests/integration/support/processes.ts";
-import { liveSoccer, upcomingEvents } from "./data.ts";
+import { BENCH_PLAN, liveSoccer, upcomingEvents } from "./data.ts";
 import {
   broken,
+  reportBroken,
   CONNECTIONS,
   cpuPerRequest,
   fmt,
@@ -102,18 +103,7 @@ async function giveHeadroom(dataDir: string): Promise<void> {
   const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
   try {
     await db.transaction(async (tx) => {
-      await tx.insert(plans).values({
-        code: "bench",
-        name: "Benchmark",
-        environment: "production",
-        description: "Limits no benchmark reaches; exists only in bench/api.ts's scratch database.",
-        sports: [...SPORTS],
-        monthlyQuota: 2_000_000_000,
-        requestsPerSecond: 1_000_000_000,
-        concurrentStreams: 1_000,
-        monthlyPriceCents: null,
-        ordinal: 99,
-      });
+      await tx.insert(plans).values(BENCH_PLAN);
       await tx.update(organisations).set({ planCode: "bench" }).where(eq(organisations.slug, "bench"));
     });
   } finally {
@@ -413,12 +403,7 @@ async function main() {
     } else {
       report(eventsNext, () => "no threshold (information only)");
     }
-    if (broken.length) {
-      console.log("");
-      console.log("Something broke (so the exit code is 1):");
-      for (const line of broken) console.log(`  ${line}`);
-      process.exitCode = 1;
-    }
+    reportBroken();
   } catch (error) {
     if (server) console.error(`bench: our server's output:\n${server.output()}`);
     throw error;

@@ -1,6 +1,6 @@
 // Feed updates for the benchmarks (bench/api.ts, bench/metering.ts): what a provider would send
 // through POST /api/feed/v1/updates (docs/feed.md), or what they apply in-process with applyBatch.
-import { SPORTS, type Sport } from "../lib/db/schema/index.ts";
+import { plans, SPORTS, type Sport } from "../lib/db/schema/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 
 const MINUTE = 60_000;
@@ -157,3 +157,21 @@ export function liveSoccer(count: number, at: number): FeedUpdate[] {
     };
   });
 }
+
+/**
+ * A plan no benchmark's load reaches (every plan on offer refuses it: pro above 50 requests a
+ * second, enterprise above 200). The seed upserts the plans it knows and deletes none, so a row
+ * written into a benchmark's scratch database survives the server's start.
+ */
+export const BENCH_PLAN: typeof plans.$inferInsert = {
+  code: "bench",
+  name: "Benchmark",
+  environment: "production",
+  description: "Limits no benchmark reaches; exists only in a benchmark's scratch database.",
+  sports: [...SPORTS],
+  monthlyQuota: 2_000_000_000,
+  requestsPerSecond: 1_000_000_000,
+  concurrentStreams: 1_000,
+  monthlyPriceCents: null,
+  ordinal: 99,
+};

@@ -53,6 +53,15 @@ export function cpuSeconds(pid: number): number | null {
 /** What broke during the run (refused or failed requests under load): the bench then exits with 1. */
 export const broken: string[] = [];
 
+/** Lists what broke during the run, if anything, and sets the exit code to 1. */
+export function reportBroken(): void {
+  if (broken.length === 0) return;
+  console.log("");
+  console.log("Something broke (so the exit code is 1):");
+  for (const line of broken) console.log(`  ${line}`);
+  process.exitCode = 1;
+}
+
 /**
  * What one side did in one run of the load generator. autocannon gives every latency; wrk gives
  * its percentiles (p50, p99) and the CPU it used.

@@ -34,15 +34,16 @@ import { eq, sql } from "drizzle-orm";
 import { OPERATOR } from "../lib/audit.ts";
 import { loadConfig } from "../lib/config.ts";
 import { closeDatabase, getDatabase, rowsOf } from "../lib/db/index.ts";
-import { organisations, plans, SPORTS } from "../lib/db/schema/index.ts";
+import { organisations, plans } from "../lib/db/schema/index.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
 import { createProductionKey } from "../lib/keys/index.ts";
 import { setLicence } from "../lib/licences.ts";
 import { createOrganisation } from "../lib/organisations.ts";
 import { seed } from "../seeds/index.ts";
-import { upcomingEvents } from "./data.ts";
+import { BENCH_PLAN, upcomingEvents } from "./data.ts";
 import {
   broken,
+  reportBroken,
   CONNECTIONS,
   cpuPerRequest,
   fmt,
@@ -74,18 +75,7 @@ async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId:
   const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
   try {
     await seed(db, at);
-    await db.insert(plans).values({
-      code: "bench",
-      name: "Benchmark",
-      environment: "production",
-      description: "Limits no benchmark reaches; exists only in bench/metering.ts's scratch database.",
-      sports: [...SPORTS],
-      monthlyQuota: 2_000_000_000,
-      requestsPerSecond: 1_000_000_000,
-      concurrentStreams: 1_000,
-      monthlyPriceCents: null,
-      ordinal: 99,
-    });
+    await db.insert(plans).values(BENCH_PLAN);
     const org = await createOrganisation(db, { name: "Bench", slug: "bench" }, OPERATOR);
     await setLicence(
       db,
@@ -277,12 +267,7 @@ async function main() {
       `  in usage_monthly once the server had stopped: ${fmt(stored)} (requests_used after the load: ${fmt(usedAfter)})`,
     );
 
-    if (broken.length) {
-      console.log("");
-      console.log("Something broke (so the exit code is 1):");
-      for (const line of broken) console.log(`  ${line}`);
-      process.exitCode = 1;
-    }
+    reportBroken();
   } catch (error) {
     if (server) console.error(`bench: the server's output:\n${server.output()}`);
     throw error;

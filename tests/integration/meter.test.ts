@@ -12,7 +12,7 @@ import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
 import { JournalMeter, type Admission } from "../../lib/metering/index.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { seed } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase, type TestDatabase } from "./support/databases.ts";
 
 // The meter against a real database, in this process: exact counts, the journal's replay after a
 // crash, month rollover and the per-second window with times chosen by the test, and two meters
@@ -22,6 +22,24 @@ import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 const HOUR = 3_600_000;
 // Flushes only when a test asks: a crash is a meter dropped without closing.
 const MANUAL = 24 * HOUR;
+
+/** A test database with the seed and a change bus; the meters a suite starts are closed after it. */
+function meterSuiteDatabase(database: () => TestDatabase) {
+  let handle: DatabaseHandle | undefined;
+  let bus: ChangeBus | undefined;
+  const meters: JournalMeter[] = [];
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    await seed(handle.db, new Date());
+    bus = await startChangeBus(handle);
+  });
+  afterAll(async () => {
+    for (const meter of meters) await meter.close();
+    await bus?.close();
+    await handle?.close();
+  });
+  return { handle: () => handle!, bus: () => bus!, meters };
+}
 
 /** A sandbox key's record, with the limits a test needs in place of its plan's. */
 async function keyWithLimits(
@@ -43,21 +61,13 @@ type Usage = { monthly: Record<string, number>; daily: Record<string, number>; l
 
 for (const backend of BACKENDS) {
   describe(`the meter on ${backend.name}`, () => {
-    const database = useTestDatabase(backend);
+    const { handle: db, bus: changes, meters } = meterSuiteDatabase(useTestDatabase(backend));
     let handle: DatabaseHandle;
     let bus: ChangeBus;
-    const meters: JournalMeter[] = [];
     let orgCount = 0;
-
-    beforeAll(async () => {
-      handle = await openDatabase(database().config);
-      await seed(handle.db, new Date());
-      bus = await startChangeBus(handle);
-    });
-    afterAll(async () => {
-      for (const meter of meters) await meter.close();
-      await bus?.close();
-      await handle?.close();
+    beforeAll(() => {
+      handle = db();
+      bus = changes();
     });
 
     const newKey = (limits: Partial<ApiKeyRecord> = {}) =>
@@ -265,20 +275,12 @@ for (const backend of BACKENDS) {
 const sharedBackend = POSTGRES;
 if (sharedBackend) {
   describe("two meters sharing PostgreSQL, as two instances", () => {
-    const database = useTestDatabase(sharedBackend);
+    const { handle: db, bus: changes, meters } = meterSuiteDatabase(useTestDatabase(sharedBackend));
     let handle: DatabaseHandle;
     let bus: ChangeBus;
-    const meters: JournalMeter[] = [];
-
-    beforeAll(async () => {
-      handle = await openDatabase(database().config);
-      await seed(handle.db, new Date());
-      bus = await startChangeBus(handle);
-    });
-    afterAll(async () => {
-      for (const meter of meters) await meter.close();
-      await bus?.close();
-      await handle?.close();
+    beforeAll(() => {
+      handle = db();
+      bus = changes();
     });
 
     const instance = async () => {
