@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
+import { utcDay } from "../clock.ts";
 import { rowsOf, type Database } from "../db/index.ts";
 import { meterJournals } from "../db/schema/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { claimOrphans, Journal, readJournal, removeJournalFile } from "./journal.ts";
-import { utcDay } from "../clock.ts";
 import { monthOf, nextMonthStart, rateLimit, rateLimitPolicy, secondsUntil, type Policy } from "./policies.ts";
 import { add, addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
 
