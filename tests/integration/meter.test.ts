@@ -190,6 +190,8 @@ for (const backend of BACKENDS) {
       // The replayed journal is gone; only the new instance's own is left.
       expect(readdirSync(dir)).toEqual([expect.stringMatching(new RegExp(`^${process.pid}-\\w+\\.journal$`))]);
       expect(readdirSync(dir)[0]).not.toContain(/^\d+-(\w+)\./.exec(file!)![1]!);
+      await next.close();
+      expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 81 });
       rmSync(dir, { recursive: true, force: true });
     });
 
