@@ -13,7 +13,7 @@ function deadPid(): number {
 }
 
 describe("the metering journal", () => {
-  it("reads back what was appended, from any offset, and counts its bytes", () => {
+  it("reads back what was appended, from any offset, and counts its bytes", async () => {
     const journal = Journal.create(folder());
     journal.append("key_a", 1_700_000_000_000);
     const afterFirst = journal.size;
@@ -27,7 +27,9 @@ describe("the metering journal", () => {
     });
     expect(readJournal(journal.file, afterFirst).records).toEqual([{ keyId: "key_b", at: 1_700_000_000_001 }]);
     expect(readJournal(journal.file, 0, afterFirst).records).toEqual([{ keyId: "key_a", at: 1_700_000_000_000 }]);
+    await journal.sync();
     journal.close();
+    await journal.sync(); // a closed journal has nothing left to sync
   });
 
   it("ignores a last line cut short, and refuses a file that is not a journal", () => {

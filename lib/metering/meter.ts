@@ -406,6 +406,9 @@ export class JournalMeter implements Meter {
 
     let totals: MonthTotal[];
     try {
+      // The lines this flush adds reach the disk first: the flush commits without waiting for the
+      // database's own disk, so a power cut must not take both.
+      await Promise.all(journals.map((journal) => journal.sync()));
       totals = await this.options.db.transaction(async (tx) => {
         await tx.execute(sql`set local synchronous_commit = off`);
         const lost = await lostLines(tx, journals);
