@@ -8,4 +8,4 @@ export {
   type MeterOptions,
   type StreamSlot,
 } from "./meter.ts";
-export { monthOf, nextMonthStart, secondsUntilNextMonth, type Policy } from "./policies.ts";
+export { monthOf, nextMonthStart, type Policy } from "./policies.ts";

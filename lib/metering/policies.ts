@@ -21,10 +21,6 @@ export function secondsUntil(time: number, end: number): number {
   return Math.max(1, Math.ceil((end - time) / 1000));
 }
 
-export function secondsUntilNextMonth(at: Date): number {
-  return secondsUntil(at.getTime(), nextMonthStart(at).getTime());
-}
-
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) of a key's plan. */
 export function rateLimitPolicy(key: Pick<ApiKeyRecord, "requestsPerSecond" | "monthlyQuota">): string {
   return `"second";q=${key.requestsPerSecond};w=1, "month";q=${key.monthlyQuota};w=${MONTH_WINDOW_SECONDS}`;

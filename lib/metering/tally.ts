@@ -28,7 +28,8 @@ export function merge(into: Tally, from: Tally): void {
   for (const [keyId, entry] of from) {
     const target = into.get(keyId);
     if (!target) {
-      into.set(keyId, entry);
+      // A copy: `from` stays as it was (a flush that fails puts its own tally back).
+      into.set(keyId, { months: new Map(entry.months), days: new Map(entry.days), lastUsed: entry.lastUsed });
       continue;
     }
     for (const [month, n] of entry.months) target.months.set(month, (target.months.get(month) ?? 0) + n);
