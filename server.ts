@@ -5,7 +5,6 @@
 // in app/api/v1 call the same implementation (API_ENTRY=next routes the API through them).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { now } from "./lib/clock.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
@@ -14,17 +13,10 @@ import { isApiPath, startApi } from "./lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
-import { JournalMeter } from "./lib/metering/index.ts";
+import { startInstanceMeter } from "./lib/metering/index.ts";
 import { seed } from "./seeds/index.ts";
 
 const dev = process.argv.includes("--dev");
-
-// How often each instance adds its journaled request counts to the database. With PostgreSQL the
-// same flush tells the other instances what this one admitted, so it is frequent: the bounds in
-// docs/metering.md follow from it. With PGlite there are no other instances, and every write runs
-// on the thread that answers requests.
-const SHARED_FLUSH_MS = 100;
-const EMBEDDED_FLUSH_MS = 1_000;
 
 // Never process.exit() while start-up may still be compiling in the background: Node can deadlock
 // joining V8's worker threads (nodejs/node#54918). Set the exit code and let the process end; the
@@ -68,14 +60,7 @@ async function start(config: Config): Promise<void> {
   }
 
   const feed = await startFeed(handle, config);
-  const { meter, replayed } = await JournalMeter.start({
-    db: handle.db,
-    journalDir: path.join(config.DATA_DIR, "meter"),
-    // Only instances sharing PostgreSQL have peers to hear; PGlite admits one process.
-    bus: handle.kind === "postgres" ? feed.bus : undefined,
-    flushIntervalMs: handle.kind === "postgres" ? SHARED_FLUSH_MS : EMBEDDED_FLUSH_MS,
-    now,
-  });
+  const { meter, replayed } = await startInstanceMeter(handle, config, feed.bus, now);
   if (replayed > 0) console.log(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const api = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter });
 

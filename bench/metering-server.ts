@@ -1,6 +1,6 @@
 // The server of bench/metering.ts: one process answering /api/v1 on two ports, with the same
-// database, feed views and key cache code, the one metered as server.ts meters (JournalMeter on the
-// embedded PGlite, flushed every second, journal in DATA_DIR/meter), the other through a meter
+// database, feed views and key cache code, the one metered as server.ts meters (the same
+// startInstanceMeter: on PGlite, a journal in DATA_DIR/meter added every second), the other through a meter
 // that admits every request and counts nothing. Each port answers exactly as server.ts's node:http
 // entry does for /api/v1; there is no Next, no /healthz, nothing else.
 //
@@ -11,18 +11,14 @@
 // flushes its counts), the feed and the database, then the process ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { now } from "../lib/clock.ts";
 import { loadConfig } from "../lib/config.ts";
 import { closeDatabase, getDatabase } from "../lib/db/index.ts";
 import { startApi, type Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
 import { startFeed } from "../lib/feed/service.ts";
-import { JournalMeter, type Admission, type Meter } from "../lib/metering/index.ts";
+import { startInstanceMeter, type Admission, type Meter } from "../lib/metering/index.ts";
 import { seed } from "../seeds/index.ts";
-
-// As server.ts flushes on the embedded database (its EMBEDDED_FLUSH_MS).
-const EMBEDDED_FLUSH_MS = 1_000;
 
 /** Admits everything, counts nothing, sends no rate-limit headers: the API without metering. */
 const admitAll: Meter = {
@@ -62,12 +58,7 @@ const config = loadConfig(process.env);
 const handle = await getDatabase(config);
 await seed(handle.db, now());
 const feed = await startFeed(handle, config, { log: (line) => console.error(line) });
-const { meter } = await JournalMeter.start({
-  db: handle.db,
-  journalDir: path.join(config.DATA_DIR, "meter"),
-  flushIntervalMs: EMBEDDED_FLUSH_MS,
-  now,
-});
+const { meter } = await startInstanceMeter(handle, config, feed.bus, now);
 const meteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter });
 const unmeteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter: admitAll });
 const metered = serveApi(meteredApi);

@@ -2,6 +2,7 @@
 // records the console charts. The design and its guarantees are in docs/metering.md.
 export {
   JournalMeter,
+  startInstanceMeter,
   USAGE_CHANNEL,
   type Admission,
   type Meter,

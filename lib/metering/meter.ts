@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { utcDay } from "../clock.ts";
-import { rowsOf, type Database } from "../db/index.ts";
+import path from "node:path";
+import type { Config } from "../config.ts";
+import { rowsOf, type Database, type DatabaseHandle } from "../db/index.ts";
 import { meterJournals } from "../db/schema/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
@@ -504,6 +506,30 @@ export class JournalMeter implements Meter {
     await this.flush();
     for (const journal of this.sealed) journal.close();
   }
+}
+
+// How often an instance adds its journal to the database. With PostgreSQL the same flush tells the
+// other instances what this one admitted, so it is frequent: the bounds in docs/metering.md follow
+// from it. PGlite admits one process, so there are no others, and every write runs on the thread
+// that answers requests.
+const SHARED_FLUSH_MS = 100;
+const EMBEDDED_FLUSH_MS = 1_000;
+
+/** The meter of a server instance on this database: its journal in DATA_DIR/meter. */
+export function startInstanceMeter(
+  handle: DatabaseHandle,
+  config: Pick<Config, "DATA_DIR">,
+  bus: ChangeBus,
+  now: () => Date,
+): Promise<{ meter: JournalMeter; replayed: number }> {
+  const shared = handle.kind === "postgres";
+  return JournalMeter.start({
+    db: handle.db,
+    journalDir: path.join(config.DATA_DIR, "meter"),
+    bus: shared ? bus : undefined,
+    flushIntervalMs: shared ? SHARED_FLUSH_MS : EMBEDDED_FLUSH_MS,
+    now,
+  });
 }
 
 function merged(a: Tally, b: Tally): Tally {
