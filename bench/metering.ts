@@ -30,16 +30,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
-import { OPERATOR } from "../lib/audit.ts";
 import { loadConfig } from "../lib/config.ts";
-import { closeDatabase, getDatabase, rowsOf } from "../lib/db/index.ts";
-import { organisations, plans } from "../lib/db/schema/index.ts";
+import { closeDatabase, getDatabase } from "../lib/db/index.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
-import { createProductionKey } from "../lib/keys/index.ts";
-import { setLicence } from "../lib/licences.ts";
-import { createOrganisation } from "../lib/organisations.ts";
 import { seed } from "../seeds/index.ts";
+import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
 import { BENCH_PLAN, upcomingEvents } from "./data.ts";
 import {
   broken,
@@ -75,23 +70,13 @@ async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId:
   const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
   try {
     await seed(db, at);
-    await db.insert(plans).values(BENCH_PLAN);
-    const org = await createOrganisation(db, { name: "Bench", slug: "bench" }, OPERATOR);
-    await setLicence(
-      db,
-      org.id,
-      { reference: "L-1", authority: "X", holder: "Bench Ltd", validUntil: "2030-12-31" },
-      OPERATOR,
-      at,
-    );
-    await db.update(organisations).set({ planCode: "bench" }).where(eq(organisations.id, org.id));
-    const created = await createProductionKey(db, org.id, { name: "bench" }, { actor: OPERATOR, at });
+    const created = await keyOnOwnPlan(db, BENCH_PLAN, at);
     const result = await applyBatch(db, linesOf(upcomingEvents(UPCOMING_EVENTS, at.getTime())), new Date());
     if (result.applied !== UPCOMING_EVENTS) {
       const refused = result.results.find((line) => line.status !== "applied");
       throw new Error(`the ingest applied ${result.applied} of ${UPCOMING_EVENTS} events: ${JSON.stringify(refused)}`);
     }
-    return { key: created.key, keyId: created.summary.id };
+    return created;
   } finally {
     await closeDatabase();
   }
@@ -101,10 +86,7 @@ async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId:
 async function storedCount(dataDir: string, keyId: string): Promise<number> {
   const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
   try {
-    const [row] = rowsOf<{ requests: string | number }>(
-      await db.execute(sql`select coalesce(sum(requests), 0) as requests from usage_monthly where key_id = ${keyId}`),
-    );
-    return Number(row?.requests ?? 0);
+    return await storedRequests(db, keyId);
   } finally {
     await closeDatabase();
   }

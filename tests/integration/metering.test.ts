@@ -1,14 +1,10 @@
 import { Agent, get } from "node:http";
-import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
-import { openDatabase, rowsOf } from "../../lib/db/index.ts";
-import { organisations, plans, SPORTS } from "../../lib/db/schema/index.ts";
-import { createProductionKey } from "../../lib/keys/index.ts";
-import { setLicence } from "../../lib/licences.ts";
-import { createOrganisation } from "../../lib/organisations.ts";
+import { openDatabase } from "../../lib/db/index.ts";
+import { SPORTS } from "../../lib/db/schema/index.ts";
 import { seed } from "../../seeds/index.ts";
 import { BACKENDS, freshDataDir, POSTGRES, useTestDatabase, type TestDatabase } from "./support/databases.ts";
+import { keyOnOwnPlan, storedRequests } from "./support/metering.ts";
 import { startServer, type RunningServer } from "./support/processes.ts";
 
 // Metering through HTTP against real server processes: 10,000 concurrent requests against one
@@ -25,38 +21,28 @@ type Answer = { status: number; used?: number; code?: string };
 
 let plansMade = 0;
 
-/**
- * A production key on a plan of its own limits, written before the server starts (PGlite admits
- * one process): the seed upserts the plans it knows and keeps others.
- */
+/** A production key on a plan of the limits a test needs. */
 async function keyWithLimits(database: TestDatabase, limits: Limits): Promise<{ key: string; keyId: string }> {
   const handle = await openDatabase(database.config);
   try {
     const at = new Date();
     await seed(handle.db, at);
     const code = `metering-${++plansMade}`;
-    await handle.db.insert(plans).values({
-      code,
-      name: `Metering ${plansMade}`,
-      environment: "production",
-      description: "A plan of the metering tests.",
-      sports: [...SPORTS],
-      ...limits,
-      concurrentStreams: 10,
-      monthlyPriceCents: null,
-      ordinal: 100 + plansMade,
-    });
-    const org = await createOrganisation(handle.db, { name: `Metered ${code}` }, OPERATOR);
-    await setLicence(
+    return await keyOnOwnPlan(
       handle.db,
-      org.id,
-      { reference: `L-${code}`, authority: "Test Authority", holder: "Metered Ltd", validUntil: "2031-12-31" },
-      OPERATOR,
+      {
+        code,
+        name: `Metering ${plansMade}`,
+        environment: "production",
+        description: "A plan of the metering tests.",
+        sports: [...SPORTS],
+        ...limits,
+        concurrentStreams: 10,
+        monthlyPriceCents: null,
+        ordinal: 100 + plansMade,
+      },
       at,
     );
-    await handle.db.update(organisations).set({ planCode: code }).where(eq(organisations.id, org.id));
-    const created = await createProductionKey(handle.db, org.id, { name: "load" }, { actor: OPERATOR, at });
-    return { key: created.key, keyId: created.summary.id };
   } finally {
     await handle.close();
   }
@@ -65,12 +51,7 @@ async function keyWithLimits(database: TestDatabase, limits: Limits): Promise<{ 
 async function storedCount(database: TestDatabase, keyId: string): Promise<number> {
   const handle = await openDatabase(database.config);
   try {
-    const rows = rowsOf<{ requests: string | number }>(
-      await handle.db.execute(
-        sql`select coalesce(sum(requests), 0) as requests from usage_monthly where key_id = ${keyId}`,
-      ),
-    );
-    return Number(rows[0]!.requests);
+    return await storedRequests(handle.db, keyId);
   } finally {
     await handle.close();
   }
