@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState, useState } from "react";
 import { createProductionKeyAction } from "@/app/console/actions";
 import { Field, FormMessage, SubmitButton } from "@/components/console/form";
-import { ShowOnce } from "./show-once";
+import { KeyCreationSection } from "./show-once";
 
 export function ProductionKeySection(props: { canEdit: boolean; blockers: string[] }) {
   const [round, setRound] = useState(0);
@@ -23,19 +23,8 @@ function ProductionKeyForm({
   const [state, action] = useActionState(createProductionKeyAction, null);
   const created = state && "ok" in state ? state.data : null;
   return (
-    <section
-      aria-labelledby="production-title"
-      className="rounded-lg border border-slate-300 p-4"
-      data-testid="production-section"
-    >
-      <h2 id="production-title" className="text-lg font-semibold text-slate-900">
-        Production keys
-      </h2>
-      {created ? (
-        <div className="mt-3">
-          <ShowOnce created={created} onDone={onDone} />
-        </div>
-      ) : blockers.length > 0 ? (
+    <KeyCreationSection name="production" title="Production keys" created={created} onDone={onDone}>
+      {blockers.length > 0 ? (
         <div className="mt-2 text-sm text-slate-800" data-testid="production-blockers">
           <p>Production keys need a valid licence record and a plan. Missing:</p>
           <ul className="mt-2 list-disc space-y-1 pl-5">
@@ -71,6 +60,6 @@ function ProductionKeyForm({
           Your organisation can have production keys; an admin creates them.
         </p>
       )}
-    </section>
+    </KeyCreationSection>
   );
 }

@@ -5,7 +5,7 @@ import { useActionState, useState } from "react";
 import { createSandboxKeyAction } from "@/app/console/actions";
 import { FormMessage, inputClass, SubmitButton } from "@/components/console/form";
 import { formatDay } from "@/components/console/format";
-import { ShowOnce } from "./show-once";
+import { KeyCreationSection } from "./show-once";
 
 type Existing = { hint: string; sport: string; createdAt: string; expiresAt: string | null; status: string };
 
@@ -34,19 +34,8 @@ function SandboxOffer({
   const created = state && "ok" in state ? state.data : null;
   const sportName = (code: string) => sports.find((s) => s.code === code)?.name ?? code;
   return (
-    <section
-      aria-labelledby="sandbox-title"
-      className="rounded-lg border border-slate-300 p-4"
-      data-testid="sandbox-section"
-    >
-      <h2 id="sandbox-title" className="text-lg font-semibold text-slate-900">
-        Sandbox key
-      </h2>
-      {created ? (
-        <div className="mt-3">
-          <ShowOnce created={created} onDone={onDone} />
-        </div>
-      ) : existing ? (
+    <KeyCreationSection name="sandbox" title="Sandbox key" created={created} onDone={onDone}>
+      {existing ? (
         <div className="mt-2 space-y-2 text-sm text-slate-800" data-testid="sandbox-explanation">
           <p>
             Your organisation&apos;s sandbox key <code className="rounded bg-slate-100 px-1">{existing.hint}</code>{" "}
@@ -94,6 +83,6 @@ function SandboxOffer({
       ) : (
         <p className="mt-2 text-sm text-slate-800">No sandbox key yet; an admin can create it.</p>
       )}
-    </section>
+    </KeyCreationSection>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { CopyButton } from "@/components/console/copy-button";
 import { buttonClass } from "@/components/console/form";
 import { formatDay } from "@/components/console/format";
@@ -51,6 +51,43 @@ export function ShowOnce({ created, onDone }: { created: ShownOnceKey; onDone: (
           I have stored it
         </button>
       </div>
+    </section>
+  );
+}
+
+/**
+ * A section of the keys page that creates a key: once created, the key is shown (once) in place of
+ * the section's own content until "Done".
+ */
+export function KeyCreationSection({
+  name,
+  title,
+  created,
+  onDone,
+  children,
+}: {
+  name: "sandbox" | "production";
+  title: string;
+  created: ShownOnceKey | null;
+  onDone: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={`${name}-title`}
+      className="rounded-lg border border-slate-300 p-4"
+      data-testid={`${name}-section`}
+    >
+      <h2 id={`${name}-title`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {created ? (
+        <div className="mt-3">
+          <ShowOnce created={created} onDone={onDone} />
+        </div>
+      ) : (
+        children
+      )}
     </section>
   );
 }
