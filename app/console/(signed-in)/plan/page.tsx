@@ -7,6 +7,8 @@ import { PlanChoice } from "./plan-choice";
 
 export const metadata: Metadata = { title: "Plan" };
 
+const COLUMNS = ["Plan", "Sports", "Monthly quota", "Requests per second", "Streams", "Price"];
+
 function price(cents: number | null): string {
   if (cents === null) return "On request";
   if (cents === 0) return "Free";
@@ -35,24 +37,11 @@ export default async function PlanPage() {
           <caption className="sr-only">Plans compared</caption>
           <thead>
             <tr className="border-b border-slate-300 text-slate-700">
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Plan
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Sports
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Monthly quota
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Requests per second
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Streams
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Price
-              </th>
+              {COLUMNS.map((column) => (
+                <th key={column} scope="col" className="py-2 pr-3 font-medium">
+                  {column}
+                </th>
+              ))}
               <th scope="col" className="py-2 font-medium">
                 <span className="sr-only">Choice</span>
               </th>
