@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { now } from "./lib/clock.ts";
-import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
+import { authSecret } from "./lib/auth/secret.ts";
+import { ConfigError, loadConfig, streamSettings, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
@@ -62,7 +63,15 @@ async function start(config: Config): Promise<void> {
   const feed = await startFeed(handle, config);
   const { meter, replayed } = await startInstanceMeter(handle, config, feed.bus, now);
   if (replayed > 0) console.log(`Metering: ${replayed} requests replayed from journals of earlier processes`);
-  const api = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter });
+  const api = await startApi({
+    db: handle.db,
+    bus: feed.bus,
+    views: feed.views,
+    now,
+    meter,
+    streams: streamSettings(config),
+    sessionSecret: authSecret(config),
+  });
 
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
@@ -71,11 +80,14 @@ async function start(config: Config): Promise<void> {
   await app.prepare();
   const handleWithNext = app.getRequestHandler();
 
+  let stopping = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
       if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
+      // A stopping instance says so at once, so the load balancer sends new clients elsewhere.
+      if (stopping) return sendJson(res, 503, { status: "stopping" }, method);
       void readiness(handle).then((report) => sendJson(res, report.status, report.body, method));
       return;
     }
@@ -107,11 +119,12 @@ async function start(config: Config): Promise<void> {
   const { port } = server.address() as AddressInfo;
   console.log(`Ready on http://localhost:${port} (${dev ? "development" : "production"})`);
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
+    // Each stream gets a short retry: its client reconnects to another instance with its last id.
+    api.streams.shutdown();
     // Idle keep-alive connections would hold close() open; busy ones get a few seconds to finish.
     server.closeIdleConnections();
     const forced = setTimeout(() => server.closeAllConnections(), 5_000).unref();

@@ -12,7 +12,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { now } from "../lib/clock.ts";
-import { loadConfig } from "../lib/config.ts";
+import { authSecret } from "../lib/auth/secret.ts";
+import { loadConfig, streamSettings } from "../lib/config.ts";
 import { closeDatabase, getDatabase } from "../lib/db/index.ts";
 import { startApi, type Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
@@ -59,8 +60,16 @@ const handle = await getDatabase(config);
 await seed(handle.db, now());
 const feed = await startFeed(handle, config, { log: (line) => console.error(line) });
 const { meter } = await startInstanceMeter(handle, config, feed.bus, now);
-const meteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter });
-const unmeteredApi = await startApi({ db: handle.db, bus: feed.bus, views: feed.views, now, meter: admitAll });
+const common = {
+  db: handle.db,
+  bus: feed.bus,
+  views: feed.views,
+  now,
+  streams: streamSettings(config),
+  sessionSecret: authSecret(config),
+};
+const meteredApi = await startApi({ ...common, meter });
+const unmeteredApi = await startApi({ ...common, meter: admitAll });
 const metered = serveApi(meteredApi);
 const unmetered = serveApi(unmeteredApi);
 console.log(`READY ${JSON.stringify({ metered: await listen(metered), unmetered: await listen(unmetered) })}`);

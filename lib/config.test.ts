@@ -18,6 +18,11 @@ describe("configuration", () => {
       API_ENTRY: "node",
       TRUST_PROXY_HOPS: 0,
       INVITATION_TTL_DAYS: 7,
+      STREAM_PING_SECONDS: 15,
+      STREAM_FLUSH_MS: 20,
+      STREAM_BUFFER_BYTES: 262144,
+      STREAM_STALE_SECONDS: 5,
+      SESSION_STREAMS: 4,
     });
   });
 

@@ -41,7 +41,31 @@ const configSchema = z.object({
   // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
+  // Streams (docs/streams.md): a `: ping` comment at least this often on a quiet stream;
+  STREAM_PING_SECONDS: positiveInt.max(60).default(15),
+  // messages gathered for this long are written to each client in one write;
+  STREAM_FLUSH_MS: positiveInt.max(1_000).default(20),
+  // unsent bytes a connection may hold before its client counts as slow;
+  STREAM_BUFFER_BYTES: positiveInt
+    .min(4_096)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024),
+  // how long without hearing the feed before streams say `stale`;
+  STREAM_STALE_SECONDS: positiveInt.max(600).default(5),
+  // concurrent streams of one signed-in console member on one instance.
+  SESSION_STREAMS: positiveInt.max(100).default(4),
 });
+
+/** The streams' settings, from the configuration. */
+export function streamSettings(config: Config) {
+  return {
+    pingSeconds: config.STREAM_PING_SECONDS,
+    flushMs: config.STREAM_FLUSH_MS,
+    bufferBytes: config.STREAM_BUFFER_BYTES,
+    staleSeconds: config.STREAM_STALE_SECONDS,
+    sessionStreams: config.SESSION_STREAMS,
+  };
+}
 
 export type Config = z.infer<typeof configSchema>;
 

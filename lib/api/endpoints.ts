@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { EventStatus, Sport } from "../db/schema/index.ts";
+import type { EventStatus } from "../db/schema/index.ts";
 import type { EventDocument } from "../feed/mirror.ts";
 import { compareListOrder } from "../feed/mirror.ts";
 import { nextMonthStart } from "../metering/policies.ts";
 import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
-import { ApiError } from "./errors.ts";
+import { STREAM_ENDPOINTS } from "../streams/endpoints.ts";
+import { coveredSports, eventOf } from "./entitlement.ts";
 import { Payload } from "./payload.ts";
 import { defineEndpoint, type RequestContext } from "./pipeline.ts";
 import {
@@ -23,37 +24,6 @@ import { cachedOn } from "./view-cache.ts";
 
 const LISTED_STATUSES: EventStatus[] = ["live", "upcoming"];
 const IN_PLAY: EventStatus[] = ["live", "suspended"];
-
-/** The sports a request covers: the one asked for (if the key covers it), else all of the key's. */
-function coveredSports(context: RequestContext, sport: Sport | undefined): Sport[] {
-  if (sport === undefined) return context.key.sports;
-  if (!context.key.sports.includes(sport)) throw notCovered(context, sport);
-  return [sport];
-}
-
-function notCovered(context: RequestContext, sport: Sport): ApiError {
-  const covered = context.key.sports.join(", ") || "no sport";
-  return new ApiError(
-    "sport_not_covered",
-    context.sandbox
-      ? `This sandbox key covers ${covered} only, not ${sport}.`
-      : `The plan of this key covers ${covered}, not ${sport}. A plan with more sports is chosen in the console.`,
-  );
-}
-
-function eventOf(context: RequestContext, id: string): EventDocument {
-  const document = context.view.get(id);
-  if (!document) {
-    throw new ApiError(
-      "not_found",
-      context.sandbox
-        ? `No event ${id} ${context.delaySeconds} seconds ago (a sandbox key sees the feed as it was then).`
-        : `No event ${id}.`,
-    );
-  }
-  if (!context.key.sports.includes(document.event.sport)) throw notCovered(context, document.event.sport);
-  return document;
-}
 
 // GET /api/v1/me: describes the calling key
 export const describeKey = defineEndpoint({
@@ -212,4 +182,4 @@ export const listOdds = defineEndpoint({
   },
 });
 
-export const ENDPOINTS = [describeKey, listEvents, getEvent, getLineups, listOdds];
+export const ENDPOINTS = [describeKey, listEvents, getEvent, getLineups, listOdds, ...STREAM_ENDPOINTS];

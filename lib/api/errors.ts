@@ -33,6 +33,11 @@ export const API_ERRORS = {
   },
   key_revoked: { status: 401, title: "API key revoked", description: "The key was revoked in the console." },
   key_expired: { status: 401, title: "API key expired", description: "The sandbox key passed its `expires_at`." },
+  session_expired: {
+    status: 401,
+    title: "Session expired",
+    description: "Streams only: the console session cookie sent instead of a key is not valid any more; sign in again.",
+  },
   sport_not_covered: {
     status: 403,
     title: "Sport not covered",
@@ -48,7 +53,7 @@ export const API_ERRORS = {
     status: 429,
     title: "Rate limited",
     description:
-      "Over the key's requests per second (or concurrent streams). Not counted; retry after `Retry-After` seconds.",
+      "Over the key's requests per second, or (streams) its plan's concurrent streams: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.",
   },
   quota_exceeded: {
     status: 429,

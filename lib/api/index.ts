@@ -3,6 +3,8 @@ import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
 import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";
+import { StreamHub, type StreamSettings } from "../streams/hub.ts";
+import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
 import { ENDPOINTS } from "./endpoints.ts";
 import { serve, type ApiRequest, type ApiResponse, type ApiServices } from "./pipeline.ts";
@@ -22,6 +24,8 @@ export type Api = {
    * bundles its own copy of lib/api, and only this instance's copy may run the pipeline.
    */
   serveOperation(operationId: string | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
+  /** This instance's streams. */
+  streams: StreamHub;
   close(): Promise<void>;
 };
 
@@ -40,15 +44,22 @@ export async function startApi(options: {
   views: FeedViews;
   now: () => Date;
   meter: Meter;
+  streams: StreamSettings;
+  /** Signs console sessions: a member's board streams with the session cookie. */
+  sessionSecret: string;
 }): Promise<Api> {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
   setInstanceKeyCache(keys);
+  const streams = new StreamHub({ ...options, settings: options.streams });
+  await streams.start();
   const services: ApiServices = {
     keys,
     meter: options.meter,
     views: options.views,
     now: options.now,
+    streams,
+    session: (token, at) => sessionViewer(options.db, token, options.sessionSecret, at),
   };
   const api: Api = {
     async handle(request) {
@@ -58,7 +69,9 @@ export async function startApi(options: {
     },
     serveOperation: (operationId, params, request) =>
       serve(services, ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
+    streams,
     async close() {
+      streams.stop();
       unfollow();
       await services.meter.close();
       if (globalThis.__sportsDataApi === api) globalThis.__sportsDataApi = undefined;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { nodeSink } from "../streams/sink.ts";
 import type { ApiRequest, ApiResponse } from "./pipeline.ts";
 
 /** A node:http request as the API sees it. */
@@ -18,6 +19,11 @@ export function apiRequestFromNode(req: IncomingMessage): ApiRequest {
 
 export function writeApiResponse(res: ServerResponse, response: ApiResponse): void {
   res.writeHead(response.status, response.headers);
+  if (response.stream) {
+    res.flushHeaders();
+    response.stream(nodeSink(res));
+    return;
+  }
   if (!response.body) {
     res.end();
     return;

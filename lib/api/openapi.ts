@@ -82,6 +82,7 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
   ),
   key_revoked: new ApiError("key_revoked", "This key was revoked on 2026-11-02T10:15:00.000Z."),
   key_expired: new ApiError("key_expired", "This sandbox key expired at 2026-11-30T09:00:00.000Z."),
+  session_expired: new ApiError("session_expired", "The console session is not valid any more; sign in again."),
   sport_not_covered: new ApiError("sport_not_covered", "This sandbox key covers soccer only, not tennis."),
   not_found: new ApiError("not_found", "No event soc-bdrn-983512."),
   method_not_allowed: new ApiError("method_not_allowed", "POST is not allowed: the API is read-only (GET, HEAD)."),
@@ -180,6 +181,10 @@ function operation(endpoint: Endpoint) {
     "RateLimit-Policy": ref("RateLimit-Policy"),
     ETag: ref("ETag"),
   };
+  const errors = Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(codes)]),
+  );
+  if (endpoint.stream) return streamOperation(endpoint, endpoint.stream.messages, errors);
   return {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
@@ -197,9 +202,54 @@ function operation(endpoint: Endpoint) {
         description: "`If-None-Match` matched the current `ETag`: nothing changed. Counted like any request.",
         headers: okHeaders,
       },
-      ...Object.fromEntries(
-        [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(codes)]),
-      ),
+      ...errors,
+    },
+  };
+}
+
+/**
+ * A Server-Sent Events stream: the body is `text/event-stream`; each message's `data` is one JSON
+ * object whose schema depends on its `event` name, listed in `x-sse-events` (OpenAPI 3.1 has no
+ * place of its own for the items of a stream).
+ */
+function streamOperation(endpoint: Endpoint, messages: Record<string, z.ZodType>, errors: Record<string, unknown>) {
+  const events = Object.fromEntries(Object.entries(messages).map(([event, schema]) => [event, schemaOf(schema)]));
+  const list = Object.keys(messages)
+    .map((event) => `\`${event}\``)
+    .join(", ");
+  return {
+    operationId: endpoint.operationId,
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+    description: `${endpoint.description}\n\nHEAD answers the headers of the stream without opening it.`,
+    parameters: [
+      ...parameters(endpoint),
+      {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description: "The `id` of the last message received: the stream resumes after it.",
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      200: {
+        description:
+          `Server-Sent Events, uncompressed and unbuffered. Messages: ${list}; each \`data\` is one line of JSON ` +
+          "whose schema for each event name is in `x-sse-events`. Every message with new data has an `id` (the feed revision).",
+        headers: {
+          "X-Request-Id": ref("X-Request-Id"),
+          RateLimit: ref("RateLimit"),
+          "RateLimit-Policy": ref("RateLimit-Policy"),
+        },
+        content: {
+          "text/event-stream": {
+            schema: { type: "string", description: "`id: <revision>`, `event: <name>`, `data: <JSON>` per message" },
+            "x-sse-events": events,
+          },
+        },
+      },
+      ...errors,
     },
   };
 }
@@ -229,6 +279,7 @@ export function openApiDocument(): JsonSchema {
       { name: "Key", description: "The calling key" },
       { name: "Events", description: "Events, one event, lineups" },
       { name: "Odds", description: "Every event in play with its markets" },
+      { name: "Streams", description: "Server-Sent Events: one event, or every event in play, as they change" },
     ],
     paths: Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint.path, { get: operation(endpoint) }])),
     components: {

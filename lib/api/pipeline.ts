@@ -5,7 +5,11 @@ import type { KeyCache } from "../keys/cache.ts";
 import { checkKeyFormat, hashKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { newRequestId } from "../http/problem.ts";
-import type { Meter } from "../metering/index.ts";
+import type { Meter, StreamSlot } from "../metering/index.ts";
+import type { StreamHub, StreamRequest } from "../streams/hub.ts";
+import type { StreamSink } from "../streams/sink.ts";
+import { sessionToken } from "../streams/session.ts";
+import { SSE_CONTENT_TYPE } from "../streams/sse.ts";
 import { readCredentials } from "./credentials.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode, type ParamError } from "./errors.ts";
 import type { Payload } from "./payload.ts";
@@ -19,8 +23,16 @@ export type ApiRequest = {
   header(name: string): string | undefined;
 };
 
-/** An answer: `body` is written chunk by chunk (null for HEAD and 304). */
-export type ApiResponse = { status: number; headers: Record<string, string>; body: Buffer[] | null };
+/**
+ * An answer: `body` is written chunk by chunk (null for HEAD and 304); a stream's answer has no
+ * body but `stream`, which the server calls with the connection once the headers are sent.
+ */
+export type ApiResponse = {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer[] | null;
+  stream?: (sink: StreamSink) => void;
+};
 
 /** What every handler gets: the key, the view of the feed it may see, and its parsed input. */
 export type RequestContext = {
@@ -31,7 +43,12 @@ export type RequestContext = {
   sandbox: boolean;
   delaySeconds: number;
   view: FeedMirror;
+  /** For a stream endpoint: what opening the stream needs beyond the key. */
+  stream: StreamOpening | null;
 };
+
+/** The parts of a stream's request the pipeline settled: who, which slot, which id to resume after. */
+export type StreamOpening = Omit<StreamRequest, "sink" | "view"> & { hub: StreamHub };
 
 export type Reply = {
   payload: Payload;
@@ -39,6 +56,9 @@ export type Reply = {
   meta?: Record<string, unknown>;
   cacheControl?: string;
 };
+
+/** A stream endpoint's reply: opens the stream on the client's connection. */
+export type StreamReply = { stream: (sink: StreamSink) => void };
 
 export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject> = {
   operationId: string;
@@ -53,7 +73,9 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
   response: z.ZodType;
   /** Errors beyond those every endpoint can answer, for the OpenAPI document. */
   errors: ApiErrorCode[];
-  handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply;
+  /** A Server-Sent Events stream: the data schema of each message it sends, by event name. */
+  stream?: { messages: Record<string, z.ZodType> };
+  handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply | StreamReply;
 };
 
 /** Types a handler by its schemas; the pipeline parses the input with the same schemas. */
@@ -66,6 +88,9 @@ export type ApiServices = {
   meter: Meter;
   views: FeedViews;
   now: () => Date;
+  /** This instance's streams, and how a console member's session is read (streams only). */
+  streams?: StreamHub;
+  session?: (token: string, at: Date) => Promise<{ key: ApiKeyRecord; userId: string } | null>;
 };
 
 export const ALLOWED_METHODS = "GET, HEAD";
@@ -85,57 +110,131 @@ export async function serve(
 ): Promise<ApiResponse> {
   const requestId = newRequestId();
   let limitHeaders: Record<string, string> = {};
+  let meta = { used: 0, quota: 0 };
   try {
     if (request.method !== "GET" && request.method !== "HEAD") {
       throw new ApiError("method_not_allowed", `${request.method} is not allowed: the API is read-only (GET, HEAD).`, {
         headers: { allow: ALLOWED_METHODS },
       });
     }
-    const keyValue = readCredentials(request.header, request.query);
     const at = services.now();
-    const key = await authenticate(services.keys, keyValue, at);
-    const admission = await unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
-    limitHeaders = admission.headers;
-    if (!admission.admitted) {
-      throw new ApiError(
-        admission.code,
-        admission.code === "quota_exceeded"
-          ? `The key used its monthly quota of ${admission.quota} requests; it starts again at the next month (UTC).`
-          : `Over the key's limit of ${key.requestsPerSecond} requests per second.`,
-        {
-          headers: { "retry-after": String(admission.retryAfter) },
-          extensions: { "violated-policies": [admission.violated] },
-        },
-      );
+    // A console member's board streams with the session cookie, when no key is sent.
+    const token = endpoint?.stream ? sessionCookieOf(request) : undefined;
+    const member = token !== undefined ? await openSession(services, token, at) : null;
+    const keyValue = member ? "" : readCredentials(request.header, request.query);
+    const key = member ? member.key : await authenticate(services.keys, keyValue, at);
+    // Before admission: a stream over the limit is refused, and not counted.
+    const slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
+    try {
+      if (!member) {
+        const admission = await unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
+        limitHeaders = admission.headers;
+        if (!admission.admitted) {
+          throw new ApiError(
+            admission.code,
+            admission.code === "quota_exceeded"
+              ? `The key used its monthly quota of ${admission.quota} requests; it starts again at the next month (UTC).`
+              : `Over the key's limit of ${key.requestsPerSecond} requests per second.`,
+            {
+              headers: { "retry-after": String(admission.retryAfter) },
+              extensions: { "violated-policies": [admission.violated] },
+            },
+          );
+        }
+        meta = { used: admission.used, quota: admission.quota };
+      }
+      if (!endpoint)
+        throw new ApiError("not_found", `There is no ${request.path}. The API's paths are in /api/v1/openapi.json.`);
+      const input = {
+        params: endpoint.params ? parseInput(endpoint.params, rawParams, "path") : {},
+        query: parseQuery(endpoint.query, request.query),
+      };
+      const sandbox = key.environment === "sandbox";
+      const delaySeconds = sandbox ? services.views.delaySeconds : 0;
+      const context: RequestContext = {
+        key,
+        keyValue,
+        at,
+        sandbox,
+        delaySeconds,
+        view: sandbox ? services.views.delayed(at) : services.views.present,
+        stream: slot
+          ? {
+              hub: services.streams!,
+              principal: { key, keyHash: member ? null : hashKey(keyValue), session: member !== null },
+              lastEventId: request.header("last-event-id"),
+              requestId,
+              slot,
+            }
+          : null,
+      };
+      const reply = endpoint.handle(context, input);
+      if ("stream" in reply) {
+        const headers = {
+          "x-request-id": requestId,
+          ...limitHeaders,
+          "content-type": SSE_CONTENT_TYPE,
+          "cache-control": "no-store",
+          // Proxies that buffer (nginx) pass a stream's messages on as they come.
+          "x-accel-buffering": "no",
+        };
+        if (request.method === "HEAD") {
+          slot?.release();
+          return { status: 200, headers, body: null };
+        }
+        return { status: 200, headers, body: null, stream: reply.stream };
+      }
+      const fullMeta = {
+        sandbox,
+        delay_seconds: delaySeconds,
+        requests_used: meta.used,
+        requests_quota: meta.quota,
+        ...reply.meta,
+      };
+      return answer(request, reply, fullMeta, { "x-request-id": requestId, ...limitHeaders });
+    } catch (error) {
+      slot?.release();
+      throw error;
     }
-    if (!endpoint)
-      throw new ApiError("not_found", `There is no ${request.path}. The API's paths are in /api/v1/openapi.json.`);
-    const input = {
-      params: endpoint.params ? parseInput(endpoint.params, rawParams, "path") : {},
-      query: parseQuery(endpoint.query, request.query),
-    };
-    const sandbox = key.environment === "sandbox";
-    const delaySeconds = sandbox ? services.views.delaySeconds : 0;
-    const context: RequestContext = {
-      key,
-      keyValue,
-      at,
-      sandbox,
-      delaySeconds,
-      view: sandbox ? services.views.delayed(at) : services.views.present,
-    };
-    const reply = endpoint.handle(context, input);
-    const meta = {
-      sandbox,
-      delay_seconds: delaySeconds,
-      requests_used: admission.used,
-      requests_quota: admission.quota,
-      ...reply.meta,
-    };
-    return answer(request, reply, meta, { "x-request-id": requestId, ...limitHeaders });
   } catch (error) {
     return problemAnswer(error, requestId, request.method, limitHeaders);
   }
+}
+
+/** The session cookie of a request that sends no key (a key always wins over a cookie). */
+function sessionCookieOf(request: ApiRequest): string | undefined {
+  if (request.header("authorization") !== undefined || request.header("x-api-key") !== undefined) return undefined;
+  return sessionToken(request.header("cookie"));
+}
+
+async function openSession(services: ApiServices, token: string, at: Date) {
+  if (!services.session) return null;
+  const session = services.session;
+  const member = await unlessDatabaseFails(() => session(token, at), "read the session");
+  if (!member) {
+    throw new ApiError("session_expired", "The console session is not valid any more; sign in again.", {
+      headers: INVALID_TOKEN,
+    });
+  }
+  return member;
+}
+
+/** A place among the key's (or the member's) concurrent streams; 429 over the limit. */
+function streamSlot(services: ApiServices, key: ApiKeyRecord, userId: string | null, at: Date): StreamSlot {
+  const hub = services.streams;
+  if (!hub?.acceptingStreams) {
+    throw new ApiError("unavailable", "This instance is not opening streams (it is stopping); reconnect.", {
+      headers: { "retry-after": "1" },
+    });
+  }
+  const slot = userId === null ? services.meter.openStream(key, at) : hub.sessionSlot(userId);
+  if (slot) return slot;
+  const limit = userId === null ? key.concurrentStreams : hub.settings.sessionStreams;
+  throw new ApiError(
+    "rate_limited",
+    `${userId === null ? "The key" : "Your session"} already has ${limit} streams open, as many as ${userId === null ? "its plan allows" : "a console member may"}. Close one first.`,
+    { headers: { "retry-after": "5" }, extensions: { "violated-policies": ["streams"] } },
+  );
 }
 
 // RFC 6750: a 401 for a key that was sent says it is not a usable token.

@@ -18,7 +18,7 @@ import { API_ERRORS } from "./errors.ts";
 // because Next bundles a second copy of this module into the route handlers.
 
 export const components = z.registry<{ id: string }>();
-function component<T extends z.ZodType>(id: string, schema: T): T {
+export function component<T extends z.ZodType>(id: string, schema: T): T {
   components.add(schema, { id });
   return schema;
 }
@@ -174,9 +174,9 @@ export const Problem = component(
         .optional()
         .describe("One entry per invalid or unknown parameter"),
       "violated-policies": z
-        .array(z.enum(["second", "month"]))
+        .array(z.enum(["second", "month", "streams"]))
         .optional()
-        .describe("On 429: the rate-limit policy that was exceeded"),
+        .describe("On 429: the policy that was exceeded (`streams`: the plan's concurrent streams)"),
     })
     .describe("RFC 9457 problem details"),
 );

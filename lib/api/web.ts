@@ -1,4 +1,5 @@
 import { newRequestId } from "../http/problem.ts";
+import { webSink } from "../streams/sink.ts";
 import { ApiError } from "./errors.ts";
 import { getApi } from "./index.ts";
 import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
@@ -18,7 +19,12 @@ function apiRequestFromWeb(request: Request): ApiRequest {
   };
 }
 
-function toWebResponse(response: ApiResponse): Response {
+function toWebResponse(response: ApiResponse, signal?: AbortSignal): Response {
+  if (response.stream) {
+    const { sink, body } = webSink(signal ?? new AbortController().signal);
+    response.stream(sink);
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
   const body = response.body ? Buffer.concat(response.body) : null;
   return new Response(body, { status: response.status, headers: response.headers });
 }
@@ -54,7 +60,10 @@ export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
     // Next passes no params to a route without dynamic segments.
     const raw = (endpoint ? await context?.params : undefined) ?? {};
     const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
-    return toWebResponse(await api.serveOperation(endpoint?.operationId ?? null, params, apiRequestFromWeb(request)));
+    return toWebResponse(
+      await api.serveOperation(endpoint?.operationId ?? null, params, apiRequestFromWeb(request)),
+      request.signal,
+    );
   });
 }
 

@@ -46,8 +46,23 @@ function orderedLineups(lineups: LineupsState): LineupsState {
   });
 }
 
-/** An event with its markets and lineups, as of one revision of the feed. */
-export type EventDocument = { event: EventState; markets: Market[]; lineups: LineupsState | null };
+/** A revision's state with its fields in the spec's order, as the API serves it. */
+export function orderedState(revision: Revision): EventState | Market[] | LineupsState {
+  if (revision.kind === "event") return orderedEvent(revision.state as EventState);
+  if (revision.kind === "markets") return orderedMarkets(revision.state as Market[]);
+  return orderedLineups(revision.state as LineupsState);
+}
+
+/**
+ * An event with its markets and lineups, as of one revision of the feed, and the revision that
+ * last changed each (what a stream that fell behind has to catch up on).
+ */
+export type EventDocument = {
+  event: EventState;
+  markets: Market[];
+  lineups: LineupsState | null;
+  changedAt: Record<Revision["kind"], number>;
+};
 
 /**
  * The whole feed in memory, as of one revision: every event with its markets and lineups, built
@@ -72,14 +87,17 @@ export class FeedMirror {
       if (existing) {
         if (existing.event.kickoff !== event.kickoff) this.ordered = null;
         existing.event = event;
+        existing.changedAt.event = revision.revision;
       } else {
-        this.documents.set(revision.eventId, { event, markets: [], lineups: null });
+        const changedAt = { event: revision.revision, markets: 0, lineups: 0 };
+        this.documents.set(revision.eventId, { event, markets: [], lineups: null, changedAt });
         this.ordered = null;
       }
     } else if (existing) {
       // An event's first revision is always of its event state (the ingest creates it so).
       if (revision.kind === "markets") existing.markets = orderedMarkets(revision.state as Market[]);
       else existing.lineups = orderedLineups(revision.state as LineupsState);
+      existing.changedAt[revision.kind] = revision.revision;
     }
     this.revision = revision.revision;
     this.recordedAt = revision.recordedAt;

@@ -1,7 +1,7 @@
 import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "./bus.ts";
 import { lastRevision, lastRevisionRecordedBy, revisionsAfter, snapshotThrough, type Revision } from "./history.ts";
-import { FeedMirror } from "./mirror.ts";
+import { FeedMirror, type EventDocument } from "./mirror.ts";
 
 const BATCH = 5_000;
 // The delayed view moves on every second even when nobody asks for it, so what it holds back stays
@@ -9,6 +9,20 @@ const BATCH = 5_000;
 // reconnection); the poll only bounds the wait if a notification were ever lost unnoticed.
 const CATCH_UP_INTERVAL_MS = 1_000;
 const POLL_INTERVAL_MS = 10_000;
+
+export type ViewName = "present" | "delayed";
+
+/**
+ * Follows one view revision by revision, as it applies them: what streams are built on. `revision`
+ * sees the document right after the revision and the status the event had before it; `applied`
+ * marks the end of a run of revisions applied together; `reset` says the view started again from
+ * a snapshot (it was away for longer than the history holds), so a follower must resync.
+ */
+export type ViewFollower = {
+  revision(revision: Revision, document: EventDocument, statusBefore: string | undefined): void;
+  applied(): void;
+  reset(): void;
+};
 
 /**
  * The two views of the feed this instance serves from memory: the present (production keys) and
@@ -26,6 +40,8 @@ export class FeedViews {
   private advancing: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private readonly followers: Record<ViewName, Set<ViewFollower>> = { present: new Set(), delayed: new Set() };
   private unsubscribe: (() => void)[] = [];
 
   private readonly db: Database;
@@ -62,8 +78,19 @@ export class FeedViews {
 
   stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
+  }
+
+  /** The mirror of a view, without moving the delayed one on. */
+  mirror(view: ViewName): FeedMirror {
+    return view === "present" ? this.present : this.delayedMirror;
+  }
+
+  follow(view: ViewName, follower: ViewFollower): () => void {
+    this.followers[view].add(follower);
+    return () => void this.followers[view].delete(follower);
   }
 
   /** The feed as a sandbox key sees it at `at`: as it was `delaySeconds` before. */
@@ -102,6 +129,8 @@ export class FeedViews {
     this.delayedMirror.reset(delayedThrough, delayedAt, delayed);
     this.pending = pending;
     this.pendingStart = 0;
+    for (const view of ["present", "delayed"] as const) for (const follower of this.followers[view]) follower.reset();
+    this.scheduleCatchUp();
   }
 
   /** Applies every revision after the present's, in order; one run at a time, again if asked meanwhile. */
@@ -137,11 +166,46 @@ export class FeedViews {
         return;
       }
       for (const revision of revisions) {
-        this.present.apply(revision);
+        this.applyTo("present", revision);
         this.pending.push(revision);
       }
+      if (revisions.length > 0) this.notifyApplied("present");
+      this.scheduleCatchUp();
       if (revisions.length < BATCH) return;
     }
+  }
+
+  private applyTo(view: ViewName, revision: Revision): void {
+    const mirror = this.mirror(view);
+    const followers = this.followers[view];
+    if (followers.size === 0) return mirror.apply(revision);
+    const statusBefore = mirror.get(revision.eventId)?.event.status;
+    const applied = mirror.revision;
+    mirror.apply(revision);
+    if (mirror.revision === applied) return;
+    const document = mirror.get(revision.eventId);
+    if (!document) return;
+    for (const follower of followers) follower.revision(revision, document, statusBefore);
+  }
+
+  private notifyApplied(view: ViewName): void {
+    for (const follower of this.followers[view]) follower.applied();
+  }
+
+  /**
+   * Wakes the delayed view the moment its next revision is old enough, so a sandbox stream gets it
+   * `delaySeconds` after the change, not at the next one-second tick.
+   */
+  private scheduleCatchUp(): void {
+    clearTimeout(this.dueTimer);
+    const next = this.pending[this.pendingStart];
+    if (!next) return;
+    const wait = Math.max(0, next.recordedAt.getTime() + this.delaySeconds * 1000 - this.now().getTime());
+    this.dueTimer = setTimeout(() => {
+      this.catchUp(this.now());
+      this.scheduleCatchUp();
+    }, wait + 1);
+    this.dueTimer.unref();
   }
 
   private delayedMoment(at: Date): Date {
@@ -150,14 +214,17 @@ export class FeedViews {
 
   private catchUp(at: Date): void {
     const moment = this.delayedMoment(at).getTime();
+    let applied = 0;
     while (this.pendingStart < this.pending.length) {
       const next = this.pending[this.pendingStart]!;
       // In revision order, stopping at the first one not old enough: one recorded later than a
       // revision after it (two ingests racing for the counter) holds that one back too.
       if (next.recordedAt.getTime() > moment) break;
-      this.delayedMirror.apply(next);
+      this.applyTo("delayed", next);
       this.pendingStart++;
+      applied++;
     }
+    if (applied > 0) this.notifyApplied("delayed");
     if (this.pendingStart > 1_024 && this.pendingStart * 2 > this.pending.length) {
       this.pending = this.pending.slice(this.pendingStart);
       this.pendingStart = 0;

@@ -3,35 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/console/sign-in.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
 import { startServer, type RunningServer } from "./support/processes.ts";
+import { demoSignIn, signIn } from "./support/console.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
 
 const AUTH_SECRET = "an-integration-test-secret-of-enough-length";
-
-type Attempt = { error: string | null; session: string | null };
-
-function cookiesOf(res: Response): string[] {
-  return res.headers.getSetCookie().map((cookie) => cookie.split(";", 1)[0]!);
-}
-
-async function signIn(
-  url: string,
-  email: string,
-  password: string,
-  headers: Record<string, string> = {},
-): Promise<Attempt> {
-  const csrf = await fetch(`${url}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${url}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesOf(csrf).join("; "), ...headers },
-    body: new URLSearchParams({ email, password, csrfToken, json: "true" }),
-  });
-  const { url: next } = (await res.json()) as { url: string };
-  const session = cookiesOf(res).find((c) => c.startsWith("next-auth.session-token=")) ?? null;
-  return { error: new URL(next).searchParams.get("error"), session };
-}
 
 describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
   const database = useTestDatabase(backend);
@@ -40,8 +16,7 @@ describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
 
   beforeAll(async () => {
     server = await startServer({ ...database().env, AUTH_SECRET });
-    const printed = /Demo sign-in \(shown this once\): (\S+) \/ (\S+)/.exec(server.output());
-    demo = { email: printed![1]!, password: printed![2]! };
+    demo = demoSignIn(server.output());
   });
   afterAll(() => server?.stop());
 

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { EVENT_STATUSES } from "../db/schema/index.ts";
+import { component, Event, EventPath, EventWithMarkets, Lineup, Market, OddsQuery, Problem } from "../api/schemas.ts";
+
+// The streams' parameters and the data of each message they send: they validate the requests and
+// are the OpenAPI document's description of the streams (lib/api/openapi.ts).
+
+const lastEventId = z
+  .string()
+  .max(64)
+  .optional()
+  .describe(
+    "The `id` of the last message received, to resume after it. Same as the `Last-Event-ID` header, which wins when both are sent; " +
+      "for a browser's EventSource that was closed by an error and must be opened again.",
+  );
+
+export const EventStreamQuery = z.strictObject({ last_event_id: lastEventId });
+export const EventStreamPath = EventPath;
+export const BoardStreamQuery = OddsQuery.extend({ last_event_id: lastEventId });
+
+const freshness = {
+  sandbox: z.boolean().describe("true for a sandbox key (or a console member without a production plan)"),
+  delay_seconds: z.int().describe("How far behind real time this stream is: 60 for sandbox, 0 for production"),
+  as_of: z.iso.datetime().describe("The moment of the feed this message shows"),
+};
+const resync = {
+  resync: z.literal(true).optional().describe("Present when this snapshot replaces what the client had: a gap"),
+  reason: z
+    .enum(["retention_exceeded", "unknown_id", "slow_client", "bus_reconnected"])
+    .optional()
+    .describe(
+      "Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance " +
+        "can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed " +
+        "for longer than the history holds (`bus_reconnected`)",
+    ),
+};
+const conflated = z
+  .literal(true)
+  .optional()
+  .describe("The client fell behind: this is the latest state, not every change in between");
+
+export const EventSnapshotMessage = component(
+  "EventSnapshotMessage",
+  z
+    .strictObject({ event: Event, markets: z.array(Market), lineups: Lineup, ...freshness, ...resync })
+    .describe("`snapshot` of an event's stream: the event, its markets and lineups, as of the message's id"),
+);
+export const BoardSnapshotMessage = component(
+  "BoardSnapshotMessage",
+  z
+    .strictObject({ events: z.array(EventWithMarkets), ...freshness, ...resync })
+    .describe("`snapshot` of the board stream: every event in play with its markets, as GET /api/v1/odds"),
+);
+export const EventMessage = component(
+  "EventMessage",
+  z
+    .strictObject({
+      event: Event,
+      markets: z
+        .array(Market)
+        .optional()
+        .describe("Board stream: all the event's markets, when the event has just come into play"),
+      ...freshness,
+      conflated,
+    })
+    .describe("`event`: the event after a change (on the board: while in play, and the change that ends its play)"),
+);
+export const MarketsMessage = component(
+  "MarketsMessage",
+  z
+    .strictObject({ event_id: z.string(), markets: z.array(Market), ...freshness, conflated })
+    .describe("`markets`: the markets that changed, each whole (conflated: all the event's markets)"),
+);
+export const LineupsMessage = component(
+  "LineupsMessage",
+  z.strictObject({ lineups: Lineup, ...freshness }).describe("`lineups`: both lineups after a change"),
+);
+export const EndMessage = component(
+  "EndMessage",
+  z
+    .strictObject({ event_id: z.string(), status: z.enum(EVENT_STATUSES), ...freshness })
+    .describe("`end`: the event is finished (or cancelled); the event's stream closes after it"),
+);
+export const StaleMessage = component(
+  "StaleMessage",
+  z
+    .strictObject({
+      stale: z.boolean().describe("true: the instance cannot hear the feed; false: it can again"),
+      since: z.iso.datetime().optional().describe("When it last heard the feed"),
+      ...freshness,
+    })
+    .describe("`stale`: whether what the stream shows may be out of date; the missed changes follow when it clears"),
+);
+export const ErrorMessage = component(
+  "ErrorMessage",
+  Problem.extend(freshness).describe(
+    "`error`: the stream's last message when the service ends it (`key_revoked`, `key_expired`, `sport_not_covered`, `unavailable`)",
+  ),
+);

@@ -1,0 +1,70 @@
+import { decode } from "next-auth/jwt";
+import { SPORTS, type Sport } from "../db/schema/index.ts";
+import type { Database } from "../db/index.ts";
+import { consoleAccess } from "../console/access.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { getLicence, licenceStatus } from "../licences.ts";
+import { getPlan } from "../plans.ts";
+
+// The console's board follows the same streams as API clients, with the member's session cookie
+// instead of a key. The cookie is next-auth's JWT; it is decoded here with next-auth's own code,
+// so the fast node:http path needs nothing of Next's request pipeline.
+
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/** The session token of a request's Cookie header, if it carries one. */
+export function sessionToken(cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(";")) {
+    const at = part.indexOf("=");
+    if (at === -1) continue;
+    const name = part.slice(0, at).trim();
+    if (SESSION_COOKIES.includes(name)) return decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return undefined;
+}
+
+/**
+ * What a signed-in member may follow, as a key-shaped record so that the streams apply one set of
+ * rules: an organisation with a valid licence and a plan sees its plan's sports in real time;
+ * any other sees every sport as the sandbox does, 60 seconds behind. It is valid until the
+ * session expires. Null when the token is not a valid session or the member has no organisation.
+ */
+export async function sessionViewer(
+  db: Database,
+  token: string,
+  secret: string,
+  at: Date,
+): Promise<{ key: ApiKeyRecord; userId: string } | null> {
+  let payload: Awaited<ReturnType<typeof decode>>;
+  try {
+    payload = await decode({ token, secret });
+  } catch {
+    return null;
+  }
+  const userId = payload?.sub;
+  const expires = typeof payload?.exp === "number" ? new Date(payload.exp * 1000) : null;
+  if (!userId || !expires || expires <= at) return null;
+  const access = await consoleAccess(db, userId);
+  if (!access) return null;
+  const { organisation } = access;
+  const licensed = licenceStatus(await getLicence(db, organisation.id), at) === "valid";
+  const plan = licensed && organisation.planCode ? await getPlan(db, organisation.planCode) : undefined;
+  const production = plan !== undefined && plan.environment === "production";
+  return {
+    userId,
+    key: {
+      id: `session:${userId}`,
+      orgId: organisation.id,
+      environment: production ? "production" : "sandbox",
+      planCode: production ? plan.code : null,
+      sports: production ? (plan.sports as Sport[]) : [...SPORTS],
+      monthlyQuota: 0,
+      requestsPerSecond: 0,
+      concurrentStreams: 0,
+      createdAt: at,
+      expiresAt: expires,
+      revokedAt: null,
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * Where a stream writes: the client's connection, whichever server holds it. `pending` is what
+ * was written and not yet taken by the client (a slow reader makes it grow); `onDrain` fires once
+ * it has all gone; `onClose` once the client has gone.
+ */
+export type StreamSink = {
+  write(chunk: Buffer): void;
+  readonly pending: number;
+  onDrain(callback: () => void): void;
+  onClose(callback: () => void): void;
+  end(): void;
+};
+
+const CRLF = Buffer.from("\r\n", "latin1");
+// The last chunk framed for HTTP/1.1 chunked encoding. The hub writes one chunk to all the clients
+// of a channel in turn, so one framed copy serves them all.
+let framedFrom: Buffer | undefined;
+let framed: Buffer = Buffer.alloc(0);
+
+function chunkFramed(bytes: Buffer): Buffer {
+  if (bytes !== framedFrom) {
+    framedFrom = bytes;
+    framed = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`, "latin1"), bytes, CRLF]);
+  }
+  return framed;
+}
+
+/**
+ * A node:http answer as a stream's sink: the fast path (server.ts). Once the head is sent, chunks
+ * go straight to the socket, framed once per chunk for all its clients: `res.write` would frame
+ * each client's copy again and write it in three parts, which at ten thousand clients a tick is
+ * most of the cost of a message. `res.end()` still writes the last chunk, as node:http keeps the
+ * answer's state.
+ */
+export function nodeSink(res: ServerResponse): StreamSink {
+  const socket = res.socket;
+  // Every message goes out as soon as it is written, not when Nagle's algorithm lets it.
+  socket?.setNoDelay(true);
+  if (!socket) {
+    return {
+      write: (chunk) => void res.write(chunk),
+      pending: 0,
+      onDrain: (callback) => void res.once("drain", callback),
+      onClose: (callback) => void res.once("close", callback),
+      end: () => void res.end(),
+    };
+  }
+  // HTTP/1.0 has no chunked encoding: the body ends when the connection does.
+  const frame = res.chunkedEncoding ? chunkFramed : (bytes: Buffer) => bytes;
+  return {
+    write: (chunk) => {
+      if (!socket.destroyed) socket.write(frame(chunk));
+    },
+    get pending() {
+      return socket.writableLength + res.writableLength;
+    },
+    onDrain: (callback) => void socket.once("drain", callback),
+    onClose: (callback) => void res.once("close", callback),
+    end: () => void res.end(),
+  };
+}
+
+const WEB_HIGH_WATER_BYTES = 64 * 1024;
+
+/** A Web ReadableStream as a stream's sink: Next's route handlers (API_ENTRY=next). */
+export function webSink(signal: AbortSignal): { sink: StreamSink; body: ReadableStream<Uint8Array> } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let done = false;
+  const drains: (() => void)[] = [];
+  const closes: (() => void)[] = [];
+  const closed = () => {
+    if (done) return;
+    done = true;
+    for (const callback of closes.splice(0)) callback();
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => void (controller = c),
+      pull: () => {
+        for (const callback of drains.splice(0)) callback();
+      },
+      cancel: closed,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: WEB_HIGH_WATER_BYTES }),
+  );
+  signal.addEventListener("abort", closed, { once: true });
+  const sink: StreamSink = {
+    write: (chunk) => {
+      if (!done) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    },
+    get pending() {
+      return done ? 0 : WEB_HIGH_WATER_BYTES - (controller.desiredSize ?? 0);
+    },
+    onDrain: (callback) => void drains.push(callback),
+    onClose: (callback) => (done ? callback() : void closes.push(callback)),
+    end: () => {
+      if (done) return;
+      controller.close();
+      closed();
+    },
+  };
+  return { sink, body };
+}

@@ -1,0 +1,488 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEED } from "../../lib/audit.ts";
+import { openDatabase } from "../../lib/db/index.ts";
+import { createOrganisation } from "../../lib/organisations.ts";
+import { addMember } from "../../lib/users.ts";
+import { pruneRevisions } from "../../lib/feed/history.ts";
+import { FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
+import { demoSignIn, signIn } from "./support/console.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+import { admin, startServer, type RunningServer } from "./support/processes.ts";
+import { idsOf, openSse, strictlyIncreasing, type Received, type SseClient } from "./support/sse.ts";
+
+// The two streams over HTTP with a real SSE parser (eventsource-parser): snapshot then changes,
+// resume by header and by query parameter, resyncs with their reasons, heartbeats, the end of an
+// event, the board's filters and conflation, the sandbox's delay, limits, revocation, shutdown,
+// two instances, and a console member's session. Every message is checked against its schema.
+
+const DELAY_SECONDS = 3;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const kickoff = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+
+let sequence = 10;
+const next = () => ++sequence;
+
+const create = (id: string, sport: string, status: string) => ({
+  event_id: id,
+  sequence: next(),
+  event: {
+    sport,
+    competition: `${sport} cup`,
+    home: `${id} home`,
+    away: `${id} away`,
+    status,
+    feed: "official",
+    kickoff: kickoff(status === "upcoming" ? 30 : -30),
+  },
+});
+
+const market = (eventId: string, type: string, price: number, status = "open") => ({
+  id: `${eventId}:${type}`,
+  type,
+  name: type,
+  line: type === "total" ? 2.5 : null,
+  status,
+  outcomes: [
+    { id: `${eventId}:${type}:a`, name: "A", price, status: status === "open" ? "active" : "suspended" },
+    { id: `${eventId}:${type}:b`, name: "B", price: 2.2, status: status === "open" ? "active" : "suspended" },
+  ],
+});
+
+const score = (id: string, home: number, away = 0) => ({
+  event_id: id,
+  sequence: next(),
+  event: { score: { home, away }, clock: `${10 + home}:00` },
+});
+const prices = (id: string, type: string, price: number) => ({
+  event_id: id,
+  sequence: next(),
+  markets: [market(id, type, price)],
+});
+
+describe.each(BACKENDS)("streams on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let server: RunningServer;
+  let keys: Awaited<ReturnType<typeof organisationWithKeys>>;
+  const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+  const production = () => bearer(keys.production.key);
+  const sandbox = () => bearer(keys.sandbox.key);
+  const clients: SseClient[] = [];
+  const open = async (path: string, headers: Record<string, string>, paused = false) => {
+    const client = await openSse(`${server.url}${path}`, { headers, paused });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    const env = database().env;
+    keys = await organisationWithKeys(env, "stream-org", { plan: "starter", sandboxSport: "soccer" });
+    server = await startServer({
+      ...env,
+      FEED_TOKEN,
+      SANDBOX_DELAY_SECONDS: String(DELAY_SECONDS),
+      STREAM_PING_SECONDS: "1",
+      STREAM_BUFFER_BYTES: "65536",
+    });
+    await ingest(server.url, [
+      {
+        ...create("s-live", "soccer", "live"),
+        markets: [market("s-live", "match_winner", 1.8), market("s-live", "total", 1.9)],
+      },
+      { ...create("t-live", "tennis", "live"), markets: [market("t-live", "match_winner", 1.5)] },
+      create("s-next", "soccer", "upcoming"),
+      { ...create("b-live", "basketball", "live"), markets: [market("b-live", "match_winner", 1.7)] },
+    ]);
+  });
+
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await server?.stop();
+  });
+
+  it("starts with a snapshot, then sends each change with increasing ids and only the changed markets", async () => {
+    const stream = await open("/api/v1/events/s-live/stream", production());
+    expect(stream.status).toBe(200);
+    expect(stream.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(stream.headers["x-request-id"]).toMatch(/^req_/);
+    expect(stream.headers["ratelimit"]).toBeDefined();
+    const snapshot = await stream.waitFor((m) => m.event === "snapshot");
+    expect(snapshot.data).toMatchObject({ sandbox: false, delay_seconds: 0, event: { id: "s-live", status: "live" } });
+    expect((snapshot.data.markets as unknown[]).length).toBe(2);
+    expect(stream.retries[0]).toBeGreaterThan(0);
+
+    await ingest(server.url, [score("s-live", 1), prices("s-live", "total", 2.05)]);
+    const event = await stream.waitFor((m) => m.event === "event");
+    expect(event.data.event).toMatchObject({ id: "s-live", score: { home: 1, away: 0 } });
+    const markets = await stream.waitFor((m) => m.event === "markets");
+    expect(markets.data.markets).toEqual([expect.objectContaining({ id: "s-live:total", type: "total" })]);
+    expect(new Date(markets.data.as_of as string).getTime()).toBeLessThanOrEqual(markets.at);
+    const ids = idsOf(stream.messages);
+    expect(strictlyIncreasing(ids)).toBe(true);
+    expect(ids[0]).toBe(snapshot.id);
+    stream.close();
+  });
+
+  it("resumes after a disconnect with every change missed, in order, none repeated, by header and by query", async () => {
+    const first = await open("/api/v1/events/s-live/stream", production());
+    const snapshot = await first.waitFor((m) => m.event === "snapshot");
+    first.close();
+    await first.closed;
+    await ingest(server.url, [score("s-live", 2), prices("s-live", "match_winner", 1.6), score("s-live", 3)]);
+
+    // Each resume starts from the same snapshot, so it also replays what the previous one saw live.
+    const missed = ["event", "markets", "event"];
+    let home = 3;
+    for (const resume of [
+      () => open("/api/v1/events/s-live/stream", { ...production(), "last-event-id": String(snapshot.id) }),
+      () => open(`/api/v1/events/s-live/stream?last_event_id=${snapshot.id}`, production()),
+    ]) {
+      const stream = await resume();
+      const scored = (goals: number) => (m: Received) =>
+        m.event === "event" && (m.data.event as { score: { home: number } }).score.home === goals;
+      await stream.waitFor(scored(home));
+      expect(stream.messages.map((m) => m.event)).toEqual(missed);
+      expect(stream.messages.every((m) => m.id! > snapshot.id!)).toBe(true);
+      expect(strictlyIncreasing(idsOf(stream.messages))).toBe(true);
+      // and then it carries on live
+      await ingest(server.url, [score("s-live", ++home)]);
+      missed.push("event");
+      await stream.waitFor(scored(home));
+      expect(stream.messages.map((m) => m.event)).toEqual(missed);
+      stream.close();
+    }
+  });
+
+  it("answers an id it cannot place with a snapshot that says resync and why", async () => {
+    for (const id of ["not-a-number", "999999999"]) {
+      const stream = await open("/api/v1/events/s-live/stream", { ...production(), "last-event-id": id });
+      const snapshot = await stream.waitFor((m) => m.event === "snapshot", 8_000);
+      expect(snapshot.data).toMatchObject({ resync: true, reason: "unknown_id" });
+      stream.close();
+    }
+  });
+
+  it("sends a ping comment at least every ping interval", async () => {
+    const stream = await open("/api/v1/events/s-next/stream", production());
+    await stream.waitFor((m) => m.event === "snapshot");
+    await sleep(2_600);
+    expect(stream.comments.filter((c) => c === "ping").length).toBeGreaterThanOrEqual(2);
+    stream.close();
+  });
+
+  it("follows the board with sport and type filters", async () => {
+    const board = await open("/api/v1/odds/stream?sport=soccer&type=total", production());
+    const snapshot = await board.waitFor((m) => m.event === "snapshot");
+    const events = snapshot.data.events as { id: string; markets: { type: string }[] }[];
+    expect(events.map((e) => e.id)).toEqual(["s-live"]);
+    expect(events[0]!.markets.map((m) => m.type)).toEqual(["total"]);
+    await ingest(server.url, [
+      prices("t-live", "match_winner", 1.45), // another sport
+      prices("s-live", "match_winner", 1.55), // another type
+      prices("s-live", "total", 2.1),
+    ]);
+    const markets = await board.waitFor((m) => m.event === "markets");
+    expect(markets.data).toMatchObject({ event_id: "s-live", markets: [{ id: "s-live:total" }] });
+    // An event coming into play arrives with all its markets (of the type); one leaving says so.
+    await ingest(server.url, [
+      { event_id: "s-next", sequence: next(), markets: [market("s-next", "total", 1.7)] },
+      { event_id: "s-next", sequence: next(), event: { status: "live" } },
+    ]);
+    const entry = await board.waitFor((m) => m.event === "event" && (m.data.event as { id: string }).id === "s-next");
+    expect(entry.data.markets).toEqual([expect.objectContaining({ id: "s-next:total" })]);
+    await sleep(300);
+    expect(board.messages.filter((m) => m.event === "markets").length).toBe(1);
+    expect(strictlyIncreasing(idsOf(board.messages))).toBe(true);
+
+    const refused = await open("/api/v1/odds/stream?sport=ice-hockey", production());
+    expect(refused.status).toBe(403);
+    expect(refused.problem).toMatchObject({ code: "sport_not_covered" });
+    const typo = await open("/api/v1/odds/stream?type=winner", production());
+    expect(typo.status).toBe(400);
+    board.close();
+  });
+
+  it("sends a slow board client the latest state, marked conflated, never the backlog", async () => {
+    const slow = await open("/api/v1/odds/stream?sport=basketball", production(), true);
+    const fast = await open("/api/v1/odds/stream?sport=basketball", production());
+    await fast.waitFor((m) => m.event === "snapshot");
+    // Far more than the connection's buffer (64 KB here) and the kernel's socket buffers.
+    const wide = Array.from({ length: 30 }, (_, i) => ({
+      ...market("b-live", "match_winner", 1.7),
+      id: `b-live:mw-${i}`,
+      name: `Winner ${i} ${"x".repeat(100)}`,
+    }));
+    let last = 0;
+    for (let round = 0; round < 50; round++) {
+      const batch = Array.from({ length: 40 }, (_, i) => ({
+        event_id: "b-live",
+        sequence: next(),
+        markets: wide.map((m) => ({
+          ...m,
+          outcomes: m.outcomes.map((o) => ({ ...o, price: 1.5 + ((round * 40 + i) % 300) / 1000 })),
+        })),
+      }));
+      last = await ingest(server.url, batch);
+    }
+    await fast.waitFor((m) => m.id === last, 20_000);
+    slow.resume();
+    const conflated = await slow.waitFor((m) => m.data.conflated === true, 20_000);
+    expect(conflated.event).toMatch(/^(event|markets)$/);
+    await slow.waitFor((m) => m.id === last, 20_000);
+    expect(strictlyIncreasing(idsOf(slow.messages))).toBe(true);
+    // Fewer messages than the fast client: the backlog was not sent.
+    expect(slow.messages.length).toBeLessThan(fast.messages.length);
+    const finalPrice = (client: SseClient) =>
+      [...client.messages]
+        .reverse()
+        .flatMap((m) => (m.data.markets as { id: string; outcomes: { price: number }[] }[] | undefined) ?? [])
+        .find((m) => m.id === "b-live:mw-29")?.outcomes[0]?.price;
+    expect(finalPrice(slow)).toBe(finalPrice(fast));
+    slow.close();
+    fast.close();
+  });
+
+  it("gives sandbox keys every message the delay after the change, never earlier, and refuses other sports", async () => {
+    const stream = await open("/api/v1/events/s-live/stream", sandbox());
+    const snapshot = await stream.waitFor((m) => m.event === "snapshot");
+    expect(snapshot.data).toMatchObject({ sandbox: true, delay_seconds: DELAY_SECONDS });
+    const changedAt = Date.now();
+    await ingest(server.url, [score("s-live", 7)]);
+    const change = await stream.waitFor(
+      (m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 7,
+      DELAY_SECONDS * 1000 + 5_000,
+    );
+    expect(change.at - changedAt).toBeGreaterThanOrEqual(DELAY_SECONDS * 1000);
+    expect(change.at - new Date(change.data.as_of as string).getTime()).toBeGreaterThanOrEqual(DELAY_SECONDS * 1000);
+    expect((change.data.event as { sandbox: boolean }).sandbox).toBe(true);
+    stream.close();
+
+    const other = await open("/api/v1/events/t-live/stream", sandbox());
+    expect(other.status).toBe(403);
+    expect(other.problem).toMatchObject({ code: "sport_not_covered" });
+  });
+
+  it("refuses streams over the key's concurrent limit, without counting them", async () => {
+    // The sandbox allows 2 requests a second as well as 2 streams: each pair starts in a fresh second.
+    await sleep(1_100);
+    const first = await open("/api/v1/odds/stream", sandbox());
+    const second = await open("/api/v1/odds/stream", sandbox());
+    await first.waitFor((m) => m.event === "snapshot");
+    await second.waitFor((m) => m.event === "snapshot");
+    const third = await open("/api/v1/odds/stream", sandbox());
+    expect(third.status).toBe(429);
+    expect(third.problem).toMatchObject({ code: "rate_limited", "violated-policies": ["streams"] });
+    expect(third.headers["retry-after"]).toBeDefined();
+    first.close();
+    second.close();
+    await sleep(1_100);
+    const again = await open("/api/v1/odds/stream", sandbox());
+    expect(again.status).toBe(200);
+    // The refused stream was not counted: the month's remaining went down by `again` alone.
+    const monthLeft = (client: SseClient) => Number(/"month";r=(\d+)/.exec(String(client.headers["ratelimit"]))![1]);
+    expect(monthLeft(second) - monthLeft(again)).toBe(1);
+    again.close();
+  });
+
+  it("ends an event's stream with end once the event is over", async () => {
+    const stream = await open("/api/v1/events/t-live/stream", production());
+    await stream.waitFor((m) => m.event === "snapshot");
+    await ingest(server.url, [
+      {
+        event_id: "t-live",
+        sequence: next(),
+        event: { status: "finished" },
+        markets: [market("t-live", "match_winner", 1.5, "settled")],
+      },
+    ]);
+    const end = await stream.waitFor((m) => m.event === "end");
+    expect(end.data).toMatchObject({ event_id: "t-live", status: "finished" });
+    const settled = stream.messages.find((m) => m.event === "markets")!;
+    expect(settled.data.markets).toEqual([expect.objectContaining({ status: "settled" })]);
+    await stream.closed;
+    // A stream opened on an event that is over says so at once.
+    const late = await open("/api/v1/events/t-live/stream", production());
+    await late.waitFor((m) => m.event === "end");
+    await late.closed;
+    expect(late.messages.map((m) => m.event)).toEqual(["snapshot", "end"]);
+  });
+
+  it.skipIf(backend.name !== "postgres")(
+    "replays nothing older than the history kept: resync retention_exceeded",
+    async () => {
+      const stream = await open("/api/v1/events/s-live/stream", production());
+      const snapshot = await stream.waitFor((m) => m.event === "snapshot");
+      stream.close();
+      await ingest(server.url, [score("s-live", 8), score("s-live", 9)]);
+      const handle = await openDatabase(database().config);
+      await pruneRevisions(handle.db, new Date(Date.now() + 60_000));
+      await handle.close();
+      const resumed = await open("/api/v1/events/s-live/stream", {
+        ...production(),
+        "last-event-id": String(snapshot.id),
+      });
+      const resync = await resumed.waitFor((m) => m.event === "snapshot");
+      expect(resync.data).toMatchObject({ resync: true, reason: "retention_exceeded", event: { score: { home: 9 } } });
+      resumed.close();
+    },
+  );
+
+  it.skipIf(backend.name !== "postgres")("ends the streams of a revoked key within a second, saying why", async () => {
+    const other = await organisationWithKeys(database().env, "revoked-org", {
+      plan: "starter",
+      sandboxSport: "soccer",
+    });
+    const stream = await open("/api/v1/odds/stream", bearer(other.production.key));
+    await stream.waitFor((m) => m.event === "snapshot");
+    await admin(["key", "revoke", "--id", other.production.id], database().env);
+    const revokedAt = Date.now();
+    const error = await stream.waitFor((m) => m.event === "error", 5_000);
+    expect(error.at - revokedAt).toBeLessThan(1_000);
+    expect(error.data).toMatchObject({ code: "key_revoked", status: 401 });
+    await stream.closed;
+  });
+});
+
+describe.skipIf(!POSTGRES)("streams on two instances sharing PostgreSQL", () => {
+  const database = useTestDatabase(POSTGRES!);
+  let one: RunningServer;
+  let two: RunningServer;
+  let key: string;
+
+  beforeAll(async () => {
+    const env = { ...database().env, FEED_TOKEN, AUTH_SECRET: "a-secret-both-instances-share-0123456789" };
+    key = (await organisationWithKeys(env, "pair-org", { plan: "pro", sandboxSport: "soccer" })).production.key;
+    [one, two] = await Promise.all([startServer(env), startServer(env)]);
+    await ingest(one.url, [
+      { ...create("p-live", "soccer", "live"), markets: [market("p-live", "match_winner", 1.8)] },
+    ]);
+  });
+
+  afterAll(async () => {
+    await one?.stop();
+    await two?.stop();
+  });
+
+  it("delivers a change ingested through one instance to a client of the other", async () => {
+    const stream = await openSse(`${two.url}/api/v1/events/p-live/stream`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await stream.waitFor((m) => m.event === "snapshot");
+    await ingest(one.url, [score("p-live", 1)]);
+    await stream.waitFor((m) => m.event === "event");
+    stream.close();
+  });
+
+  it("on SIGTERM ends streams with a short retry, and the client resumes on the other instance missing nothing", async () => {
+    const stream = await openSse(`${one.url}/api/v1/events/p-live/stream`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await stream.waitFor((m) => m.event === "snapshot");
+    await ingest(two.url, [score("p-live", 2)]);
+    await stream.waitFor((m) => m.event === "event");
+    const stopped = one.stop("SIGTERM");
+    await stream.closed;
+    expect(stream.retries.at(-1)).toBeLessThanOrEqual(1_000);
+    await ingest(two.url, [score("p-live", 3), prices("p-live", "match_winner", 1.6), score("p-live", 4)]);
+    const resumed = await openSse(`${two.url}/api/v1/events/p-live/stream`, {
+      headers: { authorization: `Bearer ${key}`, "last-event-id": String(stream.lastId()) },
+    });
+    await resumed.waitFor((m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 4);
+    const all: Received[] = [...stream.messages, ...resumed.messages];
+    expect(resumed.messages.map((m) => m.event)).toEqual(["event", "markets", "event"]);
+    expect(strictlyIncreasing(idsOf(all))).toBe(true);
+    resumed.close();
+    expect(await stopped).toBe(0);
+  });
+});
+
+describe.each(BACKENDS)("streams for a console member's session on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  const AUTH_SECRET = "a-secret-for-the-session-streams-0123456789";
+  let server: RunningServer;
+  let cookie: string;
+  const clients: SseClient[] = [];
+  const open = async (path: string, headers: Record<string, string>) => {
+    const client = await openSse(`${server.url}${path}`, { headers });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    // An empty database: the server seeds the demo organisation (licensed, on the pro plan).
+    server = await startServer({
+      ...database().env,
+      FEED_TOKEN,
+      AUTH_SECRET,
+      SANDBOX_DELAY_SECONDS: "2",
+      SESSION_STREAMS: "2",
+    });
+    const demo = demoSignIn(server.output());
+    cookie = (await signIn(server.url, demo.email, demo.password)).session!;
+    await ingest(server.url, [
+      { ...create("m-live", "soccer", "live"), markets: [market("m-live", "match_winner", 1.8)] },
+    ]);
+  });
+
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await server?.stop();
+  });
+
+  it("opens the board and an event's stream with the session cookie, in real time for a production plan", async () => {
+    const board = await open("/api/v1/odds/stream", { cookie });
+    expect(board.status).toBe(200);
+    const snapshot = await board.waitFor((m) => m.event === "snapshot");
+    expect(snapshot.data).toMatchObject({ sandbox: false, delay_seconds: 0 });
+    const event = await open("/api/v1/events/m-live/stream", { cookie });
+    await event.waitFor((m) => m.event === "snapshot");
+    await ingest(server.url, [score("m-live", 1)]);
+    await board.waitFor((m) => m.event === "event");
+    await event.waitFor((m) => m.event === "event");
+    // A member's streams have a limit of their own, and are not a key's.
+    const third = await open("/api/v1/odds/stream", { cookie });
+    expect(third.status).toBe(429);
+    expect(third.problem).toMatchObject({ code: "rate_limited", "violated-policies": ["streams"] });
+    board.close();
+    event.close();
+  });
+
+  it("refuses a cookie that is not a valid session, and a stream with neither key nor cookie", async () => {
+    const forged = await open("/api/v1/odds/stream", { cookie: "next-auth.session-token=forged.token.value" });
+    expect(forged.status).toBe(401);
+    expect(forged.problem).toMatchObject({ code: "session_expired" });
+    const anonymous = await open("/api/v1/odds/stream", {});
+    expect(anonymous.status).toBe(401);
+    // The cookie opens streams only: the rest of the API still wants a key.
+    const odds = await fetch(`${server.url}/api/v1/odds`, { headers: { cookie } });
+    expect(odds.status).toBe(401);
+  });
+
+  it.skipIf(backend.name !== "postgres")(
+    "gives a member of an organisation without a production plan the sandbox's delayed view",
+    async () => {
+      const handle = await openDatabase(database().config);
+      const organisation = await createOrganisation(handle.db, { name: "Viewer Org", slug: "viewer-org" }, SEED);
+      const password = "a-viewer-password-0123";
+      await addMember(
+        handle.db,
+        { orgId: organisation.id, email: "viewer@viewer-org.test", name: "Viewer", password, role: "viewer" },
+        SEED,
+      );
+      await handle.close();
+      const viewer = (await signIn(server.url, "viewer@viewer-org.test", password)).session!;
+      // The delayed view has the event once the delay has passed since it was ingested.
+      await sleep(2_000);
+      const stream = await open("/api/v1/events/m-live/stream", { cookie: viewer });
+      const snapshot = await stream.waitFor((m) => m.event === "snapshot", 8_000);
+      expect(snapshot.data).toMatchObject({ sandbox: true, delay_seconds: 2 });
+      const changedAt = Date.now();
+      await ingest(server.url, [score("m-live", 5)]);
+      const change = await stream.waitFor(
+        (m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 5,
+        8_000,
+      );
+      expect(change.at - changedAt).toBeGreaterThanOrEqual(2_000);
+      stream.close();
+    },
+  );
+});

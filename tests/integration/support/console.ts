@@ -1,0 +1,35 @@
+// Signing in to the console through the real server and next-auth's own endpoints, as a browser
+// does it: the CSRF cookie and token, then the credentials callback that sets the session cookie.
+
+export type SignInAttempt = { error: string | null; session: string | null };
+
+export function cookiesOf(res: Response): string[] {
+  return res.headers.getSetCookie().map((cookie) => cookie.split(";", 1)[0]!);
+}
+
+/** `session` is the `next-auth.session-token=…` cookie pair, ready for a `cookie` header. */
+export async function signIn(
+  url: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<SignInAttempt> {
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesOf(csrf).join("; "), ...headers },
+    body: new URLSearchParams({ email, password, csrfToken, json: "true" }),
+  });
+  const { url: next } = (await res.json()) as { url: string };
+  const session = cookiesOf(res).find((c) => c.startsWith("next-auth.session-token=")) ?? null;
+  return { error: new URL(next).searchParams.get("error"), session };
+}
+
+/** The demo administrator's credentials, printed once by a server that seeded an empty database. */
+export function demoSignIn(serverOutput: string): { email: string; password: string } {
+  const printed = /Demo sign-in \(shown this once\): (\S+) \/ (\S+)/.exec(serverOutput);
+  if (!printed) throw new Error("the server did not seed the demo organisation (the database was not empty)");
+  return { email: printed[1]!, password: printed[2]! };
+}

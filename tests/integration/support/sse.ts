@@ -1,0 +1,141 @@
+import { request, type IncomingMessage } from "node:http";
+import { createParser } from "eventsource-parser";
+import type { z } from "zod";
+import { streamEvent, streamOdds } from "../../../lib/streams/endpoints.ts";
+
+// A Server-Sent Events client for the stream tests: a real HTTP connection parsed by a well-kept
+// SSE parser, recording every message, comment and retry with the time it arrived. It can stop
+// reading (a slow client) and every message's data is checked against the stream's schema.
+
+export type Received = { id?: number; event: string; data: Record<string, unknown>; at: number };
+
+const SCHEMAS: Record<string, Record<string, z.ZodType>> = {
+  event: streamEvent.stream!.messages,
+  board: streamOdds.stream!.messages,
+};
+
+export type SseClient = {
+  status: number;
+  headers: IncomingMessage["headers"];
+  /** The body of a refused request (a problem). */
+  problem: Record<string, unknown> | null;
+  messages: Received[];
+  comments: string[];
+  retries: number[];
+  closed: Promise<void>;
+  isClosed(): boolean;
+  lastId(): number | undefined;
+  waitFor(predicate: (message: Received) => boolean, timeoutMs?: number): Promise<Received>;
+  pause(): void;
+  resume(): void;
+  close(): void;
+};
+
+export function openSse(
+  url: string,
+  options: { headers?: Record<string, string>; kind?: "event" | "board"; paused?: boolean } = {},
+): Promise<SseClient> {
+  const schemas = SCHEMAS[options.kind ?? (url.includes("/odds/stream") ? "board" : "event")]!;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { accept: "text/event-stream", ...options.headers } }, (res) => {
+      let ended = false;
+      const wake: (() => void)[] = [];
+      const notify = () => {
+        for (const callback of wake.splice(0)) callback();
+      };
+      const closed = new Promise<void>((done) => {
+        const finish = () => {
+          ended = true;
+          notify();
+          done();
+        };
+        res.on("close", finish);
+        res.on("error", finish);
+      });
+      const client: SseClient = {
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        problem: null,
+        messages: [],
+        comments: [],
+        retries: [],
+        closed,
+        isClosed: () => ended,
+        lastId: () => [...client.messages].reverse().find((m) => m.id !== undefined)?.id,
+        async waitFor(predicate, timeoutMs = 10_000) {
+          const deadline = Date.now() + timeoutMs;
+          let seen = 0;
+          for (;;) {
+            for (; seen < client.messages.length; seen++)
+              if (predicate(client.messages[seen]!)) return client.messages[seen]!;
+            if (ended) throw new Error(`stream closed before the message came; got ${describe(client)}`);
+            const left = deadline - Date.now();
+            if (left <= 0) throw new Error(`no such message within ${timeoutMs} ms; got ${describe(client)}`);
+            await new Promise<void>((done) => {
+              const timer = setTimeout(done, left);
+              wake.push(() => {
+                clearTimeout(timer);
+                done();
+              });
+            });
+          }
+        },
+        pause: () => res.pause(),
+        resume: () => res.resume(),
+        close: () => {
+          req.destroy();
+          res.destroy();
+        },
+      };
+      if (client.status !== 200) {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => {
+          client.problem = JSON.parse(body) as Record<string, unknown>;
+          resolve(client);
+        });
+        return;
+      }
+      const parser = createParser({
+        onEvent: (message) => {
+          const event = message.event ?? "message";
+          const data = JSON.parse(message.data) as Record<string, unknown>;
+          const schema = schemas[event];
+          if (!schema) throw new Error(`undocumented stream message "${event}"`);
+          const checked = schema.safeParse(data);
+          if (!checked.success) throw new Error(`"${event}" does not match its schema: ${checked.error.message}`);
+          client.messages.push({
+            id: message.id === undefined ? undefined : Number(message.id),
+            event,
+            data,
+            at: Date.now(),
+          });
+          notify();
+        },
+        onComment: (comment) => {
+          client.comments.push(comment.trim());
+          notify();
+        },
+        onRetry: (ms) => client.retries.push(ms),
+      });
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => parser.feed(chunk));
+      if (options.paused) res.pause();
+      resolve(client);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function describe(client: SseClient): string {
+  if (client.status !== 200) return `status ${client.status} ${JSON.stringify(client.problem)}`;
+  return client.messages.map((m) => `${m.event}#${m.id ?? "-"}`).join(", ") || "nothing";
+}
+
+/** Ids of the messages that carry one, in the order received. */
+export const idsOf = (messages: Received[]) => messages.flatMap((m) => (m.id === undefined ? [] : [m.id]));
+
+export function strictlyIncreasing(ids: number[]): boolean {
+  return ids.every((id, i) => i === 0 || id > ids[i - 1]!);
+}
