@@ -1,0 +1,578 @@
+// Fan-out of the live streams: how fast and at what cost one instance delivers each change to
+// thousands of subscribers, next to plain node:http writing the same bytes, in the same run.
+//
+//   npm run bench:streams        (serves the production build: `npm run build` first)
+//
+// Our server is server.ts as `npm start` runs it (a child process, production build, embedded
+// PGlite in a fresh DATA_DIR, simulator off, default stream settings), with 200 live soccer events
+// (bench/data.ts) sent through the provider ingest. The baseline is bench/sse-broadcaster.ts,
+// another child process that holds the same number of connections and writes each message to each
+// of them, doing nothing else. Where `taskset` exists, the server under test is pinned to CPU 0 and
+// this process (the subscribers) to CPU 1, so that neither steals the other's core.
+//
+// Scenarios, each on ours and then on the baseline:
+// - BENCH_STREAM_SIZES (1000,5000,10000) subscribers of one event's stream; BENCH_STREAM_CHANGES (20)
+//   changes of that event, one every 250 ms, through the ingest (a score, then a price, in turn);
+// - BENCH_BOARD_SUBSCRIBERS (1000) subscribers of the board stream while the 200 live events change:
+//   every 100 ms a batch of 10 updates (prices, and now and then a score), for BENCH_BOARD_SECONDS (10).
+// The baseline broadcasts the very frames our reference subscriber received, at the same moments
+// relative to the start, grouped as they arrived.
+//
+// Per scenario and side it prints: change-to-delivery delay at the subscribers (p50, p99, max; ours
+// from each message's `as_of`, the moment the feed recorded the change, so it includes the ingest's
+// commit, the change bus and the flush tick; the baseline's from the moment it was handed the
+// message), server CPU over the change phase and per message delivered (/proc), server memory per
+// connection (RSS with the subscribers connected minus RSS before, divided by their number), and
+// the messages lost (a change a subscriber never received and was not told about). Then PASS/FAIL
+// against the targets: at 10,000 subscribers p99 under 200 ms and under 30 KB per connection; at
+// 5,000 p99 under 100 ms; nothing lost anywhere. It asserts no timing; it exits non-zero only when
+// something broke (a server that did not start, a subscriber refused).
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../lib/config.ts";
+import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import type { FeedUpdate } from "../lib/feed/schemas.ts";
+import { seed } from "../seeds/index.ts";
+import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
+import { startServer } from "../tests/integration/support/processes.ts";
+import { BENCH_PLAN, liveSoccer } from "./data.ts";
+import { cpuSeconds } from "./load.ts";
+
+const SIZES = (process.env.BENCH_STREAM_SIZES ?? "1000,5000,10000").split(",").map(Number);
+const CHANGES = Number(process.env.BENCH_STREAM_CHANGES ?? 20);
+const CHANGE_EVERY_MS = 250;
+const BOARD_SUBSCRIBERS = Number(process.env.BENCH_BOARD_SUBSCRIBERS ?? 1000);
+const BOARD_SECONDS = Number(process.env.BENCH_BOARD_SECONDS ?? 10);
+const BOARD_BATCH_EVERY_MS = 100;
+const BOARD_BATCH = 10;
+const LIVE_EVENTS = 200;
+const FOLLOWED = "bench-live-0";
+
+// The issue's targets.
+const TARGETS: Record<number, { p99: number; kbPerConnection?: number }> = {
+  10_000: { p99: 200, kbPerConnection: 30 },
+  5_000: { p99: 100 },
+};
+
+const FEED_TOKEN = randomBytes(24).toString("base64url");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const broken: string[] = [];
+
+// ---------------------------------------------------------------------------------------------
+// Processes.
+
+const TASKSET = (() => {
+  try {
+    execFileSync("taskset", ["--version"], { stdio: "ignore" });
+    return os.cpus().length >= 2;
+  } catch {
+    return false;
+  }
+})();
+
+function pin(pid: number, cpu: number): void {
+  if (TASKSET) execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
+}
+
+/** Resident memory of a process in bytes (/proc, Linux only). */
+function rss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+type Side = { url: string; pid: number; stop(): Promise<unknown> };
+
+async function startBroadcaster(): Promise<Side & { post(path: string, body: string): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "sse-broadcaster.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /Ready on (http:\/\/\S+)/.exec(output);
+      if (ready) resolve(ready[1]!);
+    });
+    void exited.then(() => reject(new Error(`the broadcaster exited before it was ready: ${output}`)));
+  });
+  pin(child.pid!, 0);
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+    post: async (to, body) => {
+      await fetch(`${url}${to}`, { method: "POST", body });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscribers. The reference subscriber reads through node:http and keeps each message's bytes and
+// `as_of`; the others are bare TCP connections that send the GET themselves and note the id of each
+// message and the moment its bytes arrived, scanning for the `id:` lines and nothing else, so that
+// the subscribers' own reading (one core for tens of thousands of them) adds as little as it can to
+// the delays measured, on both sides alike.
+
+type Subscriber = {
+  ids: number[];
+  arrivals: number[];
+  announced: Set<number>; // ids of messages marked resync or conflated
+  frames: { at: number; frame: string }[] | null;
+  asOf: Map<number, number> | null;
+  close(): void;
+};
+
+const ID = /^id: (\d+)$/m;
+const AS_OF = /"as_of":"([^"]+)"/;
+// Several source addresses, so that tens of thousands of connections (and their TIME_WAITs between
+// scenarios) never run out of local ports.
+const SOURCES = ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"];
+
+function newSubscriber(reference: boolean): Subscriber {
+  return {
+    ids: [],
+    arrivals: [],
+    announced: new Set(),
+    frames: reference ? [] : null,
+    asOf: reference ? new Map() : null,
+    close: () => undefined,
+  };
+}
+
+/** Reads complete messages (a blank line ends one) off `buffer`; returns what is left of it. */
+function readMessages(subscriber: Subscriber, buffer: string, at: number): string {
+  let end: number;
+  while ((end = buffer.indexOf("\n\n")) !== -1) {
+    const frame = buffer.slice(0, end + 2);
+    buffer = buffer.slice(end + 2);
+    const id = ID.exec(frame);
+    if (!id) continue; // a ping, or retry alone
+    const value = Number(id[1]);
+    subscriber.ids.push(value);
+    subscriber.arrivals.push(at);
+    if (frame.includes('"resync":true') || frame.includes('"conflated":true')) subscriber.announced.add(value);
+    if (subscriber.frames) {
+      subscriber.frames.push({ at, frame });
+      subscriber.asOf!.set(value, Date.parse(AS_OF.exec(frame)![1]!));
+    }
+  }
+  return buffer;
+}
+
+function subscribeReference(url: string, headers: Record<string, string>): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const subscriber = newSubscriber(true);
+    let buffer = "";
+    const req = request(url, { headers: { accept: "text/event-stream", ...headers }, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`${url} answered ${res.statusCode}`));
+        return;
+      }
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer = readMessages(subscriber, buffer + chunk, Date.now());
+        if (subscriber.ids.length > 0) resolve(subscriber);
+      });
+    });
+    subscriber.close = () => req.destroy();
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function subscribe(url: string, headers: Record<string, string>, n: number): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const subscriber = newSubscriber(false);
+    const socket = connect({
+      host: target.hostname,
+      port: Number(target.port),
+      localAddress: SOURCES[n % SOURCES.length],
+    });
+    subscriber.close = () => socket.destroy();
+    const lines = Object.entries({ host: target.host, accept: "text/event-stream", ...headers }).map(
+      ([name, value]) => `${name}: ${value}\r\n`,
+    );
+    socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join("")}\r\n`);
+    // The body is chunked: the chunk-size lines fall between whole messages (each write holds whole
+    // messages), so they never split an `id:` line and the scan below steps over them.
+    socket.setEncoding("latin1");
+    let buffer = "";
+    let head = true;
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      if (head) {
+        const end = buffer.indexOf("\r\n\r\n");
+        if (end === -1) return;
+        if (!buffer.startsWith("HTTP/1.1 200")) {
+          reject(new Error(`${url} answered ${buffer.slice(0, buffer.indexOf("\r\n"))}`));
+          socket.destroy();
+          return;
+        }
+        head = false;
+        buffer = buffer.slice(end + 4);
+      }
+      buffer = readMessages(subscriber, buffer, Date.now());
+      if (subscriber.ids.length > 0) resolve(subscriber);
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** Opens `count` subscribers, a few hundred at a time, each resolved once its first message came. */
+async function subscribeAll(url: string, headers: Record<string, string>, count: number): Promise<Subscriber[]> {
+  const all: Subscriber[] = [];
+  for (let i = 0; i < count; i += 250) {
+    const batch = Array.from({ length: Math.min(250, count - i) }, (_, j) => subscribe(url, headers, i + j));
+    all.push(...(await Promise.all(batch)));
+  }
+  return all;
+}
+
+async function closeAll(subscribers: Subscriber[]): Promise<void> {
+  for (const subscriber of subscribers) subscriber.close();
+  await sleep(1_000);
+}
+
+/** Waits until every subscriber has `lastId`, or `timeoutMs` passed. */
+async function delivered(subscribers: Subscriber[], lastId: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (subscribers.every((s) => (s.ids.at(-1) ?? 0) >= lastId)) return;
+    await sleep(50);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures.
+
+type Result = {
+  label: string;
+  side: "ours" | "node:http";
+  subscribers: number;
+  messages: number; // per subscriber, after its first
+  p50: number;
+  p99: number;
+  max: number;
+  cpuSeconds: number;
+  cpuPerMessageUs: number;
+  kbPerConnection: number;
+  lost: number;
+  announced: number;
+  clientCpu: number;
+};
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/**
+ * Delays of every message after each subscriber's first, from `origin` of its id; and what each
+ * subscriber lost: an id the reference received after that subscriber's first message, which the
+ * subscriber never received and was not told about by its next message.
+ */
+function measure(subscribers: Subscriber[], referenceIds: number[], origin: Map<number, number>) {
+  const delays: number[] = [];
+  let lost = 0;
+  let announced = 0;
+  for (const subscriber of subscribers) {
+    const received = new Set(subscriber.ids);
+    for (let i = 1; i < subscriber.ids.length; i++) {
+      const start = origin.get(subscriber.ids[i]!);
+      if (start !== undefined) delays.push(subscriber.arrivals[i]! - start);
+      if (subscriber.announced.has(subscriber.ids[i]!)) announced++;
+    }
+    const first = subscriber.ids[0]!;
+    for (const id of referenceIds) {
+      if (id <= first || received.has(id)) continue;
+      const next = subscriber.ids.find((mine) => mine > id);
+      if (next === undefined || !subscriber.announced.has(next)) lost++;
+    }
+  }
+  const sorted = Float64Array.from(delays).sort();
+  return {
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+    lost,
+    announced,
+  };
+}
+
+type Phase = { pid: number; cpu: number; at: number; clientCpu: number };
+const phaseStart = (pid: number): Phase => ({
+  pid,
+  cpu: cpuSeconds(pid) ?? NaN,
+  at: Date.now(),
+  clientCpu: cpuSeconds(process.pid) ?? NaN,
+});
+function phaseEnd(phase: Phase) {
+  const seconds = (Date.now() - phase.at) / 1000;
+  return {
+    cpuSeconds: (cpuSeconds(phase.pid) ?? NaN) - phase.cpu,
+    clientCpu: ((cpuSeconds(process.pid) ?? NaN) - phase.clientCpu) / seconds,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes through the provider ingest.
+
+let sequence = 1;
+const initial = liveSoccer(LIVE_EVENTS, Date.now());
+const eventsById = new Map(initial.map((update) => [update.event_id, update]));
+
+/** A change of one event: its score, or the price of its first market's first outcome. */
+function change(eventId: string, kind: "score" | "price"): FeedUpdate {
+  sequence++;
+  if (kind === "score")
+    return { event_id: eventId, sequence, event: { score: { home: sequence % 9, away: sequence % 4 } } };
+  const market = eventsById.get(eventId)!.markets![0]!;
+  const price = 1.5 + (sequence % 100) / 100;
+  return {
+    event_id: eventId,
+    sequence,
+    markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
+  };
+}
+
+async function ingest(url: string, updates: FeedUpdate[]): Promise<void> {
+  const response = await fetch(`${url}/api/feed/v1/updates`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
+    body: updates.map((update) => JSON.stringify(update)).join("\n"),
+  });
+  const answer = (await response.json()) as { data?: { applied: number } };
+  if (response.status !== 200 || answer.data?.applied !== updates.length)
+    throw new Error(`the ingest answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios.
+
+/** Our side of a scenario, then the baseline's with the frames our reference received. */
+async function scenario(
+  label: string,
+  ours: Side,
+  path: string,
+  headers: Record<string, string>,
+  count: number,
+  steps: number,
+  everyMs: number,
+  changes: (k: number) => FeedUpdate[],
+): Promise<Result[]> {
+  // Ours.
+  const before = rss(ours.pid);
+  const reference = await subscribeReference(`${ours.url}${path}`, headers);
+  const subscribers = await subscribeAll(`${ours.url}${path}`, headers, count - 1);
+  await sleep(500);
+  const connected = rss(ours.pid);
+  const phase = phaseStart(ours.pid);
+  const began = Date.now();
+  for (let k = 0; k < steps; k++) {
+    await ingest(ours.url, changes(k));
+    await sleep(Math.max(0, began + (k + 1) * everyMs - Date.now()));
+  }
+  await sleep(500);
+  const lastId = reference.ids.at(-1)!;
+  await delivered(subscribers, lastId, 15_000);
+  const oursCost = phaseEnd(phase);
+  const all = [reference, ...subscribers];
+  const referenceIds = reference.ids.slice(1);
+  const oursFigures = measure(all, referenceIds, reference.asOf!);
+  const messages = referenceIds.length;
+  await closeAll(all);
+  const results: Result[] = [
+    {
+      label,
+      side: "ours",
+      subscribers: count,
+      messages,
+      ...oursFigures,
+      ...oursCost,
+      cpuPerMessageUs: (oursCost.cpuSeconds / (messages * count)) * 1e6,
+      kbPerConnection: (connected - before) / count / 1024,
+    },
+  ];
+
+  // The baseline: the same frames, at the same moments after the start, grouped as they came.
+  const baseline = await startBroadcaster();
+  try {
+    const frames = reference.frames!;
+    await baseline.post("/snapshot", frames[0]!.frame);
+    const baseBefore = rss(baseline.pid);
+    const baseSubscribers = await subscribeAll(baseline.url, {}, count);
+    await sleep(500);
+    const baseConnected = rss(baseline.pid);
+    const groups: { offset: number; frames: string[]; ids: number[] }[] = [];
+    for (const { at, frame } of frames.slice(1)) {
+      const id = Number(ID.exec(frame)![1]);
+      const last = groups.at(-1);
+      if (last && last.offset === at - frames[1]!.at) {
+        last.frames.push(frame);
+        last.ids.push(id);
+      } else groups.push({ offset: at - frames[1]!.at, frames: [frame], ids: [id] });
+    }
+    const origin = new Map<number, number>();
+    const basePhase = phaseStart(baseline.pid);
+    const start = Date.now();
+    for (const group of groups) {
+      await sleep(Math.max(0, start + group.offset - Date.now()));
+      const sentAt = Date.now();
+      for (const id of group.ids) origin.set(id, sentAt);
+      await baseline.post("/broadcast", group.frames.join(""));
+    }
+    await delivered(baseSubscribers, lastId, 15_000);
+    const baseCost = phaseEnd(basePhase);
+    const baseFigures = measure(baseSubscribers, referenceIds, origin);
+    await closeAll(baseSubscribers);
+    results.push({
+      label,
+      side: "node:http",
+      subscribers: count,
+      messages,
+      ...baseFigures,
+      ...baseCost,
+      cpuPerMessageUs: (baseCost.cpuSeconds / (messages * count)) * 1e6,
+      kbPerConnection: (baseConnected - baseBefore) / count / 1024,
+    });
+  } finally {
+    await baseline.stop();
+  }
+  for (const result of results) print(result);
+  return results;
+}
+
+const HEADER =
+  `  ${"scenario".padEnd(24)}${"side".padEnd(11)}${"msgs".padStart(6)}${"p50".padStart(9)}${"p99".padStart(9)}` +
+  `${"max".padStart(9)}${"server CPU".padStart(12)}${"CPU/msg".padStart(10)}${"mem/conn".padStart(10)}` +
+  `${"lost".padStart(6)}${"told".padStart(6)}${"client CPU".padStart(12)}`;
+
+function print(r: Result): void {
+  console.log(
+    `  ${r.label.padEnd(24)}${r.side.padEnd(11)}${String(r.messages).padStart(6)}` +
+      `${`${r.p50.toFixed(0)} ms`.padStart(9)}${`${r.p99.toFixed(0)} ms`.padStart(9)}${`${r.max.toFixed(0)} ms`.padStart(9)}` +
+      `${`${r.cpuSeconds.toFixed(2)} s`.padStart(12)}${`${r.cpuPerMessageUs.toFixed(1)} µs`.padStart(10)}` +
+      `${`${r.kbPerConnection.toFixed(1)} KB`.padStart(10)}${String(r.lost).padStart(6)}${String(r.announced).padStart(6)}` +
+      `${`${Math.round(r.clientCpu * 100)} %`.padStart(12)}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run.
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-streams-"));
+  const at = new Date();
+  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  let key: string;
+  try {
+    await seed(db, at);
+    const largest = Math.max(...SIZES, BOARD_SUBSCRIBERS);
+    ({ key } = await keyOnOwnPlan(
+      db,
+      { ...BENCH_PLAN, code: "bench-streams", concurrentStreams: largest * 2 + 10 },
+      at,
+    ));
+  } finally {
+    await closeDatabase();
+  }
+  const headers = { authorization: `Bearer ${key}` };
+  pin(process.pid, 1);
+  console.log(
+    `Streams fan-out: ours (server.ts, built app, PGlite) against a plain node:http broadcaster of the same bytes.` +
+      `\n${os.cpus().length} CPUs, Node ${process.version}; ` +
+      (TASKSET ? "servers pinned to CPU 0, subscribers to CPU 1 (taskset)." : "no taskset: nothing pinned.") +
+      `\nmsgs: messages per subscriber after its first; lost: changes missed without a word; told: resync or conflated messages.` +
+      `\nDelay: ours from each message's as_of (the feed's record of the change), the baseline's from when it was handed the message.` +
+      `\nEach scenario starts a fresh server, so that a heap grown by an earlier one does not hide its memory per connection.`,
+  );
+  type Plan = {
+    label: string;
+    path: string;
+    count: number;
+    steps: number;
+    everyMs: number;
+    changes(k: number): FeedUpdate[];
+  };
+  const plans: Plan[] = [
+    ...SIZES.map((size) => ({
+      label: `${size.toLocaleString("en")} on one event`,
+      path: `/api/v1/events/${FOLLOWED}/stream`,
+      count: size,
+      steps: CHANGES,
+      everyMs: CHANGE_EVERY_MS,
+      changes: (k: number) => [change(FOLLOWED, k % 2 === 0 ? "score" : "price")],
+    })),
+    {
+      label: `${BOARD_SUBSCRIBERS.toLocaleString("en")} on the board`,
+      path: "/api/v1/odds/stream",
+      count: BOARD_SUBSCRIBERS,
+      steps: Math.round((BOARD_SECONDS * 1000) / BOARD_BATCH_EVERY_MS),
+      everyMs: BOARD_BATCH_EVERY_MS,
+      // Mostly prices, a score now and then, as a live board sees it.
+      changes: (k: number) =>
+        Array.from({ length: BOARD_BATCH }, (_, j) =>
+          change(`bench-live-${(k * BOARD_BATCH + j) % LIVE_EVENTS}`, (k + j) % 5 === 0 ? "score" : "price"),
+        ),
+    },
+  ];
+  const results: Result[] = [];
+  console.log(`\n${HEADER}`);
+  try {
+    for (const [i, plan] of plans.entries()) {
+      const server = await startServer({ DATA_DIR: dataDir, FEED_TOKEN });
+      const pid = server.process.pid!;
+      pin(pid, 0);
+      try {
+        if (i === 0) await ingest(server.url, initial);
+        await sleep(1_000);
+        const ours: Side = { url: server.url, pid, stop: () => server.stop() };
+        results.push(
+          ...(await scenario(plan.label, ours, plan.path, headers, plan.count, plan.steps, plan.everyMs, plan.changes)),
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  } catch (error) {
+    broken.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log("");
+  for (const r of results.filter((r) => r.side === "ours")) {
+    const target = TARGETS[r.subscribers];
+    const checks = [`lost ${r.lost} (none allowed)`];
+    let pass = r.lost === 0;
+    if (target && r.label.includes("event")) {
+      checks.push(`p99 ${r.p99.toFixed(0)} ms (under ${target.p99})`);
+      pass &&= r.p99 < target.p99;
+      if (target.kbPerConnection !== undefined) {
+        checks.push(`${r.kbPerConnection.toFixed(1)} KB per connection (under ${target.kbPerConnection})`);
+        pass &&= r.kbPerConnection < target.kbPerConnection;
+      }
+    }
+    const base = results.find((b) => b.label === r.label && b.side === "node:http");
+    const beside = base
+      ? `; node:http in the same run: p99 ${base.p99.toFixed(0)} ms, ${base.cpuPerMessageUs.toFixed(1)} µs per message`
+      : "";
+    console.log(`${pass ? "PASS" : "FAIL"}  ${r.label}: ${checks.join(", ")}${beside}`);
+  }
+  if (broken.length) {
+    console.log(`\nSomething broke (so the exit code is 1):\n${broken.map((b) => `  ${b}`).join("\n")}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
