@@ -8,6 +8,7 @@ import { FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
 import { demoSignIn, signIn } from "./support/console.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 import { admin, startServer, type RunningServer } from "./support/processes.ts";
+import { tcpProxy } from "./support/tcp-proxy.ts";
 import { idsOf, openSse, strictlyIncreasing, type Received, type SseClient } from "./support/sse.ts";
 
 // The two streams over HTTP with a real SSE parser (eventsource-parser): snapshot then changes,
@@ -392,6 +393,44 @@ describe.skipIf(!POSTGRES)("streams on two instances sharing PostgreSQL", () => 
     expect(strictlyIncreasing(idsOf(all))).toBe(true);
     resumed.close();
     expect(await stopped).toBe(0);
+  });
+
+  it("says stale while the instance cannot reach the database, then clears it and sends what was missed", async () => {
+    const url = new URL(database().env.DATABASE_URL!);
+    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    const cutOff = await startServer({
+      ...database().env,
+      DATABASE_URL: url.toString(),
+      FEED_TOKEN,
+      AUTH_SECRET: "a-secret-both-instances-share-0123456789",
+      STREAM_STALE_SECONDS: "2",
+    });
+    try {
+      const stream = await openSse(`${cutOff.url}/api/v1/events/p-live/stream`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await stream.waitFor((m) => m.event === "snapshot");
+      await proxy.cut();
+      const stale = await stream.waitFor((m) => m.event === "stale");
+      expect(stale.data).toMatchObject({ stale: true, sandbox: false });
+      expect(typeof stale.data.since).toBe("string");
+      await ingest(two.url, [score("p-live", 5)]);
+      await proxy.restore();
+      const cleared = await stream.waitFor((m) => m.event === "stale" && m.data.stale === false, 30_000);
+      const missed = await stream.waitFor(
+        (m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 5,
+        30_000,
+      );
+      expect(stream.messages.indexOf(missed)).toBeGreaterThan(stream.messages.indexOf(stale));
+      expect(cleared.at).toBeGreaterThan(stale.at);
+      expect(strictlyIncreasing(idsOf(stream.messages))).toBe(true);
+      stream.close();
+    } finally {
+      await cutOff.stop();
+      await proxy.close();
+    }
   });
 });
 
