@@ -15,6 +15,7 @@ import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
 import { startInstanceMeter } from "./lib/metering/index.ts";
+import { ServiceMetrics } from "./lib/metrics/index.ts";
 import { seed } from "./seeds/index.ts";
 
 const dev = process.argv.includes("--dev");
@@ -63,6 +64,7 @@ async function start(config: Config): Promise<void> {
   const feed = await startFeed(handle, config);
   const { meter, replayed } = await startInstanceMeter(handle, config, feed.bus, now);
   if (replayed > 0) console.log(`Metering: ${replayed} requests replayed from journals of earlier processes`);
+  const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
   const api = await startApi({
     db: handle.db,
     bus: feed.bus,
@@ -71,7 +73,14 @@ async function start(config: Config): Promise<void> {
     meter,
     streams: streamSettings(config),
     sessionSecret: authSecret(config),
+    observe: metrics ? (route, status, seconds) => metrics.observeRequest(route, status, seconds) : undefined,
   });
+  if (metrics) {
+    metrics.followFeed(feed.views);
+    metrics.watchStreams(api.streams);
+    metrics.watchMeter(() => meter.stats());
+    metrics.watchDatabase(handle.pool);
+  }
 
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
@@ -89,6 +98,19 @@ async function start(config: Config): Promise<void> {
       // A stopping instance says so at once, so the load balancer sends new clients elsewhere.
       if (stopping) return sendJson(res, 503, { status: "stopping" }, method);
       void readiness(handle).then((report) => sendJson(res, report.status, report.body, method));
+      return;
+    }
+    if (path === "/metrics" && metrics && config.METRICS_TOKEN && (method === "GET" || method === "HEAD")) {
+      metrics.scrape(config.METRICS_TOKEN, req.headers.authorization).then(
+        (answer) => {
+          res.writeHead(answer.status, answer.headers);
+          res.end(method === "HEAD" ? undefined : answer.body);
+        },
+        (error: unknown) => {
+          console.error("Collecting the metrics failed:", error);
+          sendJson(res, 500, { status: "internal_error" }, method);
+        },
+      );
       return;
     }
     if (config.API_ENTRY === "node" && isApiPath(path)) {

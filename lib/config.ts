@@ -54,6 +54,8 @@ const configSchema = z.object({
   STREAM_STALE_SECONDS: positiveInt.max(600).default(5),
   // concurrent streams of one signed-in console member on one instance.
   SESSION_STREAMS: positiveInt.max(100).default(4),
+  // The bearer token that GET /metrics asks for; unset: no metrics are served.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 /** The streams' settings, from the configuration. */
@@ -75,7 +77,7 @@ export class ConfigError extends Error {
 
 type Environment = Record<string, string | undefined>;
 
-const SECRETS = ["FEED_TOKEN", "AUTH_SECRET"];
+const SECRETS = ["FEED_TOKEN", "AUTH_SECRET", "METRICS_TOKEN"];
 
 export function loadConfig(env: Environment = process.env): Config {
   // An empty variable means "not set", as in most shells and .env tooling.

@@ -7,7 +7,7 @@ import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
 import { ENDPOINTS } from "./endpoints.ts";
-import { serve, type ApiRequest, type ApiResponse, type ApiServices } from "./pipeline.ts";
+import { serve, type ApiRequest, type ApiResponse, type ApiServices, type Endpoint } from "./pipeline.ts";
 import { matchEndpoint, OPENAPI_PATH } from "./router.ts";
 
 export type { ApiRequest, ApiResponse } from "./pipeline.ts";
@@ -47,6 +47,8 @@ export async function startApi(options: {
   streams: StreamSettings;
   /** Signs console sessions: a member's board streams with the session cookie. */
   sessionSecret: string;
+  /** Told of every answer: its route (the operation id), status and time taken. */
+  observe?: (route: string, status: number, seconds: number) => void;
 }): Promise<Api> {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
@@ -61,14 +63,22 @@ export async function startApi(options: {
     streams,
     session: (token, at) => sessionViewer(options.db, token, options.sessionSecret, at),
   };
+  const observe = options.observe;
+  const served = async (endpoint: Endpoint | null, params: Record<string, string>, request: ApiRequest) => {
+    if (!observe) return serve(services, endpoint, params, request);
+    const started = performance.now();
+    const response = await serve(services, endpoint, params, request);
+    observe(endpoint?.operationId ?? "unknown", response.status, (performance.now() - started) / 1000);
+    return response;
+  };
   const api: Api = {
     async handle(request) {
       if (request.path === OPENAPI_PATH) return openApiResponse(request);
       const { endpoint, params } = matchEndpoint(request.path);
-      return serve(services, endpoint, params, request);
+      return served(endpoint, params, request);
     },
     serveOperation: (operationId, params, request) =>
-      serve(services, ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
+      served(ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
     streams,
     async close() {
       streams.stop();

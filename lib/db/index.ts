@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -26,6 +27,8 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   /** For a connection of one's own outside the pool (a session-level advisory lock). */
   connectionUrl?: string;
+  /** The connection pool, for the metrics: its size, and (PostgreSQL) its connections' use now. */
+  pool: { size: number; inUse?(): Promise<{ open: number; active: number }> };
   close(): Promise<void>;
 };
 
@@ -66,13 +69,28 @@ async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<
   } finally {
     await migrator.end();
   }
-  const client = postgres(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE, onnotice: () => {} });
+  // A name of this instance's own, so that its connections can be told apart in pg_stat_activity.
+  const applicationName = `sports-data-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const client = postgres(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_SIZE,
+    onnotice: () => {},
+    connection: { application_name: applicationName },
+  });
   return {
     db: drizzlePostgres(client, { schema }) as unknown as Database,
     kind: "postgres",
     location: redact(config.DATABASE_URL),
     postgres: client,
     connectionUrl: config.DATABASE_URL,
+    pool: {
+      size: config.DATABASE_POOL_SIZE,
+      async inUse() {
+        const [row] = await client<{ open: number; active: number }[]>`
+          select count(*)::int as open, (count(*) filter (where state = 'active'))::int - 1 as active
+          from pg_stat_activity where application_name = ${applicationName}`;
+        return row!;
+      },
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -89,6 +107,7 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
       kind: "pglite",
       location: dir,
       pglite: client,
+      pool: { size: 1 },
       close: async () => {
         await client.close();
         release();

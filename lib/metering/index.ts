@@ -7,6 +7,7 @@ export {
   type Admission,
   type Meter,
   type MeterOptions,
+  type MeterStats,
   type StreamSlot,
 } from "./meter.ts";
 export { monthOf, nextMonthStart, type Policy } from "./policies.ts";

@@ -30,6 +30,14 @@ export type StreamSlot = { release(): void };
  * The metering hook of the API: decides whether a request of a known, active key is admitted, and
  * counts it if so. `used` includes the request being answered.
  */
+/** How far the meter's journal is ahead of the database, for the metrics. */
+export type MeterStats = {
+  flushLagSeconds: number;
+  journalBytes: number;
+  unflushedBytes: number;
+  flushFailures: number;
+};
+
 export interface Meter {
   admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission>;
   /** A slot for one more open stream of the key, or null when it has as many as its plan allows. */
@@ -131,6 +139,11 @@ export class JournalMeter implements Meter {
   private flushScheduled = false;
   private flushQueued = false;
   private failing = false;
+  private flushFailures = 0;
+  // When the oldest request not yet in the database was admitted (0: none), journaled only and in a
+  // flush under way: how far the database is behind, for the metrics.
+  private unflushedSince = 0;
+  private inFlightSince = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly adopter: NodeJS.Timeout;
   private unsubscribe: (() => void) | undefined;
@@ -221,6 +234,7 @@ export class JournalMeter implements Meter {
     // Journaled before it is counted or answered: a request that cannot be written is not admitted.
     if (!this.journal) throw new Error("the meter is closed");
     this.journal.append(key.id, time);
+    if (this.unflushedSince === 0) this.unflushedSince = time;
     usage.pending++;
     usage.secondAdmitted++;
     if (time < usage.dayStart || time >= usage.dayEnd) {
@@ -353,6 +367,17 @@ export class JournalMeter implements Meter {
     });
   }
 
+  stats(): MeterStats {
+    const journals = [...(this.journal ? [this.journal] : []), ...this.sealed];
+    const oldest = [this.unflushedSince, this.inFlightSince].filter((t) => t !== 0);
+    return {
+      flushLagSeconds: oldest.length ? Math.max(0, this.options.now().getTime() - Math.min(...oldest)) / 1000 : 0,
+      journalBytes: journals.reduce((sum, j) => sum + j.size, 0),
+      unflushedBytes: journals.reduce((sum, j) => sum + j.size - j.flushedBytes, 0),
+      flushFailures: this.flushFailures,
+    };
+  }
+
   /**
    * Adds what was journaled since the last flush to the database. Flushes run one at a time, and
    * at most one waits behind the running one: it takes everything journaled until it starts.
@@ -369,6 +394,7 @@ export class JournalMeter implements Meter {
           this.failing = false;
         }
       } catch (error) {
+        this.flushFailures++;
         // Said once per outage, not on every flush.
         if (!this.failing) {
           this.failing = true;
@@ -399,6 +425,8 @@ export class JournalMeter implements Meter {
     // Taken together, with no await between: the tally holds exactly the lines up to these sizes.
     const tally = this.tally;
     this.tally = new Map();
+    this.inFlightSince = this.unflushedSince;
+    this.unflushedSince = 0;
     const journals = [...(this.journal ? [this.journal] : []), ...this.sealed];
     const sizes = journals.map((j) => j.size);
     const sealed = [...this.sealed];
@@ -428,6 +456,11 @@ export class JournalMeter implements Meter {
       });
     } catch (error) {
       merge(this.tally, tally);
+      if (this.inFlightSince !== 0) {
+        this.unflushedSince =
+          this.unflushedSince === 0 ? this.inFlightSince : Math.min(this.unflushedSince, this.inFlightSince);
+      }
+      this.inFlightSince = 0;
       for (const [usage, n] of moved) {
         usage.inFlight -= n;
         usage.pending += n;
@@ -436,6 +469,7 @@ export class JournalMeter implements Meter {
       throw error;
     }
     journals.forEach((j, i) => (j.flushedBytes = sizes[i]!));
+    this.inFlightSince = 0;
     if (repeatStreams) this.streamsRepeatedAt = at;
     const byMonth = new Map(totals.map((t) => [`${t.keyId}:${t.month}`, t.requests]));
     for (const [usage, n, keyId] of moved) {

@@ -92,6 +92,8 @@ export type StreamCounters = {
   closed: number;
   messages: number;
   conflated: number;
+  /** Writes not made to a client that had fallen behind (it is sent the latest state instead). */
+  dropped: number;
   resyncs: Record<ResyncReason, number>;
 };
 
@@ -132,6 +134,7 @@ export class StreamHub {
     closed: 0,
     messages: 0,
     conflated: 0,
+    dropped: 0,
     resyncs: { retention_exceeded: 0, unknown_id: 0, slow_client: 0, bus_reconnected: 0 },
   };
 
@@ -502,10 +505,14 @@ export class StreamHub {
         subscriber.heldBytes += chunk.bytes.length;
         return;
       case "live":
-        if (subscriber.sink.pending > this.settings.bufferBytes && !chunk.ends) return this.fallBehind(subscriber);
+        if (subscriber.sink.pending > this.settings.bufferBytes && !chunk.ends) {
+          this.counters.dropped++;
+          return this.fallBehind(subscriber);
+        }
         return this.write(subscriber, chunk);
       case "behind":
         if (chunk.ends) this.close(subscriber, true);
+        else this.counters.dropped++;
         return;
       default:
         return;

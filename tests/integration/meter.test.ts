@@ -239,9 +239,16 @@ for (const backend of BACKENDS) {
       const during = await admitAll(meter, key, at, 15);
       expect(during.filter((a) => a.admitted).map((a) => a.used)).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
       expect((await usageOf(key.id)).monthly).toEqual({});
+      // What the metrics show meanwhile: the journal ahead of the database, since the first request.
+      const behind = meter.stats();
+      expect(behind.flushFailures).toBe(2);
+      expect(behind.unflushedBytes).toBe(behind.journalBytes);
+      expect(behind.unflushedBytes).toBeGreaterThan(0);
+      expect(behind.flushLagSeconds).toBeGreaterThanOrEqual((Date.now() - at.getTime()) / 1000 - 60);
       down = false;
       await meter.flush();
       expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 30 });
+      expect(meter.stats()).toMatchObject({ unflushedBytes: 0, flushLagSeconds: 0, flushFailures: 2 });
       expect(await meter.admit(key, at)).toMatchObject({ admitted: false, used: 30 });
     });
 
