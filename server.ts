@@ -14,6 +14,7 @@ import { isApiPath, startApi } from "./lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
+import { captureConsole, logger } from "./lib/log/index.ts";
 import { startInstanceMeter } from "./lib/metering/index.ts";
 import { ServiceMetrics } from "./lib/metrics/index.ts";
 import { seed } from "./seeds/index.ts";
@@ -40,12 +41,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, method: st
 
 async function start(config: Config): Promise<void> {
   const handle = await getDatabase(config);
-  console.log(
+  logger().info(
     `Database: ${handle.kind === "pglite" ? `embedded PGlite in ${handle.location}` : `PostgreSQL at ${handle.location}`} (migrated)`,
   );
 
   if (config.DATABASE_URL && !config.AUTH_SECRET) {
-    console.warn(
+    logger().warn(
       "AUTH_SECRET is not set: console sessions are signed with a secret kept in DATA_DIR; " +
         "instances sharing a database must share AUTH_SECRET, or a session works on one instance only.",
     );
@@ -53,9 +54,9 @@ async function start(config: Config): Promise<void> {
 
   const seeded = await seed(handle.db, now());
   if (seeded.demoAdmin) {
-    console.log(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
+    logger().info(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
   } else if (seeded.demoAdminEmail) {
-    console.log(
+    logger().info(
       `Demo sign-in: ${seeded.demoAdminEmail} (password printed at first start; ` +
         `\`npm run admin -- user reset-password --email ${seeded.demoAdminEmail}\` sets a new one)`,
     );
@@ -63,7 +64,7 @@ async function start(config: Config): Promise<void> {
 
   const feed = await startFeed(handle, config);
   const { meter, replayed } = await startInstanceMeter(handle, config, feed.bus, now);
-  if (replayed > 0) console.log(`Metering: ${replayed} requests replayed from journals of earlier processes`);
+  if (replayed > 0) logger().info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
   const api = await startApi({
     db: handle.db,
@@ -107,7 +108,7 @@ async function start(config: Config): Promise<void> {
           res.end(method === "HEAD" ? undefined : answer.body);
         },
         (error: unknown) => {
-          console.error("Collecting the metrics failed:", error);
+          logger().error({ err: error }, "Collecting the metrics failed");
           sendJson(res, 500, { status: "internal_error" }, method);
         },
       );
@@ -117,7 +118,7 @@ async function start(config: Config): Promise<void> {
       api.handle(apiRequestFromNode(req)).then(
         (response) => writeApiResponse(res, response),
         (error: unknown) => {
-          console.error("Unhandled error in the API:", error);
+          logger().error({ err: error }, "Unhandled error in the API");
           if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);
           else res.destroy();
         },
@@ -131,7 +132,7 @@ async function start(config: Config): Promise<void> {
     const forwarded = req.headers["x-forwarded-for"];
     req.headers["x-forwarded-for"] = config.TRUST_PROXY_HOPS > 0 && forwarded ? `${String(forwarded)}, ${peer}` : peer;
     handleWithNext(req, res).catch((error: unknown) => {
-      console.error("Unhandled error in a page or action:", error);
+      logger().error({ err: error, path }, "Unhandled error in a page or action");
       if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);
       else res.destroy();
     });
@@ -139,12 +140,12 @@ async function start(config: Config): Promise<void> {
 
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
-  console.log(`Ready on http://localhost:${port} (${dev ? "development" : "production"})`);
+  logger().info(`Ready on http://localhost:${port} (${dev ? "development" : "production"})`);
 
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    logger().info(`${signal}: stopping`);
     // Each stream gets a short retry: its client reconnects to another instance with its last id.
     api.streams.shutdown();
     // Idle keep-alive connections would hold close() open; busy ones get a few seconds to finish.
@@ -163,18 +164,25 @@ async function start(config: Config): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Readable lines on a developer's terminal, JSON lines otherwise (LOG_FORMAT decides).
+  if (dev) process.env.LOG_FORMAT ||= "pretty";
+  // Next's own messages, and anything else written with console.*, in the same format.
+  captureConsole();
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
+    // A refused start is told to the operator as one plain line on stderr, not as a log line.
+    if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else logger().fatal({ err: error }, "Reading the configuration failed");
     return exitSoon(1);
   }
   try {
     await start(config);
   } catch (error) {
-    if (error instanceof DataDirInUseError || error instanceof DatabaseUnavailableError) console.error(error.message);
-    else console.error("Start-up failed:", error);
+    if (error instanceof DataDirInUseError || error instanceof DatabaseUnavailableError) {
+      process.stderr.write(`${error.message}\n`);
+    } else logger().fatal({ err: error }, "Start-up failed");
     exitSoon(1);
   }
 }

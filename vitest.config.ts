@@ -16,6 +16,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/integration/support/global-setup.ts"],
+          setupFiles: ["tests/integration/support/log-check.ts"],
           // Each file starts real server processes; on two cores, one file at a time is faster.
           fileParallelism: false,
           testTimeout: 60_000,

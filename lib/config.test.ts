@@ -23,6 +23,7 @@ describe("configuration", () => {
       STREAM_BUFFER_BYTES: 262144,
       STREAM_STALE_SECONDS: 5,
       SESSION_STREAMS: 4,
+      LOG_LEVEL: "info",
     });
   });
 

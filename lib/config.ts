@@ -54,6 +54,13 @@ const configSchema = z.object({
   STREAM_STALE_SECONDS: positiveInt.max(600).default(5),
   // concurrent streams of one signed-in console member on one instance.
   SESSION_STREAMS: positiveInt.max(100).default(4),
+  // Logs: JSON lines (production) or readable lines (development), and the least level written.
+  LOG_FORMAT: z.enum(["json", "pretty"], { message: "must be json or pretty" }).optional(),
+  LOG_LEVEL: z
+    .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+      message: "must be trace, debug, info, warn, error, fatal or silent",
+    })
+    .default("info"),
   // The bearer token that GET /metrics asks for; unset: no metrics are served.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
@@ -71,11 +78,31 @@ export function streamSettings(config: Config) {
 
 export type Config = z.infer<typeof configSchema>;
 
+type Environment = Record<string, string | undefined>;
+
+export type LogSettings = { LOG_FORMAT: "json" | "pretty"; LOG_LEVEL: Config["LOG_LEVEL"] };
+
+/**
+ * The logger's settings, read before anything else so that even a refused configuration is
+ * logged: a bad value here falls back to the default, and loadConfig then refuses it by name.
+ */
+export function loadLogSettings(env: Environment = process.env): LogSettings {
+  const schema = configSchema.pick({ NODE_ENV: true, LOG_FORMAT: true, LOG_LEVEL: true });
+  const parsed = schema.safeParse({
+    NODE_ENV: env.NODE_ENV || undefined,
+    LOG_FORMAT: env.LOG_FORMAT || undefined,
+    LOG_LEVEL: env.LOG_LEVEL || undefined,
+  });
+  const settings = parsed.success ? parsed.data : schema.parse({});
+  return {
+    LOG_FORMAT: settings.LOG_FORMAT ?? (settings.NODE_ENV === "development" ? "pretty" : "json"),
+    LOG_LEVEL: settings.LOG_LEVEL,
+  };
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
-
-type Environment = Record<string, string | undefined>;
 
 const SECRETS = ["FEED_TOKEN", "AUTH_SECRET", "METRICS_TOKEN"];
 

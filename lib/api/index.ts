@@ -7,7 +7,16 @@ import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
 import { ENDPOINTS } from "./endpoints.ts";
-import { serve, type ApiRequest, type ApiResponse, type ApiServices, type Endpoint } from "./pipeline.ts";
+import { newRequestId } from "../http/problem.ts";
+import { inRequest, logger } from "../log/index.ts";
+import {
+  serve,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiServices,
+  type Endpoint,
+  type RequestTrace,
+} from "./pipeline.ts";
 import { matchEndpoint, OPENAPI_PATH } from "./router.ts";
 
 export type { ApiRequest, ApiResponse } from "./pipeline.ts";
@@ -64,12 +73,31 @@ export async function startApi(options: {
     session: (token, at) => sessionViewer(options.db, token, options.sessionSecret, at),
   };
   const observe = options.observe;
-  const served = async (endpoint: Endpoint | null, params: Record<string, string>, request: ApiRequest) => {
-    if (!observe) return serve(services, endpoint, params, request);
-    const started = performance.now();
-    const response = await serve(services, endpoint, params, request);
-    observe(endpoint?.operationId ?? "unknown", response.status, (performance.now() - started) / 1000);
-    return response;
+  // Every answer, from either entry, in the request's log scope, with one access line.
+  const served = (endpoint: Endpoint | null, params: Record<string, string>, request: ApiRequest) => {
+    const trace: RequestTrace = { requestId: newRequestId() };
+    return inRequest(trace.requestId, async () => {
+      const started = performance.now();
+      const response = await serve(services, endpoint, params, request, trace);
+      const seconds = (performance.now() - started) / 1000;
+      const route = endpoint?.operationId ?? "unknown";
+      observe?.(route, response.status, seconds);
+      logger().info(
+        {
+          method: request.method,
+          path: request.path,
+          route,
+          status: response.status,
+          duration_ms: Math.round(seconds * 10_000) / 10,
+          bytes: Number(response.headers["content-length"] ?? 0),
+          ...(trace.key ? { key_id: trace.key.id, key_hint: trace.key.hint } : {}),
+          ...(trace.userId ? { user_id: trace.userId } : {}),
+          ...(response.stream ? { stream: "opened" } : {}),
+        },
+        "request",
+      );
+      return response;
+    });
   };
   const api: Api = {
     async handle(request) {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { FeedMirror } from "../feed/mirror.ts";
 import type { FeedViews } from "../feed/views.ts";
 import type { KeyCache } from "../keys/cache.ts";
-import { checkKeyFormat, hashKey } from "../keys/format.ts";
+import { checkKeyFormat, hashKey, keyHint } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { newRequestId } from "../http/problem.ts";
 import type { Meter, StreamSlot } from "../metering/index.ts";
@@ -13,6 +13,7 @@ import { SSE_CONTENT_TYPE } from "../streams/sse.ts";
 import { readCredentials } from "./credentials.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode, type ParamError } from "./errors.ts";
 import type { Payload } from "./payload.ts";
+import { logger } from "../log/index.ts";
 
 /** A request as the API sees it, whichever server received it (node:http or Next). */
 export type ApiRequest = {
@@ -93,6 +94,9 @@ export type ApiServices = {
   session?: (token: string, at: Date) => Promise<{ key: ApiKeyRecord; userId: string } | null>;
 };
 
+/** Who a request was for, once known, for its access log line (never the key itself). */
+export type RequestTrace = { requestId: string; key?: { id: string; hint: string }; userId?: string };
+
 export const ALLOWED_METHODS = "GET, HEAD";
 const VARY = "Accept-Encoding, Authorization, X-Api-Key";
 
@@ -107,8 +111,9 @@ export async function serve(
   endpoint: Endpoint | null,
   rawParams: Record<string, string>,
   request: ApiRequest,
+  trace: RequestTrace = { requestId: newRequestId() },
 ): Promise<ApiResponse> {
-  const requestId = newRequestId();
+  const { requestId } = trace;
   let limitHeaders: Record<string, string> = {};
   let meta = { used: 0, quota: 0 };
   try {
@@ -123,6 +128,8 @@ export async function serve(
     const member = token !== undefined ? await openSession(services, token, at) : null;
     const keyValue = member ? "" : readCredentials(request.header, request.query);
     const key = member ? member.key : await authenticate(services.keys, keyValue, at);
+    if (member) trace.userId = member.userId;
+    else trace.key = { id: key.id, hint: keyHint(keyValue) };
     // Before admission: a stream over the limit is refused, and not counted.
     const slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
     try {
@@ -274,7 +281,7 @@ async function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string):
   try {
     return await work();
   } catch (error) {
-    console.error(`Could not ${what}:`, error instanceof Error ? error.message : error);
+    logger().error({ err: error }, `Could not ${what}`);
     throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
       headers: { "retry-after": "2" },
     });
@@ -381,7 +388,7 @@ export function problemAnswer(
     apiError = error;
   } else {
     // Logged with the request id; the client gets the id and nothing of the error itself.
-    console.error(`Request ${requestId} failed:`, error);
+    logger().error({ err: error, request_id: requestId }, "Request failed");
     apiError = new ApiError("internal_error", `Something went wrong on our side. Quote ${requestId} if you report it.`);
   }
   const bytes = Buffer.from(JSON.stringify(apiError.toProblem(requestId)));

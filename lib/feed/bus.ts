@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "../db/index.ts";
 import { decodeChanges, FEED_CHANNEL, type EventChange } from "./changes.ts";
+import { logger } from "../log/index.ts";
 
 /**
  * The change bus of one instance. Every change is published by the committing transaction with
@@ -59,7 +60,7 @@ export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus>
           try {
             each(payload);
           } catch (error) {
-            console.error(`A ${channel} subscriber failed:`, error);
+            logger().error({ err: error, channel }, "A change bus subscriber failed");
           }
         }
       };
@@ -75,7 +76,7 @@ export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus>
     try {
       changes = decodeChanges(payload);
     } catch {
-      console.error(`Ignored a malformed ${FEED_CHANNEL} notification`);
+      logger().warn({ channel: FEED_CHANNEL }, "Ignored a malformed notification");
       return;
     }
     for (const listener of eventListeners) listener(changes);

@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import type { DatabaseHandle } from "../db/index.ts";
+import { logger } from "../log/index.ts";
 
 /** The advisory lock whose holder runs the simulator (and the revision pruning) for everyone. */
 export const FEED_LEADER_LOCK = 4180221909;
@@ -72,7 +73,7 @@ export function startLeadership(handle: DatabaseHandle, options: Options): Leade
         await transition;
       }
     } catch (error) {
-      console.error("Feed leadership check failed:", error instanceof Error ? error.message : error);
+      logger().error({ err: error }, "Feed leadership check failed");
       await lose();
     }
   };

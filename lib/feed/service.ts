@@ -5,6 +5,7 @@ import { startChangeBus, type ChangeBus } from "./bus.ts";
 import { pruneRevisions } from "./history.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
+import { logger } from "../log/index.ts";
 
 /**
  * The feed machinery of one instance: its change bus, and, while it leads, the simulator and the
@@ -35,7 +36,7 @@ export async function startFeed(
   config: Config,
   options: { now?: () => Date; leaderIntervalMs?: number; log?: (line: string) => void } = {},
 ): Promise<FeedService> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logger().info(line));
   const now = options.now ?? (() => new Date());
   const bus = await startChangeBus(handle);
   const views = new FeedViews(handle.db, config.SANDBOX_DELAY_SECONDS, now);
@@ -48,7 +49,7 @@ export async function startFeed(
     try {
       await pruneRevisions(handle.db, new Date(now().getTime() - config.REVISION_RETENTION_SECONDS * 1000));
     } catch (error) {
-      console.error("Pruning revisions failed:", error instanceof Error ? error.message : error);
+      logger().error({ err: error }, "Pruning revisions failed");
     }
   };
 

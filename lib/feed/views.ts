@@ -2,6 +2,7 @@ import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "./bus.ts";
 import { lastRevision, lastRevisionRecordedBy, revisionsAfter, snapshotThrough, type Revision } from "./history.ts";
 import { FeedMirror, type EventDocument } from "./mirror.ts";
+import { logger } from "../log/index.ts";
 
 const BATCH = 5_000;
 // The delayed view moves on every second even when nobody asks for it, so what it holds back stays
@@ -146,10 +147,7 @@ export class FeedViews {
           await this.applyNewRevisions();
         } while (this.again);
       } catch (error) {
-        console.error(
-          "The feed view could not follow the revision history:",
-          error instanceof Error ? error.message : error,
-        );
+        logger().error({ err: error }, "The feed view could not follow the revision history");
       } finally {
         this.advancing = null;
       }

@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { claimOrphans, Journal, readJournal, removeJournalFile } from "./journal.ts";
 import { monthOf, nextMonthStart, rateLimit, rateLimitPolicy, secondsUntil, type Policy } from "./policies.ts";
 import { add, addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
+import { logger } from "../log/index.ts";
 
 export type Admission =
   | { admitted: true; used: number; quota: number; headers: Record<string, string> }
@@ -169,9 +170,13 @@ export class JournalMeter implements Meter {
       const own = new Set([...(this.journal ? [this.journal.id] : []), ...this.sealed.map((j) => j.id)]);
       try {
         const added = await replayOrphans(this.options.db, this.options.journalDir, own);
-        if (added > 0) console.log(`Metering: ${added} requests replayed from the journal of an instance that ended`);
+        if (added > 0)
+          logger().info(
+            { requests: added },
+            `Metering: ${added} requests replayed from the journal of an instance that ended`,
+          );
       } catch (error) {
-        console.error("Replaying an ended instance's journal failed; it is tried again:", error);
+        logger().error({ err: error }, "Replaying an ended instance's journal failed; it is tried again");
       }
     });
     return this.flushing;
@@ -390,7 +395,7 @@ export class JournalMeter implements Meter {
       try {
         await this.flushOnce();
         if (this.failing) {
-          console.log("Metering: request counts reach the database again");
+          logger().info("Metering: request counts reach the database again");
           this.failing = false;
         }
       } catch (error) {
@@ -398,9 +403,9 @@ export class JournalMeter implements Meter {
         // Said once per outage, not on every flush.
         if (!this.failing) {
           this.failing = true;
-          console.error(
-            "Metering: adding request counts to the database failed; they stay in the journal and are added when it answers:",
-            error instanceof Error ? error.message : error,
+          logger().error(
+            { err: error },
+            "Metering: adding request counts to the database failed; they stay in the journal and are added when it answers",
           );
         }
       }
@@ -591,7 +596,10 @@ async function lostLines(tx: Pick<Database, "execute">, journals: Journal[]): Pr
   for (const journal of flushed) {
     const from = stored.get(journal.id) ?? 0;
     if (from >= journal.flushedBytes) continue;
-    console.warn(`Metering: the database lost counts it had committed; adding them again from journal ${journal.id}`);
+    logger().warn(
+      { journal: journal.id },
+      "Metering: the database lost counts it had committed; adding them again from the journal",
+    );
     for (const record of readJournal(journal.file, from, journal.flushedBytes).records)
       count(lost, record.keyId, record.at);
   }

@@ -7,6 +7,7 @@ import { competitionsOf } from "./names.ts";
 import { hashString, seededRandom } from "./random.ts";
 import { SimulatedEvent, type EventPlan } from "./simulated-event.ts";
 import { MODELS } from "./sports/index.ts";
+import { logger } from "../log/index.ts";
 
 // The simulated world: for every sport a schedule of events on a fixed grid of kickoff slots
 // (about four live at any moment), over the coming days. Which slots hold an event, who plays and
@@ -203,7 +204,7 @@ export class Simulator {
     this.stopped = false;
     const loop = () => {
       this.running = this.tick()
-        .then(onTick, (error: unknown) => console.error("Simulator tick failed:", error))
+        .then(onTick, (error: unknown) => logger().error({ err: error }, "Simulator tick failed"))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(loop, this.tickMs);
         });

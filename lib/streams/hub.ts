@@ -25,6 +25,7 @@ import {
 } from "./messages.ts";
 import type { StreamSink } from "./sink.ts";
 import { SSE_PING, sseMessage, sseRetry } from "./sse.ts";
+import { logger } from "../log/index.ts";
 
 export type StreamSettings = {
   /** Seconds between `: ping` comments on a quiet stream. */
@@ -279,7 +280,7 @@ export class StreamHub {
     request.sink.onClose(() => this.close(subscriber, false));
     request.sink.write(sseRetry(RETRY_MS));
     void this.begin(subscriber).catch((error: unknown) => {
-      console.error(`Stream ${request.requestId} could not start:`, error instanceof Error ? error.message : error);
+      logger().error({ err: error, request_id: request.requestId }, "A stream could not start");
       this.endWithError(
         subscriber,
         new ApiError("unavailable", "The stream could not read the feed's history; reconnect with your last id.", {}),
@@ -651,7 +652,19 @@ export class StreamHub {
     this.subscribers.delete(subscriber);
     this.counters.closed++;
     subscriber.slot.release();
-    const { channel } = subscriber;
+    const { channel, principal } = subscriber;
+    logger().info(
+      {
+        request_id: subscriber.requestId,
+        ...(principal.session ? { session: true } : { key_id: principal.key.id }),
+        stream: channel.kind,
+        view: subscriber.view,
+        duration_ms: Date.now() - subscriber.openedAt,
+        messages: subscriber.messages,
+        ended_by: endConnection ? "service" : "client",
+      },
+      "stream closed",
+    );
     channel.subscribers.delete(subscriber);
     if (channel.subscribers.size === 0) this.dropChannel(channel);
     if (endConnection) subscriber.sink.end();

@@ -1,3 +1,5 @@
+import { recordSecret } from "./logs.ts";
+
 // Signing in to the console through the real server and next-auth's own endpoints, as a browser
 // does it: the CSRF cookie and token, then the credentials callback that sets the session cookie.
 
@@ -24,12 +26,14 @@ export async function signIn(
   });
   const { url: next } = (await res.json()) as { url: string };
   const session = cookiesOf(res).find((c) => c.startsWith("next-auth.session-token=")) ?? null;
+  recordSecret(password);
+  recordSecret(session?.slice(session.indexOf("=") + 1));
   return { error: new URL(next).searchParams.get("error"), session };
 }
 
 /** The demo administrator's credentials, printed once by a server that seeded an empty database. */
 export function demoSignIn(serverOutput: string): { email: string; password: string } {
-  const printed = /Demo sign-in \(shown this once\): (\S+) \/ (\S+)/.exec(serverOutput);
+  const printed = /Demo sign-in \(shown this once\): ([^\s"]+) \/ ([^\s"]+)/.exec(serverOutput);
   if (!printed) throw new Error("the server did not seed the demo organisation (the database was not empty)");
   return { email: printed[1]!, password: printed[2]! };
 }

@@ -5,6 +5,7 @@ import { organisations, plans } from "../../../lib/db/schema/index.ts";
 import { createProductionKey } from "../../../lib/keys/index.ts";
 import { setLicence } from "../../../lib/licences.ts";
 import { createOrganisation } from "../../../lib/organisations.ts";
+import { recordSecret } from "./logs.ts";
 
 // What the metering tests and bench/metering.ts share: a key whose limits they choose, and the
 // count the database holds for it.
@@ -30,6 +31,7 @@ export async function keyOnOwnPlan(
   );
   await db.update(organisations).set({ planCode: plan.code }).where(eq(organisations.id, org.id));
   const created = await createProductionKey(db, org.id, { name: "load" }, { actor: OPERATOR, at });
+  recordSecret(created.key);
   return { key: created.key, keyId: created.summary.id };
 }
 

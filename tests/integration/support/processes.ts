@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { recordSecret, recordServerOutput } from "./logs.ts";
 
 // Children get a clean environment: none of the developer's database settings leak into a test.
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -31,10 +32,12 @@ export type RunningServer = {
 
 /** Starts `server.ts` (the production server, on the built app) and waits until it is ready. */
 export function startServer(env: Record<string, string>): Promise<RunningServer> {
+  for (const [name, value] of Object.entries(env)) if (/TOKEN|SECRET|PASSWORD/.test(name)) recordSecret(value);
   const child = track(
     spawn(process.execPath, ["server.ts"], { env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }) }),
   );
   let output = "";
+  recordServerOutput(() => output);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -106,5 +109,8 @@ export async function admin<T = Record<string, unknown>>(args: string[], env: Re
   const result = await runAdmin([...args, "--json"], env);
   if (result.code !== 0)
     throw new Error(`admin ${args.join(" ")} exited ${result.code}: ${result.stdout}${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
+  const document = JSON.parse(result.stdout) as T;
+  // What the CLI shows once (a new key, a reset password) must never reach a server's log.
+  for (const name of ["key", "password"]) recordSecret((document as Record<string, unknown>)?.[name] as string);
+  return document;
 }

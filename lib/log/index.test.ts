@@ -1,0 +1,49 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "./index.ts";
+
+function capture() {
+  const lines: string[] = [];
+  return { lines, destination: { write: (line: string) => void lines.push(line) } };
+}
+
+describe("the logger", () => {
+  it("writes JSON lines with the level's name, and the request id of the request being served", async () => {
+    const scope = new AsyncLocalStorage<{ requestId: string }>();
+    const { lines, destination } = capture();
+    const log = createLogger({ LOG_FORMAT: "json", LOG_LEVEL: "info" }, scope, destination);
+    log.info("outside");
+    await scope.run({ requestId: "req_1" }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      log.warn({ key_id: "k1" }, "inside, after an await");
+    });
+    log.debug("below the level");
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ level: "info", msg: "outside" });
+    expect(entries[0]).not.toHaveProperty("request_id");
+    expect(entries[1]).toMatchObject({
+      level: "warn",
+      msg: "inside, after an await",
+      request_id: "req_1",
+      key_id: "k1",
+    });
+    expect(new Date(String(entries[1]!.time)).toISOString()).toBe(entries[1]!.time);
+  });
+
+  it("keeps an error's stack in the line", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ LOG_FORMAT: "json", LOG_LEVEL: "info" }, new AsyncLocalStorage(), destination);
+    log.error({ err: new Error("boom") }, "it failed");
+    const entry = JSON.parse(lines[0]!) as { err: { message: string; stack: string } };
+    expect(entry.err.message).toBe("boom");
+    expect(entry.err.stack).toMatch(/Error: boom\n\s+at /);
+  });
+
+  it("writes readable lines when asked for the pretty format", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ LOG_FORMAT: "pretty", LOG_LEVEL: "info" }, new AsyncLocalStorage(), destination);
+    log.info({ status: 200, path: "/api/v1/events" }, "request");
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  request pid=\d+ status=200 path=\/api\/v1\/events\n$/);
+  });
+});

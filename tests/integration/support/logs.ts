@@ -1,0 +1,53 @@
+// What every test file checks of the servers it started, once it is done (setupFiles): their logs
+// are JSON lines, every access line carries its request id, and no secret the tests made or used
+// (API keys, passwords, session cookies, tokens) appears in any line.
+
+/** The output of every server started in this test file. */
+const outputs: (() => string)[] = [];
+const secrets = new Set<string>();
+
+export function recordServerOutput(output: () => string): void {
+  outputs.push(output);
+}
+
+/** A value that must never be logged. */
+export function recordSecret(value: string | null | undefined): void {
+  if (value && value.length >= 8) secrets.add(value);
+}
+
+// The one line allowed to hold a secret: the demo administrator's password, printed once at the
+// first start of an empty database so that a new user can sign in (the README says so).
+const DEMO_SIGN_IN = "Demo sign-in (shown this once)";
+
+export type LogFinding = { line: string; problem: string };
+
+/** What is wrong with the logs so far: lines that are not JSON, access lines without an id, secrets. */
+export function logFindings(): LogFinding[] {
+  const findings: LogFinding[] = [];
+  for (const output of outputs) {
+    for (const line of output().split("\n")) {
+      if (line.trim() === "") continue;
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        findings.push({ line, problem: "not a JSON line" });
+        continue;
+      }
+      if (entry.msg === "request" && !/^req_[0-9a-f]{32}$/.test(String(entry.request_id))) {
+        findings.push({ line, problem: "an access line without its request id" });
+      }
+      if (String(entry.msg).startsWith(DEMO_SIGN_IN)) continue;
+      for (const secret of secrets) {
+        if (line.includes(secret)) findings.push({ line, problem: `holds a secret (${secret.slice(0, 6)}…)` });
+      }
+    }
+  }
+  return findings;
+}
+
+/** Forgets this file's servers and secrets (after the check). */
+export function resetLogChecks(): void {
+  outputs.length = 0;
+  secrets.clear();
+}
