@@ -337,15 +337,20 @@ function parseQuery<S extends z.ZodObject>(schema: S, query: URLSearchParams): z
   return parseInput(schema, values, "query");
 }
 
-function acceptsGzip(acceptEncoding: string | undefined): boolean {
+/** RFC 9110 12.5.3: gzip when the client names it with q > 0, or names only `*` with q > 0. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
+  let wildcard: boolean | undefined;
   for (const part of acceptEncoding.split(",")) {
     const [coding, ...params] = part.trim().toLowerCase().split(";");
     if (coding !== "gzip" && coding !== "*") continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return !q || Number(q.slice(2)) > 0;
+    const accepted = !q || Number(q.slice(2)) > 0;
+    // An explicit coding wins over `*`, wherever each stands in the list.
+    if (coding === "gzip") return accepted;
+    wildcard = accepted;
   }
-  return false;
+  return wildcard ?? false;
 }
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -434,6 +434,21 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
       });
       expect(plain.headers.get("content-encoding")).toBeNull();
       expect(gzipped.body.data).toEqual(plain.body.data);
+      // An explicit coding wins over `*`, wherever each stands (RFC 9110 12.5.3).
+      for (const [acceptEncoding, coding] of [
+        ["*;q=0, gzip", "gzip"],
+        ["gzip;q=0, *", null],
+        ["br, *;q=0.5", "gzip"],
+        ["br;q=1, gzip;q=0, *;q=1", null],
+      ] as const) {
+        const answer = await fast("/api/v1/odds", {
+          key: enterprise.production.key,
+          headers: { "accept-encoding": acceptEncoding },
+        });
+        // (Through Next, its own compression may pick deflate where `*` allows it.)
+        if (coding) expect(answer.headers.get("content-encoding"), acceptEncoding).toBe(coding);
+        else expect(answer.headers.get("content-encoding"), acceptEncoding).not.toBe("gzip");
+      }
     });
   });
 
