@@ -63,9 +63,11 @@ export async function handleFeedUpdates(
   if (declared > MAX_BATCH_BYTES) {
     return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_BYTES} bytes.`);
   }
-  const body = await request.text();
-  if (Buffer.byteLength(body) > MAX_BATCH_BYTES) {
-    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_BYTES} bytes.`);
+  const body = await readAtMost(request, MAX_BATCH_BYTES);
+  if (body === null) {
+    return fail(413, "batch_too_large", "Batch too large", `A batch may hold at most ${MAX_BATCH_BYTES} bytes.`, {
+      connection: "close",
+    });
   }
   const lines = parseNdjson(body);
   if (lines.length === 0) return fail(400, "empty_batch", "Empty batch", "The batch holds no updates.");
@@ -86,4 +88,26 @@ export async function handleFeedUpdates(
       headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId },
     },
   );
+}
+
+/**
+ * The body as text, or null as soon as it passes `limit` bytes: a chunked body declares no length,
+ * and the rest of an oversized one is neither waited for nor kept.
+ */
+async function readAtMost(request: Request, limit: number): Promise<string | null> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
 }

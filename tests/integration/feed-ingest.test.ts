@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
@@ -251,6 +252,41 @@ describe("POST /api/feed/v1/updates on the running server", () => {
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(await response.json()).toMatchObject({ status: 401, code: "invalid_feed_token" });
+  });
+
+  it("refuses a chunked body as soon as it passes 10 MB, without reading the rest", async () => {
+    const url = new URL(`${server.url}/api/feed/v1/updates`);
+    const line = Buffer.from(`${JSON.stringify(creation("big"))}\n`.padStart(1024, " "));
+    const megabyte = Buffer.concat(Array.from({ length: 1024 }, () => line));
+    const offered = 40; // MB, sent a megabyte at a time for as long as the server reads
+    const { status, body, sent } = await new Promise<{ status: number; body: string; sent: number }>(
+      (resolve, reject) => {
+        let sent = 0;
+        let answered = false;
+        const req = request(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/x-ndjson" },
+        });
+        req.on("response", (res) => {
+          answered = true;
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+        });
+        req.on("error", (error) => (answered ? undefined : reject(error)));
+        const send = () => {
+          if (answered || sent >= offered) return void req.end();
+          sent++;
+          if (req.write(megabyte)) setTimeout(send, 20);
+          else req.once("drain", () => setTimeout(send, 20));
+        };
+        send();
+      },
+    );
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toMatchObject({ status: 413, code: "batch_too_large" });
+    // Answered while the client was still sending: the server did not wait for the whole body.
+    expect(sent).toBeLessThan(offered);
   });
 });
 
