@@ -35,15 +35,22 @@ export class KeyCache {
   private generation = 0;
 
   private readonly db: Database;
+  private readonly maxEntries: number;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: { maxEntries?: number } = {}) {
     this.db = db;
+    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
   }
 
   /** The key with this hash, from memory or one read; null when there is no such key. */
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     const entry = this.entries.get(keyHash);
-    if (entry && Date.now() - entry.loadedAt < MAX_AGE_MS) return entry.record;
+    if (entry && Date.now() - entry.loadedAt < MAX_AGE_MS) {
+      // Most recently used last: a Map keeps insertion order, so the first entry is the one to evict.
+      this.entries.delete(keyHash);
+      this.entries.set(keyHash, entry);
+      return entry.record;
+    }
     let pending = this.loading.get(keyHash);
     if (!pending) {
       const generation = this.generation;
@@ -51,7 +58,8 @@ export class KeyCache {
         .then((record) => {
           // A change announced while the read was under way may not be in what it read.
           if (record && generation === this.generation) {
-            if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+            this.entries.delete(keyHash);
+            if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
             this.entries.set(keyHash, { record, loadedAt: Date.now() });
           }
           return record;

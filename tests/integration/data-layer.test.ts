@@ -6,7 +6,8 @@ import { addDays, utcDay } from "../../lib/clock.ts";
 import { expectedMigrationCount, openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
-import { checkKeyFormat } from "../../lib/keys/format.ts";
+import { KeyCache } from "../../lib/keys/cache.ts";
+import { checkKeyFormat, hashKey } from "../../lib/keys/format.ts";
 import {
   createProductionKey,
   createSandboxKey,
@@ -158,6 +159,30 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
       "L-OLD",
       "L-NEW",
     ]);
+  });
+
+  it("keeps the most recently used keys in its cache when full, evicting the least recently used one", async () => {
+    const org = await createOrganisation(handle.db, { name: "Cached Ltd" }, OPERATOR);
+    const licence = { reference: "L-C", authority: "Test Authority", holder: "Cached Ltd", validUntil: "2031-12-31" };
+    await setLicence(handle.db, org.id, licence, OPERATOR, at);
+    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    const hashes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      hashes.push(hashKey((await createProductionKey(handle.db, org.id, { name: `k${i}` }, context)).key));
+    }
+    const cache = new KeyCache(handle.db, { maxEntries: 3 });
+    // A cached key is answered at once, and counts as used; one that is not is read (a promise).
+    const cached = (hash: string) => !(cache.resolve(hash) instanceof Promise);
+    for (const hash of hashes.slice(0, 3)) await cache.resolve(hash);
+    await cache.resolve(hashes[3]!); // full: the least recently used, the first, makes room
+    expect([hashes[1], hashes[2], hashes[3]].map((h) => cached(h!))).toEqual([true, true, true]);
+    const first = cache.resolve(hashes[0]!);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toMatchObject({ orgId: org.id }); // read again; the second, now least recent, goes
+    expect([hashes[2], hashes[3], hashes[0]].map((h) => cached(h!))).toEqual([true, true, true]);
+    const second = cache.resolve(hashes[1]!);
+    expect(second).toBeInstanceOf(Promise);
+    await second;
   });
 
   it("refuses a production plan that does not exist and the sandbox plan as a choice", async () => {
