@@ -205,6 +205,15 @@ export function figures(runs: Run[]): Figures {
   };
 }
 
+/**
+ * `total` seconds split into `rounds` whole seconds (wrk takes no fraction): as even as they can
+ * be, the longer ones first, never under one second, so 10 in 3 rounds is 4, 3 and 3.
+ */
+export function roundSeconds(total: number, rounds: number): number[] {
+  const whole = Math.max(rounds, Math.round(total));
+  return Array.from({ length: rounds }, (_, i) => Math.floor(whole / rounds) + (i < whole % rounds ? 1 : 0));
+}
+
 /** One side: the URL loaded, the headers every request carries, and the server process measured. */
 export type Target = { url: string; headers: Record<string, string>; pid: number };
 
@@ -222,15 +231,16 @@ export async function measurePair(
   names: { baseline: string; ours: string } = { baseline: "baseline", ours: "ours" },
 ): Promise<{ baseline: Figures; ours: Figures; answered: { baseline: number; ours: number } }> {
   console.error(
-    `bench: ${title}: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds, ${SECONDS} s each side`,
+    `bench: ${title}: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds of ` +
+      `${roundSeconds(SECONDS, ROUNDS).join(", ")} s, ${SECONDS} s each side`,
   );
   const baselineWarmUp = await run(`${title}, ${names.baseline} warm-up`, baseline, WARMUP_SECONDS);
   const oursWarmUp = await run(`${title}, ${names.ours} warm-up`, ours, WARMUP_SECONDS);
   const baselineRuns: Run[] = [];
   const oursRuns: Run[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    baselineRuns.push(await run(`${title}, ${names.baseline}`, baseline, SECONDS / ROUNDS));
-    oursRuns.push(await run(`${title}, ${names.ours}`, ours, SECONDS / ROUNDS));
+  for (const seconds of roundSeconds(SECONDS, ROUNDS)) {
+    baselineRuns.push(await run(`${title}, ${names.baseline}`, baseline, seconds));
+    oursRuns.push(await run(`${title}, ${names.ours}`, ours, seconds));
   }
   const answered = (runs: Run[]) => runs.reduce((sum, r) => sum + r.ok, 0);
   return {
