@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { now } from "./lib/clock.ts";
 import { authSecret } from "./lib/auth/secret.ts";
-import { ConfigError, loadConfig, streamSettings, type Config } from "./lib/config.ts";
+import { ConfigError, loadConfig, loadEnvFiles, streamSettings, type Config } from "./lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
@@ -164,10 +164,12 @@ async function start(config: Config): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const envFiles = loadEnvFiles();
   // Readable lines on a developer's terminal, JSON lines otherwise (LOG_FORMAT decides).
   if (dev) process.env.LOG_FORMAT ||= "pretty";
   // Next's own messages, and anything else written with console.*, in the same format.
   captureConsole();
+  if (envFiles.length) logger().info(`Configuration: the environment, then ${envFiles.join(" and ")}`);
   let config: Config;
   try {
     config = loadConfig();

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CONFIG_VARIABLES, ConfigError, loadConfig, loadEnvFiles } from "./config.ts";
 
 describe("configuration", () => {
   it("has a default for everything, so an empty environment starts on the embedded database", () => {
@@ -78,5 +81,30 @@ describe("configuration", () => {
       expect(message).toContain('DATABASE_URL="mysql://x": must be a postgres:// or postgresql:// connection URL');
       expect(message).toContain('DATABASE_POOL_SIZE="many"');
     }
+  });
+
+  it("lists every variable in .env.example with its default, so the two cannot drift", () => {
+    const example = readFileSync(path.join(import.meta.dirname, "..", ".env.example"), "utf8");
+    const listed = new Map(
+      [...example.matchAll(/^# ([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!.trim()]),
+    );
+    expect([...listed.keys()].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    const defaults = loadConfig({}) as Record<string, unknown>;
+    for (const name of CONFIG_VARIABLES) {
+      const shown = listed.get(name);
+      // LOG_FORMAT's default follows NODE_ENV; the example shows the production one.
+      const expected = name === "LOG_FORMAT" ? "json" : defaults[name] === undefined ? "" : String(defaults[name]);
+      expect(`${name}=${shown}`).toBe(`${name}=${expected}`);
+    }
+  });
+
+  it("reads .env, then .env.local over it, with the real environment over both", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "env-files-"));
+    writeFileSync(path.join(dir, ".env"), "PORT=4000\nSIM=off\nHOST=10.0.0.1\n# a comment\nSIM_SEED=7\n");
+    writeFileSync(path.join(dir, ".env.local"), 'PORT=4001\nSIM_SPEED="60"\n');
+    const env: Record<string, string | undefined> = { HOST: "127.0.0.1" };
+    expect(loadEnvFiles(dir, env)).toEqual([".env", ".env.local"]);
+    expect(loadConfig(env)).toMatchObject({ PORT: 4001, SIM: "off", HOST: "127.0.0.1", SIM_SEED: 7, SIM_SPEED: 60 });
+    expect(loadEnvFiles(mkdtempSync(path.join(tmpdir(), "no-env-")), {})).toEqual([]);
   });
 });

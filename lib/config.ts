@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
 import { z } from "zod";
 
 // The one place the environment is read. Every variable is listed in the README with its default.
@@ -78,6 +81,9 @@ export function streamSettings(config: Config) {
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Every variable the configuration reads. */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape);
+
 type Environment = Record<string, string | undefined>;
 
 export type LogSettings = { LOG_FORMAT: "json" | "pretty"; LOG_LEVEL: Config["LOG_LEVEL"] };
@@ -119,4 +125,25 @@ export function loadConfig(env: Environment = process.env): Config {
     return `  ${name}=${shown}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+}
+
+/** The files the server, the CLI and the build read variables from, in their folder, weakest first. */
+export const ENV_FILES = [".env", ".env.local"];
+
+/**
+ * Puts the variables of `.env` and `.env.local` (in `dir`, the folder the command runs in) into
+ * `env`, for the server, the CLI and Next's build alike, before anything reads the configuration.
+ * The real environment wins over `.env.local`, which wins over `.env`. Returns the files read.
+ */
+export function loadEnvFiles(dir: string = process.cwd(), env: Environment = process.env): string[] {
+  const read: string[] = [];
+  const fromFiles: Record<string, string> = {};
+  for (const name of ENV_FILES) {
+    const file = path.join(dir, name);
+    if (!existsSync(file)) continue;
+    Object.assign(fromFiles, parseEnv(readFileSync(file, "utf8")));
+    read.push(name);
+  }
+  for (const [name, value] of Object.entries(fromFiles)) if (env[name] === undefined) env[name] = value;
+  return read;
 }

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { OPERATOR } from "../lib/audit.ts";
 import { now } from "../lib/clock.ts";
-import { ConfigError, loadConfig } from "../lib/config.ts";
+import { ConfigError, loadConfig, loadEnvFiles } from "../lib/config.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase, type Database } from "../lib/db/index.ts";
 import { DataDirInUseError } from "../lib/db/data-dir-lock.ts";
 import { DomainError } from "../lib/errors.ts";
@@ -226,6 +226,7 @@ async function main(argv: string[]): Promise<number> {
 
   let config;
   try {
+    loadEnvFiles();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) return fail(2, "invalid_configuration", error.message);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import { recordSecret, recordServerOutput } from "./logs.ts";
 
 // Children get a clean environment: none of the developer's database settings leak into a test.
@@ -30,11 +31,23 @@ export type RunningServer = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Starts `server.ts` (the production server, on the built app) and waits until it is ready. */
-export function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts `server.ts` (the production server, on the built app) and waits until it is ready. By
+ * default on a free port of 127.0.0.1; `entry` and `cwd` start it another way (`npm start`'s entry,
+ * in another folder), and `address: "from-config"` leaves PORT and HOST to what that folder says.
+ */
+export function startServer(
+  env: Record<string, string>,
+  options: { entry?: string; cwd?: string; address?: "free-port" | "from-config" } = {},
+): Promise<RunningServer> {
   for (const [name, value] of Object.entries(env)) if (/TOKEN|SECRET|PASSWORD/.test(name)) recordSecret(value);
+  const address: Record<string, string> = options.address === "from-config" ? {} : { PORT: "0", HOST: "127.0.0.1" };
+  const entry = options.entry ?? "server.ts";
   const child = track(
-    spawn(process.execPath, ["server.ts"], { env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }) }),
+    spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry], {
+      env: childEnv({ ...address, ...env }),
+      cwd: options.cwd,
+    }),
   );
   let output = "";
   recordServerOutput(() => output);
@@ -82,8 +95,11 @@ export function runNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 30_000,
+  cwd?: string,
 ): Promise<ProcessResult> {
-  const child = track(spawn(process.execPath, [script, ...args], { env: childEnv(env) }));
+  const child = track(
+    spawn(process.execPath, [cwd ? path.resolve(script) : script, ...args], { env: childEnv(env), cwd }),
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,0 +1,66 @@
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../lib/db/index.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { listOrganisations } from "../../lib/organisations.ts";
+import { freshDataDir } from "./support/databases.ts";
+import { runNode, startServer } from "./support/processes.ts";
+
+// A .env file in the folder the service runs in configures `npm start` and `npm run admin` alike.
+// The folder is a copy of the project made of links, so the project's own folder gets no .env.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("configuration from .env", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "svc-env-"));
+  const dataDir = freshDataDir();
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("sets the port of npm start and the database of npm run admin", async () => {
+    for (const entry of readdirSync(".")) {
+      if (entry.startsWith(".env") || entry === ".data") continue;
+      symlinkSync(path.resolve(entry), path.join(folder, entry));
+    }
+    const port = await freePort();
+    writeFileSync(path.join(folder, ".env"), `PORT=1\nHOST=127.0.0.1\nDATA_DIR=${dataDir}\n`);
+    // .env.local wins over .env.
+    writeFileSync(path.join(folder, ".env.local"), `PORT=${port}\n`);
+
+    const created = await runNode(
+      "scripts/admin.ts",
+      ["org", "create", "--name", "Configured by file", "--slug", "from-env", "--json"],
+      {},
+      30_000,
+      folder,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const handle = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+    try {
+      expect((await listOrganisations(handle.db)).map((org) => org.slug)).toContain("from-env");
+    } finally {
+      await handle.close();
+    }
+
+    const server = await startServer({}, { entry: "scripts/start.ts", cwd: folder, address: "from-config" });
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(server.output()).toContain(`embedded PGlite in ${dataDir}`);
+      expect(server.output()).toContain("Configuration: the environment, then .env and .env.local");
+    } finally {
+      await server.stop();
+    }
+  });
+});
