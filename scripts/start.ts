@@ -1,14 +1,19 @@
-// `npm start`: builds once when there is no production build yet, then starts the server.
-// After changing the code, `npm run build` makes a new build.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+// `npm start`: builds when there is no production build, or when the sources, the lock file or
+// the build's configuration changed since it was made (scripts/build-fingerprint.ts); then starts
+// the server.
+import { loadEnvFiles } from "../lib/config.ts";
+import { builtFingerprint, sourceFingerprint } from "./build-fingerprint.ts";
+import { build } from "./build.ts";
 
-function build(): boolean {
+loadEnvFiles();
+const built = builtFingerprint();
+let ready = true;
+if (built === null) {
   console.log("No production build yet: building it once (npm run build)…");
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  return spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" }).status === 0;
+  ready = build();
+} else if (built !== sourceFingerprint()) {
+  console.log("The sources changed since the last build: building again (npm run build)…");
+  ready = build();
 }
-
-if (existsSync(".next/BUILD_ID") || build()) await import("../server.ts");
+if (ready) await import("../server.ts");
 else process.exitCode = 1;
