@@ -3,11 +3,14 @@ import path from "node:path";
 import { recordSecret, recordServerOutput } from "./logs.ts";
 
 // Children get a clean environment: none of the developer's database settings leak into a test.
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+function childEnv(env: Record<string, string>, cwd?: string): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN"]) delete base[name];
   // The simulator is on only where a test asks for it, so other tests see only their own data.
-  return { ...base, NODE_ENV: "production", SIM: "off", ...env };
+  // In the project's folder, empty (which the configuration reads as unset) keeps a developer's
+  // .env database from filling in; a test that runs elsewhere brings its own .env.
+  const noEnvFileDatabase = cwd === undefined ? { DATABASE_URL: "", DATA_DIR: "" } : {};
+  return { ...base, NODE_ENV: "production", SIM: "off", ...noEnvFileDatabase, ...env };
 }
 
 // A child must never outlive its test run, whatever the test did.
@@ -53,7 +56,7 @@ export function startServer(
   const entry = options.entry ?? "server.ts";
   const child = track(
     spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry], {
-      env: childEnv({ ...address, ...env }),
+      env: childEnv({ ...address, ...env }, options.cwd),
       cwd: options.cwd,
     }),
   );
@@ -107,7 +110,7 @@ export function runNode(
   cwd?: string,
 ): Promise<ProcessResult> {
   const child = track(
-    spawn(process.execPath, [cwd ? path.resolve(script) : script, ...args], { env: childEnv(env), cwd }),
+    spawn(process.execPath, [cwd ? path.resolve(script) : script, ...args], { env: childEnv(env, cwd), cwd }),
   );
   let stdout = "";
   let stderr = "";
