@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { roundSeconds } from "./rounds.ts";
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -19,6 +20,28 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 // Share of a core above which the load generator, not the server, may be what limits a run.
 export const GENERATOR_LIMIT = 0.75;
+
+// With two cores or more and taskset (util-linux), the server measured runs on one core and the
+// load generator (and this process) on another: unpinned, the scheduler moves them onto the same
+// core now and then, and each takes the other's CPU in a way that differs from round to round.
+// Pinning does not make a shared machine quiet; CPU per request is the figure least moved by it.
+const TASKSET = os.cpus().length >= 2 && spawnSync("taskset", ["-V"]).error === undefined;
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
+export const PINNING = TASKSET
+  ? `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE} (taskset)`
+  : "not pinned (no taskset, or one core)";
+
+/** Moves a process and all its threads onto `core` (no-op without taskset). */
+function pin(pid: number, core: number): void {
+  if (!TASKSET) return;
+  const result = spawnSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { encoding: "utf8" });
+  if (result.status !== 0) broken.push(`taskset could not pin ${pid} to core ${core}: ${result.stderr.trim()}`);
+}
+
+// This process (autocannon runs in it) goes to the load generator's core; the servers it starts
+// are moved to the server's core when measured.
+pin(process.pid, LOAD_CORE);
 
 // ---------------------------------------------------------------------------------------------
 // Measurement.
@@ -32,6 +55,8 @@ export type Figures = {
   serverCpu: number | null;
   /** The load generator's (this process's) share of one core. */
   clientCpu: number;
+  /** Each measured round on its own, for the spread. */
+  rounds: { rps: number; cpuPerRequest: number | null; p99: number }[];
 };
 
 // Clock ticks of /proc/<pid>/stat: USER_HZ, 100 on every Linux build that matters here.
@@ -103,7 +128,10 @@ async function runWrk(label: string, target: Target, seconds: number): Promise<R
   for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name}: ${value}`);
   args.push(target.url);
   const serverBefore = cpuSeconds(target.pid);
-  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  // taskset execs wrk in the same process, so child.pid is wrk's for its CPU.
+  const child = TASKSET
+    ? spawn("taskset", ["-c", String(LOAD_CORE), "wrk", ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    : spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -202,16 +230,12 @@ export function figures(runs: Run[]): Figures {
     requests: runs.reduce((sum, r) => sum + r.ok, 0),
     serverCpu,
     clientCpu: runs.reduce((sum, r) => sum + r.clientCpu, 0) / seconds,
+    rounds: runs.map((r) => ({
+      rps: r.ok / r.seconds,
+      cpuPerRequest: r.serverCpu === null ? null : (r.serverCpu * 1e6) / Math.max(1, r.ok),
+      p99: r.percentiles ? r.percentiles.p99 : percentile(Float64Array.from(r.latencies ?? []).sort(), 99),
+    })),
   };
-}
-
-/**
- * `total` seconds split into `rounds` whole seconds (wrk takes no fraction): as even as they can
- * be, the longer ones first, never under one second, so 10 in 3 rounds is 4, 3 and 3.
- */
-export function roundSeconds(total: number, rounds: number): number[] {
-  const whole = Math.max(rounds, Math.round(total));
-  return Array.from({ length: rounds }, (_, i) => Math.floor(whole / rounds) + (i < whole % rounds ? 1 : 0));
 }
 
 /** One side: the URL loaded, the headers every request carries, and the server process measured. */
@@ -230,6 +254,8 @@ export async function measurePair(
   ours: Target,
   names: { baseline: string; ours: string } = { baseline: "baseline", ours: "ours" },
 ): Promise<{ baseline: Figures; ours: Figures; answered: { baseline: number; ours: number } }> {
+  pin(baseline.pid, SERVER_CORE);
+  pin(ours.pid, SERVER_CORE);
   console.error(
     `bench: ${title}: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds of ` +
       `${roundSeconds(SECONDS, ROUNDS).join(", ")} s, ${SECONDS} s each side`,
@@ -275,6 +301,13 @@ export const ms = (n: number) => `${n.toFixed(1)} ms`;
 export const percent = (share: number | null) => (share === null ? "n/a" : `${Math.round(share * 100)} %`);
 export const cpuPerRequest = (figures: Figures) =>
   figures.serverCpu === null ? null : (figures.serverCpu * 1e6) / Math.max(1, figures.rps);
+
+/** "min / median / max" of some figures, formatted by `format`. */
+export function spread(values: number[], format: (n: number) => string): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return "n/a";
+  return [sorted[0]!, sorted[Math.floor(sorted.length / 2)]!, sorted.at(-1)!].map(format).join(" / ");
+}
 
 /** One side's line of the table under HEADER: req/s, p50, p99, server CPU, its CPU per request, client CPU. */
 export function row(label: string, figures: Figures, tail = ""): string {

@@ -127,14 +127,17 @@ export async function serve(
     const token = endpoint?.stream ? sessionCookieOf(request) : undefined;
     const member = token !== undefined ? await openSession(services, token, at) : null;
     const keyValue = member ? "" : readCredentials(request.header, request.query);
-    const key = member ? member.key : await authenticate(services.keys, keyValue, at);
+    // Awaited only when a read is under way: once its key is cached, a request never waits.
+    const authenticated = member ? member.key : authenticate(services.keys, keyValue, at);
+    const key = authenticated instanceof Promise ? await authenticated : authenticated;
     if (member) trace.userId = member.userId;
     else trace.key = { id: key.id, hint: keyHint(keyValue) };
     // Before admission: a stream over the limit is refused, and not counted.
     const slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
     try {
       if (!member) {
-        const admission = await unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
+        const admitting = unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
+        const admission = admitting instanceof Promise ? await admitting : admitting;
         limitHeaders = admission.headers;
         if (!admission.admitted) {
           throw new ApiError(
@@ -168,7 +171,7 @@ export async function serve(
         stream: slot
           ? {
               hub: services.streams!,
-              principal: { key, keyHash: member ? null : hashKey(keyValue), session: member !== null },
+              principal: { key, keyHash: member ? null : wellFormedKeyHash(keyValue), session: member !== null },
               lastEventId: request.header("last-event-id"),
               requestId,
               slot,
@@ -198,7 +201,7 @@ export async function serve(
         requests_quota: meta.quota,
         ...reply.meta,
       };
-      return answer(request, reply, fullMeta, { "x-request-id": requestId, ...limitHeaders });
+      return answer(request, reply, fullMeta, requestId, limitHeaders);
     } catch (error) {
       slot?.release();
       throw error;
@@ -247,17 +250,43 @@ function streamSlot(services: ApiServices, key: ApiKeyRecord, userId: string | n
 // RFC 6750: a 401 for a key that was sent says it is not a usable token.
 const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
 
-async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise<ApiKeyRecord> {
-  const invalid = () =>
-    new ApiError(
-      "invalid_api_key",
-      "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
-      { headers: INVALID_TOKEN },
-    );
+function invalidKey(): ApiError {
+  return new ApiError(
+    "invalid_api_key",
+    "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+    { headers: INVALID_TOKEN },
+  );
+}
+
+// SHA-256 of the keys already seen, by the value sent: a client sends the same key on every
+// request, and checking its checksum and hashing it again each time was a visible share of a
+// request's CPU. Only well-formed keys are kept, and the map is emptied when full, so invented
+// keys cannot grow it. A hash is a pure function of the key, so an entry is never stale.
+const KEY_HASHES_MAX = 10_000;
+const keyHashes = new Map<string, string>();
+
+/** The hash of a key whose checksum matches; null for anything else. */
+function wellFormedKeyHash(keyValue: string): string | null {
+  const known = keyHashes.get(keyValue);
+  if (known !== undefined) return known;
   // The checksum refuses mistyped and invented keys without a database read.
-  if (!checkKeyFormat(keyValue)) throw invalid();
-  const key = await unlessDatabaseFails(() => keys.resolve(hashKey(keyValue)), "check the key");
-  if (!key) throw invalid();
+  if (!checkKeyFormat(keyValue)) return null;
+  const keyHash = hashKey(keyValue);
+  if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.clear();
+  keyHashes.set(keyValue, keyHash);
+  return keyHash;
+}
+
+/** The active key sent: synchronous once the key is cached, a promise while it is read. */
+function authenticate(keys: KeyCache, keyValue: string, at: Date): ApiKeyRecord | Promise<ApiKeyRecord> {
+  const keyHash = wellFormedKeyHash(keyValue);
+  if (keyHash === null) throw invalidKey();
+  const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
+  return found instanceof Promise ? found.then((key) => usableKey(key, at)) : usableKey(found, at);
+}
+
+function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
+  if (!key) throw invalidKey();
   if (key.revokedAt) {
     throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
       headers: INVALID_TOKEN,
@@ -276,16 +305,23 @@ async function authenticate(keys: KeyCache, keyValue: string, at: Date): Promise
 /**
  * What needs the database on the way in (a key not yet cached, a first count) answers 503 with
  * Retry-After when the database fails, instead of a 500: the client should simply try again.
+ * A result already at hand is returned as it is, not wrapped in a promise: most requests need no
+ * database, and each promise and await on the way costs them.
  */
-async function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string): Promise<T> {
+function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string): T | Promise<T> {
   try {
-    return await work();
+    const result = work();
+    return result instanceof Promise ? result.catch((error: unknown) => unavailable(error, what)) : result;
   } catch (error) {
-    logger().error({ err: error }, `Could not ${what}`);
-    throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
-      headers: { "retry-after": "2" },
-    });
+    return unavailable(error, what);
   }
+}
+
+function unavailable(error: unknown, what: string): never {
+  logger().error({ err: error }, `Could not ${what}`);
+  throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
+    headers: { "retry-after": "2" },
+  });
 }
 
 function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParamError[] {
@@ -362,9 +398,17 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-function answer(request: ApiRequest, reply: Reply, meta: unknown, base: Record<string, string>): ApiResponse {
+function answer(
+  request: ApiRequest,
+  reply: Reply,
+  meta: unknown,
+  requestId: string,
+  limitHeaders: Record<string, string>,
+): ApiResponse {
+  // One object, in the order the headers are sent.
   const headers: Record<string, string> = {
-    ...base,
+    "x-request-id": requestId,
+    ...limitHeaders,
     "cache-control": reply.cacheControl ?? "private, no-cache",
     etag: reply.payload.etag,
     vary: VARY,

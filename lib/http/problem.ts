@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /** RFC 9457 problem details, as every error of the service is answered. */
 export type Problem = {
@@ -16,8 +16,21 @@ export function problemType(code: string): string {
   return `https://docs.sports-data.example/problems/${code}`;
 }
 
+// Every API answer carries a request id, so it is made on the hot path: 16 random bytes as 32 hex
+// digits, taken from a pool refilled 4 KiB at a time, rather than a UUID with its dashes removed
+// (a visible share of a request's CPU). 128 random bits, so ids do not repeat in practice.
+const ID_BYTES = 16;
+const POOLED_IDS = 256;
+const idPool = Buffer.allocUnsafe(ID_BYTES * POOLED_IDS);
+let nextPooledId = POOLED_IDS;
+
 export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll("-", "")}`;
+  if (nextPooledId === POOLED_IDS) {
+    randomFillSync(idPool);
+    nextPooledId = 0;
+  }
+  const at = ID_BYTES * nextPooledId++;
+  return `req_${idPool.toString("hex", at, at + ID_BYTES)}`;
 }
 
 /** The body of a problem: the one shape every error of the service has. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { roundSeconds } from "./load.ts";
+import { roundSeconds } from "./rounds.ts";
 
 describe("the benchmark's rounds", () => {
   it("split the measured time into whole seconds, as wrk needs, adding up to it", () => {
