@@ -18,7 +18,13 @@ function sameToken(given: string, expected: string): boolean {
 
 export async function handleFeedUpdates(
   request: Request,
-  deps: { db: Database; token: string | undefined; now: () => Date },
+  deps: {
+    db: Database;
+    token: string | undefined;
+    now: () => Date;
+    /** Resolves once this instance serves `revision` (bounded): the answer then means "visible here". */
+    reach?: (revision: number) => Promise<boolean>;
+  },
 ): Promise<Response> {
   const requestId = newRequestId();
   const fail = (status: number, code: string, title: string, detail: string, headers?: Record<string, string>) =>
@@ -81,6 +87,10 @@ export async function handleFeedUpdates(
   }
   const result = await applyBatch(deps.db, lines, deps.now());
   const { applied, duplicate, rejected, results } = result;
+  // A provider (or a test) that reads right after its batch is answered finds it on this instance,
+  // instead of racing the change bus; other instances follow within the bus's lag.
+  const last = Math.max(0, ...results.map((line) => line.revision ?? 0));
+  if (applied > 0 && deps.reach) await deps.reach(last);
   return new Response(
     JSON.stringify({ data: { applied, duplicate, rejected, results }, meta: { request_id: requestId } }),
     {

@@ -6,6 +6,7 @@ import { handleFeedUpdates } from "../../lib/feed/http.ts";
 import type { LineResult } from "../../lib/feed/ingest.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { organisationWithKeys } from "./support/api.ts";
 import { startServer, type RunningServer } from "./support/processes.ts";
 
 const TOKEN = "feed-token-for-tests-0123456789";
@@ -221,11 +222,14 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
   });
 });
 
-describe("POST /api/feed/v1/updates on the running server", () => {
-  const database = useTestDatabase(BACKENDS[0]!);
+describe.each(BACKENDS)("POST /api/feed/v1/updates on the running server on $name", (backend) => {
+  const database = useTestDatabase(backend);
   let server: RunningServer;
+  let key: string;
   beforeAll(async () => {
-    server = await startServer({ ...database().env, FEED_TOKEN: TOKEN });
+    const env = database().env;
+    key = (await organisationWithKeys(env, "ingest-org", { plan: "pro", sandboxSport: "soccer" })).production.key;
+    server = await startServer({ ...env, FEED_TOKEN: TOKEN });
   });
   afterAll(() => server?.stop());
 
@@ -244,6 +248,15 @@ describe("POST /api/feed/v1/updates on the running server", () => {
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     const body = (await response.json()) as IngestAnswer["body"];
     expect(body.data).toMatchObject({ applied: 2, rejected: 0 });
+  });
+
+  it("answers a batch once this instance serves it, so a read right after finds it", async () => {
+    for (let i = 0; i < 20; i++) {
+      const id = `http-seen-${i}`;
+      expect((await post(ndjson(creation(id)))).status).toBe(200);
+      const read = await fetch(`${server.url}/api/v1/events/${id}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(read.status, `event ${id} read right after its batch`).toBe(200);
+    }
   });
 
   it("refuses a wrong token with 401 problem details", async () => {
