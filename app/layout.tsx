@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
+import { QueryProvider } from "@/components/query-provider";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,7 +17,10 @@ const NAV = [
   { href: "/docs", label: "API reference" },
 ];
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: its scripts carry the nonce of its own Content-Security-
+  // Policy (proxy.ts), which HTML made at build time could not know.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-white text-slate-900 antialiased">
@@ -42,7 +47,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </nav>
         </header>
         <main id="main" className="mx-auto max-w-5xl px-4 py-10">
-          {children}
+          <QueryProvider>{children}</QueryProvider>
         </main>
       </body>
     </html>

@@ -8,18 +8,20 @@ test("the home page says what the service is and leads to the console, the board
   await expect(page.getByRole("list", { name: "Sports covered" }).getByRole("listitem")).toHaveCount(7);
   await page.screenshot({ path: `e2e/screenshots/home-${testInfo.project.name}.png`, fullPage: true });
 
+  // A visitor is asked to sign in for the console and the board (and sent back to the board after).
   const destinations = [
-    { link: "Console", heading: "Sign in to the console" },
-    { link: "Live odds board", heading: "Live odds board" },
-    { link: "API reference", heading: "API reference" },
+    { link: "Console", heading: "Sign in to the console", url: /\/console\/sign-in$/ },
+    { link: "Live odds board", heading: "Sign in to the console", url: /\/console\/sign-in\?next=%2Fboard$/ },
+    { link: "API reference", heading: "API reference", url: /\/docs$/ },
   ];
-  for (const { link, heading } of destinations) {
+  for (const { link, heading, url } of destinations) {
     await page.goto("/");
     await page
       .getByRole("region", { name: "Where to go" })
       .getByRole("link", { name: new RegExp(`^${link}`) })
       .click();
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page).toHaveURL(url);
   }
 });
 

@@ -124,7 +124,8 @@ export const getEvent = defineEndpoint({
   params: EventPath,
   query: NoQuery,
   response: envelope(Event),
-  errors: ["not_found", "sport_not_covered"],
+  errors: ["not_found", "sport_not_covered", "session_expired"],
+  console: true,
   handle(context, { params }) {
     const document = eventOf(context, params.id);
     return { payload: cachedOn(context.view, `event|${params.id}`, () => new Payload(served(context, document))) };
@@ -143,7 +144,8 @@ export const getLineups = defineEndpoint({
   params: EventPath,
   query: NoQuery,
   response: envelope(Lineup),
-  errors: ["not_found", "sport_not_covered"],
+  errors: ["not_found", "sport_not_covered", "session_expired"],
+  console: true,
   handle(context, { params }) {
     const document = eventOf(context, params.id);
     return {
@@ -166,7 +168,8 @@ export const listOdds = defineEndpoint({
     "in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.",
   query: OddsQuery,
   response: envelope(z.array(EventWithMarkets)),
-  errors: ["sport_not_covered"],
+  errors: ["sport_not_covered", "session_expired"],
+  console: true,
   handle(context, { query }) {
     const sports = coveredSports(context, query.sport);
     const payload = cachedOn(context.view, `odds|${sports.join(",")}|${query.type ?? ""}`, () => {

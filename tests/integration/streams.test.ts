@@ -4,7 +4,7 @@ import { openDatabase } from "../../lib/db/index.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
 import { pruneRevisions } from "../../lib/feed/history.ts";
-import { FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
+import { expectDocumented, FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
 import { demoSignIn, signIn } from "./support/console.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 import { admin, startServer, type RunningServer } from "./support/processes.ts";
@@ -200,6 +200,23 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
     const typo = await open("/api/v1/odds/stream?type=winner", production());
     expect(typo.status).toBe(400);
     board.close();
+  });
+
+  it("gives board clients that open at one revision one snapshot, and a newer one after a change", async () => {
+    const isSnapshot = (m: { event: string }) => m.event === "snapshot";
+    const first = await open("/api/v1/odds/stream?sport=basketball", production());
+    const second = await open("/api/v1/odds/stream?sport=basketball", production());
+    const [a, b] = [await first.waitFor(isSnapshot), await second.waitFor(isSnapshot)];
+    expect(b.id).toBe(a.id);
+    expect(b.data).toEqual(a.data);
+    await ingest(server.url, [prices("b-live", "match_winner", 1.65)]);
+    await first.waitFor((m) => m.event === "markets");
+    const third = await open("/api/v1/odds/stream?sport=basketball", production());
+    const c = await third.waitFor(isSnapshot);
+    expect(Number(c.id)).toBeGreaterThan(Number(a.id));
+    const events = c.data.events as { id: string; markets: { outcomes: { price: number }[] }[] }[];
+    expect(events.find((e) => e.id === "b-live")!.markets[0]!.outcomes[0]!.price).toBe(1.65);
+    for (const client of [first, second, third]) client.close();
   });
 
   it("sends a slow board client the latest state, marked conflated, never the backlog", async () => {
@@ -491,9 +508,64 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
     expect(forged.problem).toMatchObject({ code: "session_expired" });
     const anonymous = await open("/api/v1/odds/stream", {});
     expect(anonymous.status).toBe(401);
-    // The cookie opens streams only: the rest of the API still wants a key.
-    const odds = await fetch(`${server.url}/api/v1/odds`, { headers: { cookie } });
-    expect(odds.status).toBe(401);
+    // Besides the streams, the cookie reads only what the board shows; the rest of the API wants a key.
+    const me = await fetch(`${server.url}/api/v1/me`, { headers: { cookie } });
+    expect(me.status).toBe(401);
+    expect(((await me.json()) as { code: string }).code).toBe("missing_api_key");
+    const forgedOdds = await fetch(`${server.url}/api/v1/odds`, {
+      headers: { cookie: "next-auth.session-token=forged.token.value" },
+    });
+    expect(forgedOdds.status).toBe(401);
+    expect(((await forgedOdds.json()) as { code: string }).code).toBe("session_expired");
+  });
+
+  it("takes the session cookie from this site's own pages only, never from another origin's", async () => {
+    const own = new URL(server.url).origin;
+    const odds = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/v1/odds`, { headers: { cookie, ...headers } });
+    // The board's own requests, and the address typed into the member's browser.
+    for (const headers of [
+      { "sec-fetch-site": "same-origin" },
+      { "sec-fetch-site": "none" },
+      { origin: own },
+      {},
+    ] as Record<string, string>[]) {
+      const answer = await odds(headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(200);
+      await answer.body?.cancel();
+    }
+    // Another site, another origin of this site (SameSite=Lax lets the cookie through), an opaque origin.
+    for (const headers of [
+      { "sec-fetch-site": "cross-site", origin: "https://elsewhere.example" },
+      { "sec-fetch-site": "same-site", origin: "http://other.127.0.0.1.nip.io" },
+      { origin: "https://elsewhere.example" },
+      { origin: "null" },
+    ] as Record<string, string>[]) {
+      const answer = await odds(headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(401);
+      const body = (await answer.json()) as { code: string };
+      expectDocumented("/api/v1/odds", answer, body);
+      expect(body.code).toBe("missing_api_key");
+      // And never readable with the cookie: no origin is allowed credentials.
+      expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+    const stream = await open("/api/v1/odds/stream", { cookie, "sec-fetch-site": "cross-site" });
+    expect(stream.status).toBe(401);
+    expect(stream.problem).toMatchObject({ code: "missing_api_key" });
+  });
+
+  it("reads the board's first state with the session cookie: the odds, an event and its lineups, not counted", async () => {
+    for (const path of ["/api/v1/odds", "/api/v1/events/m-live", "/api/v1/events/m-live/lineups"]) {
+      const answer = await fetch(`${server.url}${path}`, { headers: { cookie } });
+      expect(answer.status, path).toBe(200);
+      const body = (await answer.json()) as { data: unknown; meta: Record<string, unknown> };
+      expectDocumented(path, answer, body);
+      expect(body.meta).toMatchObject({ sandbox: false, delay_seconds: 0, requests_used: 0, requests_quota: 0 });
+    }
+    const odds = (await (await fetch(`${server.url}/api/v1/odds`, { headers: { cookie } })).json()) as {
+      data: { id: string; markets: unknown[] }[];
+    };
+    expect(odds.data.map((event) => event.id)).toContain("m-live");
   });
 
   it.skipIf(backend.name !== "postgres")(

@@ -7,9 +7,19 @@ import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
-  if (await sessionUserId()) redirect("/console");
-  const { error } = await searchParams;
+/** Where to go after signing in: a path of this site only (never another origin). */
+function returnPath(next: string | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/console";
+}
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; next?: string }>;
+}) {
+  const { error, next } = await searchParams;
+  const after = returnPath(next);
+  if (await sessionUserId()) redirect(after);
   // next-auth redirects here with ?error= when sign-in fails without JavaScript.
   const initialError = error
     ? error === "CredentialsSignin"
@@ -21,7 +31,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <PageHeader title="Sign in to the console">
         Manage your organisation&apos;s licence, plan, API keys and members.
       </PageHeader>
-      <SignInForm initialError={initialError} />
+      <SignInForm initialError={initialError} after={after} />
       <p className="mt-6 text-sm text-slate-700">
         New here?{" "}
         <Link href="/console/sign-up" className="text-pitch-700 underline underline-offset-4">

@@ -6,13 +6,13 @@ import { signInWithCredentials } from "@/components/console/sign-in-after";
 import { Field, FormMessage, SubmitButton } from "@/components/console/form";
 import type { ActionState } from "@/lib/console/actions";
 
-export function SignInForm({ initialError }: { initialError: string | null }) {
+export function SignInForm({ initialError, after }: { initialError: string | null; after: string }) {
   const router = useRouter();
   const [state, action] = useActionState<ActionState, FormData>(
     async (_previous, form) => {
       const error = await signInWithCredentials(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
       if (error) return { error };
-      router.replace("/console");
+      router.replace(after);
       router.refresh();
       return { ok: "Signed in.", data: null };
     },

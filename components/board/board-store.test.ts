@@ -1,0 +1,152 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MarketState } from "@/lib/feed/schemas";
+import { BoardStore, type EventWithMarkets } from "./board-store.ts";
+import { EventStore } from "./event-store.ts";
+
+// The stores apply a frame's messages at the next animation frame; Node has no frames, so one is
+// a timer here.
+beforeAll(() => {
+  globalThis.requestAnimationFrame ??= (callback) => setTimeout(() => callback(performance.now()), 0) as never;
+});
+const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+const at = "2026-11-23T12:00:00.000Z";
+const market = (id: string, prices: number[], status: MarketState["status"] = "open"): MarketState => ({
+  id: `${id}-mw`,
+  type: "match_winner",
+  name: "Match winner",
+  line: null,
+  status,
+  outcomes: prices.map((price, i) => ({
+    id: `o${i}`,
+    name: `O${i}`,
+    price,
+    status: status === "open" ? "active" : "suspended",
+  })),
+  updated_at: at,
+});
+const event = (id: string, status = "live", kickoff = "2026-11-23T11:00:00.000Z"): EventWithMarkets => ({
+  id,
+  sport: "soccer",
+  competition: "League",
+  home: "A",
+  away: "B",
+  status: status as EventWithMarkets["status"],
+  feed: "official",
+  kickoff,
+  score: { home: 0, away: 0 },
+  clock: "10:00",
+  period: "1st half",
+  stats: [],
+  updated_at: at,
+  markets: [market(id, [2, 3, 4])],
+});
+const freshness = { sandbox: false, delay_seconds: 0, as_of: at };
+
+describe("BoardStore", () => {
+  it("applies a frame's messages together and tells only the rows they touched", async () => {
+    const store = new BoardStore();
+    store.receive({
+      event: "snapshot",
+      id: 1,
+      data: { events: [event("b", "live", "2026-11-23T11:30:00.000Z"), event("a")], ...freshness },
+    });
+    await nextFrame();
+    expect(store.ids()).toEqual(["a", "b"]);
+    const told: string[] = [];
+    store.subscribeRow("a", () => told.push("a"));
+    store.subscribeRow("b", () => told.push("b"));
+    const rowB = store.row("b");
+    store.receive({
+      event: "markets",
+      id: 2,
+      data: { event_id: "a", markets: [market("a", [2.5, 3, 3.5])], ...freshness },
+    });
+    store.receive({
+      event: "markets",
+      id: 3,
+      data: { event_id: "a", markets: [market("a", [2.5, 3, 3.2])], ...freshness },
+    });
+    expect(told).toEqual([]);
+    await nextFrame();
+    expect(told).toEqual(["a"]);
+    expect(store.row("b")).toBe(rowB);
+    expect(store.row("a")!.markets[0]!.outcomes.map((o) => o.price)).toEqual([2.5, 3, 3.2]);
+    // The flash shows the last move of each price; an unchanged price does not flash.
+    expect(store.flash("a-mw", "o0")?.direction).toBe("up");
+    expect(store.flash("a-mw", "o1")).toBeUndefined();
+    expect(store.flash("a-mw", "o2")?.direction).toBe("down");
+    expect(store.flash("a-mw", "o0", Date.now() + 5_000)).toBeUndefined();
+  });
+
+  it("takes an event off the board when its play ends, and puts one on when it starts", async () => {
+    const store = new BoardStore();
+    store.receive({ event: "snapshot", id: 1, data: { events: [event("a"), event("b")], ...freshness } });
+    const { markets, ...finished } = event("a", "finished");
+    store.receive({ event: "event", id: 2, data: { event: finished, ...freshness } });
+    const { markets: newMarkets, ...starting } = event("c");
+    store.receive({ event: "event", id: 3, data: { event: starting, markets: newMarkets, ...freshness } });
+    await nextFrame();
+    expect(markets).toHaveLength(1);
+    expect(store.ids()).toEqual(["b", "c"]);
+    expect(store.row("c")!.markets).toEqual(newMarkets);
+  });
+
+  it("shows the first state until the stream's snapshot, and never after it", async () => {
+    const store = new BoardStore();
+    store.seed([event("seeded")], true, 60);
+    expect(store.ids()).toEqual(["seeded"]);
+    expect(store.freshnessNow()).toMatchObject({ sandbox: true, delaySeconds: 60 });
+    store.receive({ event: "snapshot", id: 5, data: { events: [event("live")], ...freshness } });
+    await nextFrame();
+    store.seed([event("late")], true, 60);
+    expect(store.ids()).toEqual(["live"]);
+    expect(store.freshnessNow()).toMatchObject({ sandbox: false, delaySeconds: 0 });
+  });
+
+  it("says when a snapshot replaced the board after a gap, and when the feed is stale", async () => {
+    let resyncs = 0;
+    const store = new BoardStore(() => resyncs++);
+    store.receive({ event: "snapshot", id: 1, data: { events: [], ...freshness } });
+    store.receive({ event: "stale", id: null, data: { stale: true, ...freshness } });
+    await nextFrame();
+    expect(resyncs).toBe(0);
+    expect(store.freshnessNow().stale).toBe(true);
+    store.receive({
+      event: "snapshot",
+      id: 9,
+      data: { events: [], resync: true, reason: "retention_exceeded", ...freshness },
+    });
+    store.receive({ event: "stale", id: null, data: { stale: false, ...freshness } });
+    await nextFrame();
+    expect(resyncs).toBe(1);
+    expect(store.freshnessNow()).toMatchObject({ stale: false, resyncedAt: expect.any(Number) });
+  });
+});
+
+describe("EventStore", () => {
+  it("keeps a timeline of scores, suspensions and the end, newest first", async () => {
+    const store = new EventStore();
+    const { markets, ...first } = event("a");
+    store.receive({
+      event: "snapshot",
+      id: 1,
+      data: { event: first, markets, lineups: { event_id: "a", home: [], away: [] }, ...freshness },
+    });
+    store.receive({ event: "event", id: 2, data: { event: { ...first, score: { home: 1, away: 0 } }, ...freshness } });
+    store.receive({
+      event: "markets",
+      id: 3,
+      data: { event_id: "a", markets: [market("a", [2, 3, 4], "suspended")], ...freshness },
+    });
+    store.receive({ event: "end", id: null, data: { event_id: "a", status: "finished", ...freshness } });
+    await nextFrame();
+    const state = store.now();
+    expect(state.over).toBe(true);
+    expect(state.timeline.map((entry) => entry.text)).toEqual([
+      "Full time: markets settled",
+      "Match winner suspended",
+      "A score: 1–0",
+    ]);
+  });
+});

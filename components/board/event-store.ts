@@ -1,0 +1,90 @@
+import type { EventState, LineupsState, MarketState } from "@/lib/feed/schemas";
+import type { StreamMessage } from "./stream";
+import { notify, StreamStore, subscribe } from "./stream-store";
+
+// One followed event's state, from its own stream: the event, every market, both lineups, and a
+// short timeline of what changed (scores, status, suspensions), newest first.
+
+export type TimelineEntry = { id: number; at: string; text: string };
+export type FollowedEvent = {
+  event: EventState | null;
+  markets: MarketState[];
+  lineups: LineupsState | null;
+  timeline: TimelineEntry[];
+  /** The stream said `end`: the event is over and its markets settled. */
+  over: boolean;
+};
+
+const TIMELINE_LENGTH = 30;
+
+export class EventStore extends StreamStore {
+  private state: FollowedEvent = { event: null, markets: [], lineups: null, timeline: [], over: false };
+  private listeners = new Set<() => void>();
+  private entryId = 0;
+
+  now = (): FollowedEvent => this.state;
+  subscribe = (listener: () => void): (() => void) => subscribe(this.listeners, listener);
+
+  /** The first state, from GET /api/v1/events/{id} and its lineups, until the stream's snapshot. */
+  seed(event: EventState, lineups: LineupsState | null): void {
+    if (this.snapshotSeen || this.state.event) return;
+    this.state = { ...this.state, event, lineups };
+    notify(this.listeners);
+  }
+
+  protected apply(messages: StreamMessage[]): void {
+    if (messages.length === 0) return;
+    let { event, markets, lineups, timeline, over } = this.state;
+    const entries: TimelineEntry[] = [];
+    const note = (at: string, text: string) => entries.push({ id: ++this.entryId, at, text });
+    for (const { event: name, data } of messages) {
+      const asOf = String(data.as_of ?? new Date().toISOString());
+      if (name === "snapshot") {
+        event = data.event as EventState;
+        markets = data.markets as MarketState[];
+        lineups = data.lineups as LineupsState;
+        if (data.resync === true) note(asOf, "Caught up with the feed after a gap");
+      } else if (name === "event") {
+        const next = data.event as EventState;
+        if (event) for (const text of eventChanges(event, next)) note(next.updated_at, text);
+        event = next;
+      } else if (name === "markets") {
+        const changed = data.markets as MarketState[];
+        for (const market of changed) {
+          const before = markets.find((m) => m.id === market.id);
+          if (before && before.status !== market.status) note(market.updated_at, marketChange(market));
+        }
+        markets = this.mergeMarkets(markets, changed);
+      } else if (name === "lineups") {
+        lineups = data.lineups as LineupsState;
+        note(asOf, "Lineups updated");
+      } else if (name === "end") {
+        over = true;
+        note(asOf, data.status === "cancelled" ? "Event cancelled" : "Full time: markets settled");
+      }
+    }
+    timeline = [...entries.reverse(), ...timeline].slice(0, TIMELINE_LENGTH);
+    this.state = { event, markets, lineups, timeline, over };
+    notify(this.listeners);
+  }
+}
+
+function eventChanges(before: EventState, after: EventState): string[] {
+  const texts: string[] = [];
+  if (after.score.home !== before.score.home || after.score.away !== before.score.away) {
+    const scorer = after.score.home > before.score.home ? after.home : after.away;
+    texts.push(`${scorer} score: ${after.score.home}–${after.score.away}`);
+  }
+  if (after.status !== before.status) texts.push(`Status: ${after.status}`);
+  if (after.period !== before.period && after.period) texts.push(after.period);
+  return texts;
+}
+
+function marketChange(market: MarketState): string {
+  if (market.status === "suspended") return `${market.name} suspended`;
+  if (market.status === "settled") {
+    const winners = market.outcomes.filter((outcome) => outcome.status === "won").map((outcome) => outcome.name);
+    return `${market.name} settled${winners.length ? `: ${winners.join(", ")}` : ""}`;
+  }
+  return `${market.name} open again`;
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { openStream } from "./stream";
+import type { Freshness, StreamStore } from "./stream-store";
+
+/** Keeps `store` fed by the stream at `path` while the component is mounted. */
+export function useStreamInto(store: StreamStore, path: string): void {
+  useEffect(() => {
+    const connection = openStream(path, {
+      message: (message) => store.receive(message),
+      state: (state) => store.connection(state),
+      activity: (at) => store.heard(at),
+      ended: (problem) => store.ended(problem),
+    });
+    return () => connection.close();
+  }, [store, path]);
+}
+
+export function useFreshness(store: StreamStore): Freshness {
+  return useSyncExternalStore(store.subscribeFreshness, store.freshnessNow, store.freshnessNow);
+}
+
+// One clock for every age on the page, ticking each second.
+const clockListeners = new Set<() => void>();
+let clockNow = typeof window === "undefined" ? 0 : Date.now();
+let clockTimer: ReturnType<typeof setInterval> | undefined;
+function subscribeClock(listener: () => void) {
+  clockListeners.add(listener);
+  if (!clockTimer) {
+    clockTimer = setInterval(() => {
+      clockNow = Date.now();
+      for (const l of clockListeners) l();
+    }, 1_000);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0) {
+      clearInterval(clockTimer);
+      clockTimer = undefined;
+    }
+  };
+}
+
+/** The time now, to the second; 0 while rendering on the server. */
+export function useClock(): number {
+  return useSyncExternalStore(
+    subscribeClock,
+    () => clockNow,
+    () => 0,
+  );
+}
+
+/** A value kept in the browser's localStorage, the same in every component that reads `key`. */
+export function useStoredValue<T extends string>(key: string, fallback: T): [T, (value: T) => void] {
+  const read = useCallback(() => (globalThis.localStorage?.getItem(key) as T | null) ?? fallback, [key, fallback]);
+  const value = useSyncExternalStore(subscribeStorage, read, () => fallback);
+  const write = useCallback(
+    (next: T) => {
+      localStorage.setItem(key, next);
+      for (const listener of storageListeners) listener();
+    },
+    [key],
+  );
+  return [value, write];
+}
+
+const storageListeners = new Set<() => void>();
+function subscribeStorage(listener: () => void) {
+  storageListeners.add(listener);
+  // Another tab's change too.
+  window.addEventListener("storage", listener);
+  return () => {
+    storageListeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}

@@ -1,0 +1,329 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import type { MarketState } from "@/lib/feed/schemas";
+import { BoardStore, type BoardRow, type EventWithMarkets } from "./board-store";
+import { useStoredValue, useStreamInto } from "./hooks";
+import { ODDS_FORMAT_LABELS, ODDS_FORMATS, type OddsFormat } from "./odds-format";
+import { Age, BoardFrame, Choice, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
+import { SPORT_LABELS, type SportCode } from "./sports";
+
+// The live odds board: every event in play, grouped by sport and competition, kept current by the
+// board stream. Filters live in the URL; the odds format and pinned events in the browser.
+
+/** The columns of the board, in order; the first is the only one a phone shows. */
+const COLUMNS = [
+  { type: "match_winner", label: "Match winner" },
+  { type: "handicap", label: "Handicap" },
+  { type: "total", label: "Total" },
+] as const;
+type ColumnType = (typeof COLUMNS)[number]["type"];
+
+type OddsAnswer = { data: EventWithMarkets[]; meta: { sandbox: boolean; delay_seconds: number } };
+
+async function fetchOdds(): Promise<OddsAnswer> {
+  const response = await fetch("/api/v1/odds", { cache: "no-store" });
+  if (!response.ok) throw new Error(`GET /api/v1/odds answered ${response.status}`);
+  return response.json() as Promise<OddsAnswer>;
+}
+
+export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
+  const queryClient = useQueryClient();
+  // After a gap, the first state is read again too (the snapshot has already replaced the rows).
+  const [store] = useState(() => new BoardStore(() => void queryClient.invalidateQueries({ queryKey: ["odds"] })));
+  const odds = useQuery({ queryKey: ["odds"], queryFn: fetchOdds });
+  useEffect(() => {
+    if (odds.data) store.seed(odds.data.data, odds.data.meta.sandbox, odds.data.meta.delay_seconds);
+  }, [store, odds.data]);
+  useStreamInto(store, "/api/v1/odds/stream");
+
+  const filters = useFilters();
+  const [format, setFormat] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
+  const pins = usePins();
+  const ids = useSyncExternalStore(store.subscribeList, store.ids, store.ids);
+
+  return (
+    <BoardFrame>
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Live board</h1>
+          <p className="mt-1 text-sm text-(--b-muted)">
+            Every event in play with its score, clock and main markets, as the feed moves.
+          </p>
+        </div>
+        <StatusChip store={store} pingSeconds={pingSeconds} />
+      </div>
+      <form
+        aria-label="Board settings"
+        className="mb-4 flex flex-wrap items-center gap-x-5 gap-y-2 border-y border-(--b-line) py-3"
+        onSubmit={(submit) => submit.preventDefault()}
+      >
+        <Choice
+          label="Sport"
+          value={filters.sport ?? ""}
+          options={[["", "All sports"], ...Object.entries(SPORT_LABELS)] as [string, string][]}
+          onChange={(sport) => filters.set({ sport: (sport || null) as SportCode | null })}
+        />
+        <Choice
+          label="Market"
+          value={filters.market ?? ""}
+          options={[["", "Main markets"], ...COLUMNS.map((c) => [c.type, c.label] as [string, string])]}
+          onChange={(market) => filters.set({ market: (market || null) as ColumnType | null })}
+        />
+        <Choice
+          label="Odds"
+          value={format}
+          options={ODDS_FORMATS.map((value) => [value, ODDS_FORMAT_LABELS[value]] as const)}
+          onChange={setFormat}
+        />
+        <ThemeSwitch />
+      </form>
+      <BoardGroups
+        store={store}
+        ids={ids}
+        sport={filters.sport}
+        columns={filters.market ? COLUMNS.filter((c) => c.type === filters.market) : COLUMNS}
+        format={format}
+        pins={pins}
+        loading={odds.isPending && ids.length === 0}
+      />
+    </BoardFrame>
+  );
+}
+
+type Column = (typeof COLUMNS)[number];
+type Pins = { pinned: ReadonlySet<string>; toggle(id: string): void };
+
+/** The rows under their sport and competition headings; pinned events first, in a group of their own. */
+function BoardGroups(props: {
+  store: BoardStore;
+  ids: readonly string[];
+  sport: SportCode | null;
+  columns: readonly Column[];
+  format: OddsFormat;
+  pins: Pins;
+  loading: boolean;
+}) {
+  const { store, ids, sport, columns, format, pins } = props;
+  // Grouping reads each row's sport and competition, which do not change while it is on the board.
+  const groups = useMemo(() => {
+    const pinned: string[] = [];
+    const bySport = new Map<string, Map<string, string[]>>();
+    for (const id of ids) {
+      const row = store.row(id);
+      if (!row || (sport && row.event.sport !== sport)) continue;
+      if (pins.pinned.has(id)) {
+        pinned.push(id);
+        continue;
+      }
+      let competitions = bySport.get(row.event.sport);
+      if (!competitions) bySport.set(row.event.sport, (competitions = new Map()));
+      const list = competitions.get(row.event.competition) ?? [];
+      list.push(id);
+      competitions.set(row.event.competition, list);
+    }
+    return { pinned, bySport };
+  }, [ids, store, sport, pins.pinned]);
+
+  if (props.loading) return <p className="py-10 text-center text-(--b-muted)">Loading the events in play…</p>;
+  if (groups.pinned.length === 0 && groups.bySport.size === 0) {
+    return (
+      <p data-testid="board-empty" className="py-10 text-center text-(--b-muted)">
+        No event is in play{sport ? ` in ${SPORT_LABELS[sport]}` : ""} right now. Events appear here when they start.
+      </p>
+    );
+  }
+  const table = (title: string, list: string[], level: "h2" | "h3") => (
+    <RowGroup key={title} title={title} level={level} columns={columns}>
+      {list.map((id) => (
+        <Row
+          key={id}
+          id={id}
+          store={store}
+          columns={columns}
+          format={format}
+          pinned={pins.pinned.has(id)}
+          pins={pins}
+        />
+      ))}
+    </RowGroup>
+  );
+  return (
+    <div className="space-y-8">
+      {groups.pinned.length > 0 ? <section aria-label="Pinned">{table("Pinned", groups.pinned, "h2")}</section> : null}
+      {[...groups.bySport].map(([code, competitions]) => (
+        <section key={code} aria-labelledby={`sport-${code}`}>
+          <h2 id={`sport-${code}`} className="mb-2 text-lg font-semibold">
+            {SPORT_LABELS[code as SportCode] ?? code}
+          </h2>
+          <div className="space-y-4">{[...competitions].map(([name, list]) => table(name, list, "h3"))}</div>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function RowGroup(props: { title: string; level: "h2" | "h3"; columns: readonly Column[]; children: React.ReactNode }) {
+  const Heading = props.level;
+  return (
+    <div>
+      <Heading className="mb-1 text-sm font-semibold text-(--b-muted)">{props.title}</Heading>
+      <div
+        role="table"
+        aria-label={props.title}
+        className="rounded-lg border border-(--b-line)"
+        style={{ "--columns": props.columns.length } as React.CSSProperties}
+      >
+        <div role="rowgroup" className="sr-only md:not-sr-only">
+          <div role="row" className={`${GRID} border-b border-(--b-line) px-3 py-1 text-xs text-(--b-muted)`}>
+            <span role="columnheader">Event</span>
+            {props.columns.map((column, index) => (
+              <span key={column.type} role="columnheader" className={index > 0 ? "hidden md:block" : ""}>
+                {column.label}
+              </span>
+            ))}
+          </div>
+        </div>
+        <div role="rowgroup">{props.children}</div>
+      </div>
+    </div>
+  );
+}
+
+// One column on a phone (the event above its main market); event and markets side by side on wider screens.
+const GRID =
+  "grid grid-cols-1 gap-2 md:grid-cols-[minmax(14rem,1.3fr)_repeat(var(--columns),minmax(0,1fr))] md:items-center";
+
+type RowProps = {
+  id: string;
+  store: BoardStore;
+  columns: readonly Column[];
+  format: OddsFormat;
+  pinned: boolean;
+  pins: Pins;
+};
+
+/** One event in play: re-renders when its own event or markets change, not when others do. */
+const Row = memo(function Row({ id, store, columns, format, pinned, pins }: RowProps) {
+  const subscribe = useCallback((listener: () => void) => store.subscribeRow(id, listener), [store, id]);
+  const read = useCallback(() => store.row(id), [store, id]);
+  const row = useSyncExternalStore(subscribe, read, read);
+  if (!row) return null;
+  const { event } = row;
+  return (
+    <div
+      role="row"
+      data-testid="board-row"
+      data-event-id={id}
+      data-status={event.status}
+      className={`${GRID} border-b border-(--b-line) px-3 py-2 [contain-intrinsic-size:auto_4.5rem] [content-visibility:auto] last:border-b-0`}
+    >
+      <div role="cell" className="flex min-w-0 items-start gap-2">
+        <button
+          type="button"
+          aria-pressed={pinned}
+          aria-label={`${pinned ? "Unpin" : "Pin"} ${event.home} v ${event.away}`}
+          onClick={() => pins.toggle(id)}
+          className={`mt-0.5 text-lg leading-none ${pinned ? "text-(--b-warn)" : "text-(--b-muted)"}`}
+        >
+          {pinned ? "★" : "☆"}
+        </button>
+        <div className="min-w-0 flex-1">
+          <Link href={`/board/${encodeURIComponent(id)}`} className="block hover:underline">
+            {(["home", "away"] as const).map((side) => (
+              <span key={side} className="flex justify-between gap-2">
+                <span className="truncate">{event[side]}</span>
+                <span data-testid={`score-${side}`} className="font-semibold tabular-nums">
+                  {event.score[side]}
+                </span>
+              </span>
+            ))}
+          </Link>
+          <span className="flex flex-wrap gap-x-2 text-xs text-(--b-muted)">
+            {event.status === "suspended" ? <span className="font-semibold text-(--b-down)">Suspended</span> : null}
+            <span>{[event.period, event.clock].filter(Boolean).join(" · ")}</span>
+            <Age at={row.changedAt} />
+          </span>
+        </div>
+      </div>
+      {columns.map((column, index) => (
+        <div key={column.type} role="cell" className={index > 0 ? "hidden md:block" : ""}>
+          <MarketCells row={row} type={column.type} store={store} format={format} />
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/** A market's outcomes as price cells, with the line for handicap and total. */
+function MarketCells({
+  row,
+  type,
+  store,
+  format,
+}: {
+  row: BoardRow;
+  type: ColumnType;
+  store: BoardStore;
+  format: OddsFormat;
+}) {
+  const market =
+    row.markets.find((m: MarketState) => m.type === type && m.status !== "settled") ??
+    row.markets.find((m) => m.type === type);
+  if (!market) return <span className="block text-center text-xs text-(--b-muted)">Not offered</span>;
+  return (
+    <MarketPrices
+      market={market}
+      store={store}
+      format={format}
+      type={type}
+      label={(name, index) => shortLabel(type, name, index, market.outcomes.length)}
+    />
+  );
+}
+
+/** Short cell labels: 1 X 2 for a winner market, the name with its line otherwise. */
+function shortLabel(type: ColumnType, name: string, index: number, count: number): string {
+  if (type === "match_winner") return count === 3 ? (["1", "X", "2"][index] ?? name) : (["1", "2"][index] ?? name);
+  return name.length > 14 ? name.replace(/^.*\s(?=[+-]?\d)/, index === 0 ? "H " : "A ") : name;
+}
+
+/** Sport and market filters, kept in the URL (?sport=…&market=…) so a reload or a link keeps them. */
+function useFilters() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const sport = (params.get("sport") as SportCode | null) ?? null;
+  const marketParam = params.get("market");
+  const market = COLUMNS.some((c) => c.type === marketParam) ? (marketParam as ColumnType) : null;
+  const set = (change: { sport?: SportCode | null; market?: ColumnType | null }) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(change)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    const query = next.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
+  return { sport: sport && sport in SPORT_LABELS ? sport : null, market, set };
+}
+
+/** Pinned events, kept in the browser. */
+function usePins(): Pins {
+  const [stored, setStored] = useStoredValue<string>("board.pinned", "");
+  return useMemo(() => {
+    const pinned = new Set(stored ? stored.split(",") : []);
+    return {
+      pinned,
+      toggle(id: string) {
+        const next = new Set(pinned);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        setStored([...next].join(","));
+      },
+    };
+  }, [stored, setStored]);
+}

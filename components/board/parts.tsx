@@ -1,0 +1,257 @@
+"use client";
+
+import { memo, useLayoutEffect } from "react";
+import type { MarketState } from "@/lib/feed/schemas";
+import { useClock, useFreshness, useStoredValue } from "./hooks";
+import { formatPrice, type OddsFormat } from "./odds-format";
+import type { Flash, StreamStore } from "./stream-store";
+
+// The pieces the board and the event page share: how fresh the data is, a price cell, the theme.
+
+/** Seconds without anything from the stream (a ping comes every `pingSeconds`) before it is stale. */
+const SILENCE_GRACE_SECONDS = 5;
+const RESYNC_NOTICE_MS = 5_000;
+
+type ChipState = "live" | "reconnecting" | "stale" | "delayed" | "ended" | "connecting" | "final";
+
+const CHIP_STYLE: Record<ChipState, string> = {
+  live: "bg-(--b-up-bg) text-(--b-up) border-(--b-up)",
+  delayed: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn)",
+  reconnecting: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn)",
+  stale: "bg-(--b-down-bg) text-(--b-down) border-(--b-down)",
+  ended: "bg-(--b-down-bg) text-(--b-down) border-(--b-down)",
+  connecting: "bg-(--b-cell) text-(--b-muted) border-(--b-line)",
+  final: "bg-(--b-cell) text-(--b-fg) border-(--b-line)",
+};
+
+/** Live, Reconnecting, Stale or Delayed: always visible, so nobody mistakes old prices for new. */
+export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSeconds: number }) {
+  const freshness = useFreshness(store);
+  const now = useClock();
+  const silent =
+    freshness.connection === "live" &&
+    freshness.heardAt !== null &&
+    now > 0 &&
+    now - freshness.heardAt > (pingSeconds + SILENCE_GRACE_SECONDS) * 1_000;
+  let state: ChipState;
+  let label: string;
+  if (freshness.ended) [state, label] = ["ended", "Stopped"];
+  else if (freshness.connection === "ended") [state, label] = ["final", "Final"];
+  else if (freshness.connection === "reconnecting") [state, label] = ["reconnecting", "Reconnecting"];
+  else if (freshness.connection === "connecting") [state, label] = ["connecting", "Connecting"];
+  else if (freshness.stale || silent) [state, label] = ["stale", "Stale"];
+  else if (freshness.sandbox) [state, label] = ["delayed", `Delayed ${freshness.delaySeconds} s`];
+  else [state, label] = ["live", "Live"];
+  const resynced = freshness.resyncedAt !== null && now - freshness.resyncedAt < RESYNC_NOTICE_MS;
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="status" aria-live="polite">
+      <span
+        data-testid="status-chip"
+        data-state={state}
+        className={`inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-semibold ${CHIP_STYLE[state]}`}
+      >
+        <span
+          aria-hidden="true"
+          className={`size-2 rounded-full bg-current ${state === "live" ? "animate-pulse" : ""}`}
+        />
+        {label}
+      </span>
+      {freshness.sandbox && state !== "delayed" ? (
+        <span className="text-sm text-(--b-muted)">sandbox data, {freshness.delaySeconds} s behind</span>
+      ) : null}
+      {resynced ? (
+        <span data-testid="resync-notice" className="text-sm text-(--b-muted)">
+          Caught up: the board was replaced with the latest state.
+        </span>
+      ) : null}
+      {freshness.ended ? (
+        <span className="text-sm text-(--b-down)">
+          {freshness.ended.code === "session_expired" ? (
+            <>
+              Your session ended.{" "}
+              <a href="/console/sign-in" className="underline">
+                Sign in again
+              </a>
+              .
+            </>
+          ) : (
+            freshness.ended.detail
+          )}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** How long ago, shown only when it is more than a few seconds: fresh rows stay quiet. */
+export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: number }) {
+  const now = useClock();
+  if (now === 0) return null;
+  const seconds = Math.max(0, Math.floor((now - at) / 1_000));
+  if (seconds < quietSeconds) return null;
+  const text = seconds < 60 ? `${seconds}s` : seconds < 3_600 ? `${Math.floor(seconds / 60)}m` : "1h+";
+  return (
+    <span
+      data-testid="row-age"
+      className="text-xs tabular-nums text-(--b-muted)"
+      title="Time since this row last changed"
+    >
+      {text} ago
+    </span>
+  );
+}
+
+type PriceProps = {
+  market: MarketState;
+  outcomeIndex: number;
+  format: OddsFormat;
+  flash: Flash | undefined;
+  label?: string;
+};
+
+/** One outcome's price; flashes green up or red down when it moves, locked while suspended. */
+export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format, flash, label }: PriceProps) {
+  const outcome = market.outcomes[outcomeIndex];
+  if (!outcome) return <span className="block h-11 rounded-md bg-(--b-cell)" aria-hidden="true" />;
+  const name = label ?? outcome.name;
+  const locked = market.status !== "open" || outcome.status !== "active";
+  if (locked) {
+    const settled = outcome.status === "won" || outcome.status === "lost";
+    return (
+      <span
+        data-testid="price"
+        data-locked="true"
+        aria-label={`${name}: ${settled ? outcome.status : "suspended"}`}
+        className="flex h-11 min-w-0 flex-col items-center justify-center rounded-md border border-(--b-line) bg-(--b-cell) text-(--b-muted)"
+      >
+        <span className="max-w-full truncate px-1 text-[0.7rem] leading-tight">{name}</span>
+        <span className="text-sm font-semibold">
+          {settled ? outcome.status === "won" ? "Won" : "Lost" : <LockIcon />}
+        </span>
+      </span>
+    );
+  }
+  return (
+    <span
+      data-testid="price"
+      data-flash={flash?.direction}
+      aria-label={`${name}: ${formatPrice(outcome.price, format)}`}
+      className="relative flex h-11 min-w-0 flex-col items-center justify-center overflow-hidden rounded-md border border-(--b-line) bg-(--b-cell)"
+    >
+      {flash ? (
+        <span
+          key={flash.sequence}
+          aria-hidden="true"
+          className={`absolute inset-0 text-right text-xs ${flash.direction === "up" ? "flash-up" : "flash-down"}`}
+        >
+          {flash.direction === "up" ? "▲ " : "▼ "}
+        </span>
+      ) : null}
+      <span className="relative max-w-full truncate px-1 text-[0.7rem] leading-tight text-(--b-muted)">{name}</span>
+      <span className="relative text-sm font-semibold tabular-nums">{formatPrice(outcome.price, format)}</span>
+    </span>
+  );
+});
+
+/** A padlock drawn, not an emoji: not every system has a font with one. */
+function LockIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="size-3.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
+      <rect x="3" y="7" width="10" height="7" rx="1.5" />
+      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" />
+    </svg>
+  );
+}
+
+export const THEMES = ["system", "light", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
+
+export function useTheme(): [Theme, (theme: Theme) => void] {
+  return useStoredValue<Theme>("board.theme", "system");
+}
+
+/** A labelled drop-down of the board's settings: `options` as [value, label] pairs. */
+export function Choice<T extends string>(props: {
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange(value: T): void;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span>{props.label}</span>
+      <select
+        value={props.value}
+        onChange={(change) => props.onChange(change.target.value as T)}
+        className="rounded-md border border-(--b-line) bg-(--b-bg) px-2 py-1 text-(--b-fg)"
+      >
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Follows the system's light or dark, unless the viewer chose one. */
+export function ThemeSwitch() {
+  const [theme, setTheme] = useTheme();
+  const options = [
+    ["system", "System"],
+    ["light", "Light"],
+    ["dark", "Dark"],
+  ] as const;
+  return <Choice label="Theme" value={theme} options={options} onChange={setTheme} />;
+}
+
+/** A market's outcomes as price cells, side by side (three to a row at most). */
+export function MarketPrices(props: {
+  market: MarketState;
+  store: StreamStore;
+  format: OddsFormat;
+  label?: (name: string, index: number) => string;
+  type?: string;
+}) {
+  const { market, store, format } = props;
+  const columns = Math.min(market.outcomes.length, 3);
+  return (
+    <div className={`grid gap-1 ${columns === 3 ? "grid-cols-3" : "grid-cols-2"}`} data-market-type={props.type}>
+      {market.outcomes.map((outcome, index) => (
+        <PriceCell
+          key={outcome.id}
+          market={market}
+          outcomeIndex={index}
+          format={format}
+          flash={store.flash(market.id, outcome.id)}
+          label={props.label?.(outcome.name, index)}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** The board's pages' root: wide, and themed as the viewer chose (the page around it too). */
+export function BoardFrame({ children }: { children: React.ReactNode }) {
+  const [theme] = useTheme();
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    root.dataset.board = theme;
+    return () => {
+      delete root.dataset.board;
+    };
+  }, [theme]);
+  return (
+    <div data-board-frame="" data-theme={theme === "system" ? undefined : theme} className="text-(--b-fg)">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+import type { MarketState } from "@/lib/feed/schemas";
+import type { ConnectionState, StreamMessage } from "./stream";
+
+// What the board's and the event page's stores share: a stream's messages are queued as they
+// arrive and applied once per animation frame (then only what they touched is told), how fresh
+// the data is, and the price moves that make a cell flash.
+
+export type Flash = { direction: "up" | "down"; at: number; sequence: number };
+
+export type Freshness = {
+  connection: ConnectionState;
+  /** The server said it cannot hear the feed (`stale` message). */
+  stale: boolean;
+  /** When anything last arrived, a ping too (ms); null before the stream opened. */
+  heardAt: number | null;
+  sandbox: boolean;
+  delaySeconds: number;
+  /** When a snapshot last replaced the state after a gap (ms). */
+  resyncedAt: number | null;
+  ended: { code: string; detail: string } | null;
+};
+
+const FLASH_MS = 1_200;
+
+/**
+ * What the board benchmark (bench/board.ts) installs before the page loads: for each frame that
+ * applied messages, when each of them arrived and when the next frame began (by then the changes
+ * are painted). Nothing is recorded without it.
+ */
+type FrameObserver = (arrivals: number[], paintedBy: number) => void;
+const frameObserver = (): FrameObserver | undefined =>
+  (globalThis as { __streamFrameObserver?: FrameObserver }).__streamFrameObserver;
+
+export function subscribe(listeners: Set<() => void>, listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function notify(listeners: Iterable<() => void> | undefined): void {
+  for (const listener of listeners ?? []) listener();
+}
+
+export abstract class StreamStore {
+  private freshness: Freshness = {
+    connection: "connecting",
+    stale: false,
+    heardAt: null,
+    sandbox: false,
+    delaySeconds: 0,
+    resyncedAt: null,
+    ended: null,
+  };
+  private queue: StreamMessage[] = [];
+  private arrivals: number[] = [];
+  private scheduled = false;
+  private flashes = new Map<string, Flash>();
+  private flashSequence = 0;
+  private freshnessListeners = new Set<() => void>();
+  /** Whether a stream snapshot arrived: the first state from a query is then out of date. */
+  protected snapshotSeen = false;
+
+  /** Called when a snapshot replaced the state after a gap (the page reads its first state again). */
+  private readonly onResync: (() => void) | null;
+
+  constructor(onResync: (() => void) | null = null) {
+    this.onResync = onResync;
+  }
+
+  freshnessNow = (): Freshness => this.freshness;
+  subscribeFreshness = (listener: () => void): (() => void) => subscribe(this.freshnessListeners, listener);
+
+  /** The last move of an outcome's price, while its flash is still to be shown. */
+  flash(marketId: string, outcomeId: string, now = Date.now()): Flash | undefined {
+    const flash = this.flashes.get(`${marketId}/${outcomeId}`);
+    return flash && now - flash.at < FLASH_MS ? flash : undefined;
+  }
+
+  receive(message: StreamMessage): void {
+    this.queue.push(message);
+    if (frameObserver()) this.arrivals.push(performance.now());
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // Once per frame; a hidden tab gets no frames, so a timer makes sure the queue still drains.
+    const timer = setTimeout(() => this.applyQueue(), 250);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      this.applyQueue();
+    });
+  }
+
+  connection(state: ConnectionState): void {
+    this.setFreshness({ connection: state });
+  }
+  heard(at: number): void {
+    // Kept without telling anyone: the status chip reads it on its own clock.
+    this.freshness = { ...this.freshness, heardAt: at };
+  }
+  ended(problem: { code: string; detail: string }): void {
+    this.setFreshness({ ended: problem, connection: "ended" });
+  }
+
+  /** Applies one frame's messages, in order. */
+  protected abstract apply(messages: StreamMessage[]): void;
+
+  protected setFreshness(change: Partial<Freshness>): void {
+    this.freshness = { ...this.freshness, ...change };
+    notify(this.freshnessListeners);
+  }
+
+  /** Every message says whether it is the sandbox's and how late; a snapshot may be a resync. */
+  private noteFreshness(message: StreamMessage): void {
+    const { sandbox, delay_seconds: delaySeconds, resync } = message.data;
+    if (typeof sandbox === "boolean" && typeof delaySeconds === "number") {
+      if (sandbox !== this.freshness.sandbox || delaySeconds !== this.freshness.delaySeconds) {
+        this.setFreshness({ sandbox, delaySeconds });
+      }
+    }
+    if (message.event === "snapshot") {
+      this.snapshotSeen = true;
+      if (resync === true) {
+        this.setFreshness({ resyncedAt: Date.now() });
+        this.onResync?.();
+      }
+    }
+    if (message.event === "stale") this.setFreshness({ stale: message.data.stale === true });
+  }
+
+  private applyQueue(): void {
+    if (!this.scheduled) return;
+    this.scheduled = false;
+    const messages = this.queue;
+    this.queue = [];
+    const now = Date.now();
+    for (const [key, flash] of this.flashes) if (now - flash.at >= FLASH_MS) this.flashes.delete(key);
+    for (const message of messages) this.noteFreshness(message);
+    this.apply(messages);
+    const observer = frameObserver();
+    if (observer && this.arrivals.length > 0) {
+      const arrivals = this.arrivals;
+      this.arrivals = [];
+      requestAnimationFrame((paintedBy) => observer(arrivals, paintedBy));
+    }
+  }
+
+  /** Changed markets replace their old selves, in place; a price that moved is kept for its flash. */
+  protected mergeMarkets(current: MarketState[], changed: MarketState[]): MarketState[] {
+    const now = Date.now();
+    const byId = new Map(current.map((market) => [market.id, market]));
+    const added: MarketState[] = [];
+    for (const market of changed) {
+      const before = byId.get(market.id);
+      if (!before) added.push(market);
+      else {
+        const prices = new Map(before.outcomes.map((outcome) => [outcome.id, outcome.price]));
+        for (const outcome of market.outcomes) {
+          const previous = prices.get(outcome.id);
+          if (previous === undefined || previous === outcome.price) continue;
+          this.flashes.set(`${market.id}/${outcome.id}`, {
+            direction: outcome.price > previous ? "up" : "down",
+            at: now,
+            sequence: ++this.flashSequence,
+          });
+        }
+      }
+      byId.set(market.id, market);
+    }
+    return [...current.map((market) => byId.get(market.id)!), ...added];
+  }
+}

@@ -1,0 +1,266 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import {
+  eventChange,
+  liveEvent,
+  market,
+  priceChange,
+  signIn,
+  startLiveServer,
+  type LiveServer,
+} from "./support/live-server.ts";
+
+// The live board and the event page, as viewers use them: a server of this suite's own, fed
+// through the provider ingest, followed by real Chromium on a desktop and a phone.
+
+const SANDBOX_DELAY_SECONDS = 6;
+const PING_SECONDS = 3;
+
+let server: LiveServer;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  server = await startLiveServer({
+    SANDBOX_DELAY_SECONDS: String(SANDBOX_DELAY_SECONDS),
+    STREAM_PING_SECONDS: String(PING_SECONDS),
+  });
+  await server.ingest([
+    liveEvent("e2e-ars-che", "soccer", "Premier League", { home: "Arsenal", away: "Chelsea" }),
+    liveEvent("e2e-liv-eve", "soccer", "Premier League", { home: "Liverpool", away: "Everton" }),
+    liveEvent("e2e-rma-bar", "soccer", "La Liga", { home: "Real Madrid", away: "Barcelona" }),
+    liveEvent("e2e-bos-lal", "basketball", "NBA", { home: "Boston", away: "Los Angeles" }, [1.7, 2.15]),
+  ]);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+const row = (page: Page, id: string) => page.locator(`[data-testid="board-row"][data-event-id="${id}"]`);
+const winnerCells = (page: Page, id: string) =>
+  row(page, id).locator('[data-market-type="match_winner"] [data-testid="price"]');
+
+async function checkPage(page: Page, name: string, project: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (scheme === "dark") {
+      const dark = await new AxeBuilder({ page }).withTags(["wcag2aa"]).analyze();
+      expect(
+        dark.violations.map((v) => v.id),
+        `${name} in the dark theme`,
+      ).toEqual([]);
+    }
+    await page.screenshot({ path: `test-results/screenshots/${name}-${scheme}-${project}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test("the board lists the events in play, grouped, and a visitor signs in on the way", async ({ page }, info) => {
+  await signIn(page, server.url, "/board", server.demo);
+  await expect(page.getByRole("heading", { level: 1, name: "Live board" })).toBeVisible();
+  await expect(page.getByTestId("status-chip")).toHaveText("Live");
+  await expect(page.locator('[data-testid="board-row"]')).toHaveCount(4);
+  await expect(page.getByRole("heading", { level: 2, name: "Soccer" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Premier League" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "NBA" })).toBeVisible();
+  await expect(row(page, "e2e-ars-che")).toContainText("Arsenal");
+  if (info.project.name === "phone") {
+    // One column and the main market only.
+    await expect(row(page, "e2e-ars-che").locator('[data-market-type="handicap"]')).toBeHidden();
+  } else {
+    await expect(row(page, "e2e-ars-che").locator('[data-market-type="handicap"]')).toBeVisible();
+  }
+  await checkPage(page, "board", info.project.name);
+});
+
+test("a price change reaches the board within 2 s and flashes its way; a suspension locks; a finished event leaves", async ({
+  page,
+}, info) => {
+  test.skip(info.project.name !== "desktop", "one run is enough: the phone shows the same cells");
+  await signIn(page, server.url, "/board", server.demo);
+  const home = winnerCells(page, "e2e-liv-eve").first();
+  await expect(home).toHaveAttribute("aria-label", "1: 2.10");
+
+  let sent = Date.now();
+  await server.ingest([priceChange("e2e-liv-eve", [2.4, 3.4, 2.9])]);
+  await expect(home).toHaveAttribute("data-flash", "up", { timeout: 2_000 });
+  await expect(home).toHaveAttribute("aria-label", "1: 2.40");
+  expect(Date.now() - sent).toBeLessThan(2_000);
+  await expect(winnerCells(page, "e2e-liv-eve").nth(2)).toHaveAttribute("data-flash", "down");
+  // Only what moved flashes.
+  await expect(winnerCells(page, "e2e-liv-eve").nth(1)).not.toHaveAttribute("data-flash", /.+/);
+
+  sent = Date.now();
+  await server.ingest([priceChange("e2e-liv-eve", [1.95, 3.4, 2.9])]);
+  await expect(home).toHaveAttribute("data-flash", "down", { timeout: 2_000 });
+  await expect(home).toHaveAttribute("aria-label", "1: 1.95");
+
+  await server.ingest([priceChange("e2e-liv-eve", [1.95, 3.4, 2.9], "suspended")]);
+  await expect(winnerCells(page, "e2e-liv-eve")).toHaveCount(3);
+  for (const cell of await winnerCells(page, "e2e-liv-eve").all()) {
+    await expect(cell).toHaveAttribute("data-locked", "true");
+  }
+
+  await server.ingest([eventChange("e2e-liv-eve", { score: { home: 1, away: 0 } })]);
+  await expect(row(page, "e2e-liv-eve").getByTestId("score-home")).toHaveText("1");
+  await server.ingest([
+    {
+      ...eventChange("e2e-liv-eve", { status: "finished" }),
+      markets: [market("e2e-liv-eve", "match_winner", [1.95, 3.4, 2.9], "settled")],
+    },
+  ]);
+  await expect(row(page, "e2e-liv-eve")).toHaveCount(0);
+  await expect(page.locator('[data-testid="board-row"]')).toHaveCount(3);
+});
+
+test("the filters, the odds format and pinned events survive a reload", async ({ page }, info) => {
+  await signIn(page, server.url, "/board", server.demo);
+  await page.getByLabel("Sport").selectOption("basketball");
+  await expect(page).toHaveURL(/sport=basketball/);
+  await expect(page.locator('[data-testid="board-row"]')).toHaveCount(1);
+  await page.getByLabel("Odds").selectOption("fractional");
+  await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: 7/10");
+  await page.reload();
+  await expect(page.getByLabel("Sport")).toHaveValue("basketball");
+  await expect(page.locator('[data-testid="board-row"]')).toHaveCount(1);
+  await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: 7/10");
+
+  await page.getByLabel("Sport").selectOption("");
+  await page.getByLabel("Odds").selectOption("american");
+  await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: −143");
+  if (info.project.name === "desktop") {
+    await page.getByLabel("Market").selectOption("total");
+    await expect(page).toHaveURL(/market=total/);
+    await expect(row(page, "e2e-ars-che").locator('[data-market-type="match_winner"]')).toHaveCount(0);
+    await expect(row(page, "e2e-ars-che").locator('[data-market-type="total"]')).toBeVisible();
+    await page.getByLabel("Market").selectOption("");
+  }
+  // A pinned event comes first, in a group of its own, after a reload too.
+  await page.getByRole("button", { name: "Pin Real Madrid v Barcelona" }).click();
+  const pinned = page.getByRole("region", { name: "Pinned" });
+  await expect(pinned.locator('[data-testid="board-row"]')).toHaveCount(1);
+  await page.reload();
+  await expect(pinned.locator('[data-event-id="e2e-rma-bar"]')).toBeVisible();
+  await page.getByRole("button", { name: "Unpin Real Madrid v Barcelona" }).click();
+  await expect(pinned).toHaveCount(0);
+  await page.getByLabel("Odds").selectOption("decimal");
+});
+
+test("a sandbox organisation sees the Delayed chip and the data its delay behind", async ({ page }, info) => {
+  test.skip(info.project.name !== "desktop", "the delay is the server's, the same on a phone");
+  // A new organisation has no licence or plan: its members see the sandbox's view.
+  await page.goto(`${server.url}/console/sign-up`);
+  await page.getByLabel("Organisation name").fill(`Sandbox ${randomBytes(3).toString("hex")}`);
+  await page.getByLabel("Your name").fill("Sam Sandbox");
+  await page.getByLabel("E-mail").fill(`sam-${randomBytes(4).toString("hex")}@sandbox.example`);
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  await page.getByRole("button", { name: "Create organisation" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+  await page.goto(`${server.url}/board`);
+  await expect(page.getByTestId("status-chip")).toHaveText(`Delayed ${SANDBOX_DELAY_SECONDS} s`);
+  const away = winnerCells(page, "e2e-rma-bar").nth(2);
+  await expect(away).toHaveAttribute("aria-label", "2: 3.20");
+
+  const sent = Date.now();
+  await server.ingest([priceChange("e2e-rma-bar", [2.1, 3.4, 4.5])]);
+  await expect(away).toHaveAttribute("aria-label", "2: 4.50", { timeout: (SANDBOX_DELAY_SECONDS + 5) * 1_000 });
+  const shownAfter = Date.now() - sent;
+  expect(shownAfter).toBeGreaterThanOrEqual(SANDBOX_DELAY_SECONDS * 1_000);
+  await page.screenshot({ path: `test-results/screenshots/board-delayed-${info.project.name}.png` });
+});
+
+test("the event page follows its event to the end, with its markets settled", async ({ page }, info) => {
+  const id = `e2e-${info.project.name}-final`;
+  await server.ingest([liveEvent(id, "soccer", "FA Cup", { home: "Leeds", away: "Spurs" })]);
+  await signIn(page, server.url, `/board/${id}`, server.demo);
+  await expect(page.getByRole("heading", { level: 1, name: "Leeds v Spurs" })).toBeVisible();
+  await expect(page.getByTestId("status-chip")).toHaveText("Live");
+  await expect(page.getByTestId("event-score")).toContainText("0 – 0");
+  await expect(page.getByRole("heading", { name: "Statistics" })).toBeVisible();
+  await expect(page.getByText("Leeds Keeper")).toBeVisible();
+  await expect(page.getByTestId("event-market")).toHaveCount(3);
+
+  await server.ingest([eventChange(id, { score: { home: 1, away: 0 }, clock: "52:10", period: "2nd half" })]);
+  await expect(page.getByTestId("event-score")).toContainText("1 – 0");
+  await expect(page.getByTestId("event-state")).toContainText("2nd half · 52:10");
+  await expect(page.getByTestId("timeline")).toContainText("Leeds score: 1–0");
+  await server.ingest([priceChange(id, [1.4, 4.5, 7.5], "suspended")]);
+  await expect(page.getByTestId("timeline")).toContainText("Match winner suspended");
+  await checkPage(page, "event", info.project.name);
+
+  await server.ingest([
+    {
+      ...eventChange(id, { status: "finished", clock: "90:00", period: "Full time" }),
+      markets: ["match_winner", "handicap", "total"].map((type) =>
+        market(id, type as "match_winner", type === "match_winner" ? [1.4, 4.5, 7.5] : [1.9, 1.9], "settled"),
+      ),
+    },
+  ]);
+  await expect(page.getByTestId("event-state")).toHaveText("Finished");
+  // The stream ended with the event: nothing more to follow, and nothing reconnects.
+  await expect(page.getByTestId("status-chip")).toHaveText("Final");
+  await expect(page.getByTestId("timeline")).toContainText("Full time: markets settled");
+  for (const settled of await page.getByTestId("event-market").all()) {
+    await expect(settled).toHaveAttribute("data-status", "settled");
+  }
+  await expect(page.getByRole("listitem").filter({ hasText: "Match winner" }).getByLabel("Home: won")).toBeVisible();
+  await page.screenshot({ path: `test-results/screenshots/event-finished-${info.project.name}.png`, fullPage: true });
+});
+
+test("after the server restarts, the board reconnects by itself and catches up with nothing missing", async ({
+  page,
+}, info) => {
+  test.skip(info.project.name !== "desktop", "one restart is enough");
+  await signIn(page, server.url, "/board", server.demo);
+  const chip = page.getByTestId("status-chip");
+  await expect(chip).toHaveText("Live");
+  const cells = winnerCells(page, "e2e-ars-che");
+  await expect(cells.first()).toHaveAttribute("aria-label", /^1: /);
+
+  // The stream is cut (as a network would) while the server restarts and the feed moves on.
+  await page.route("**/api/v1/odds/stream**", (route) => route.abort("connectionreset"));
+  await server.restart();
+  await expect(chip).toHaveText("Reconnecting");
+  const steps = [
+    [2.2, 3.3, 3.1],
+    [2.3, 3.2, 3.0],
+    [2.5, 3.1, 2.8],
+  ];
+  for (const prices of steps) await server.ingest([priceChange("e2e-ars-che", prices)]);
+  await server.ingest([eventChange("e2e-ars-che", { score: { home: 0, away: 1 }, clock: "61:00" })]);
+  await page.unroute("**/api/v1/odds/stream**");
+
+  await expect(chip).toHaveText("Live", { timeout: 30_000 });
+  await expect(cells.first()).toHaveAttribute("aria-label", "1: 2.50");
+  await expect(cells.nth(2)).toHaveAttribute("aria-label", "2: 2.80");
+  await expect(row(page, "e2e-ars-che").getByTestId("score-away")).toHaveText("1");
+  // It resumed from its last id: every change replayed, no snapshot needed to cover a gap.
+  await expect(page.getByTestId("resync-notice")).toHaveCount(0);
+});
+
+test("a stream that goes silent for longer than its ping interval is shown Stale, and Live when it speaks again", async ({
+  page,
+}, info) => {
+  test.skip(info.project.name !== "desktop", "the clock is the same on a phone");
+  await signIn(page, server.url, "/board", server.demo);
+  const chip = page.getByTestId("status-chip");
+  await expect(chip).toHaveText("Live");
+  // A hung server: the connection stays open and nothing arrives, not even a ping.
+  server.signal("SIGSTOP");
+  try {
+    await expect(chip).toHaveText("Stale", { timeout: (PING_SECONDS + 10) * 1_000 });
+  } finally {
+    server.signal("SIGCONT");
+  }
+  await expect(chip).toHaveText("Live", { timeout: (PING_SECONDS + 5) * 1_000 });
+});

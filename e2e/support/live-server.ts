@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { demoSignIn } from "../../tests/integration/support/console.ts";
+import { startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
+
+// A server of the board suite's own (the built app on PGlite, simulator off), fed through the
+// provider ingest, on a fixed port so that it can be stopped and started again under the pages
+// that follow it.
+
+const FEED_TOKEN = "feed-token-for-the-board-suite-0123456789";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type LiveServer = {
+  url: string;
+  demo: { email: string; password: string };
+  ingest(updates: unknown[]): Promise<void>;
+  restart(): Promise<void>;
+  /** SIGSTOP and SIGCONT: a server that hangs, and comes back. */
+  signal(signal: "SIGSTOP" | "SIGCONT"): void;
+  stop(): Promise<void>;
+};
+
+export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "svc-board-"));
+  const settings = {
+    ...env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    FEED_TOKEN,
+    SIM: "off",
+  };
+  let server: RunningServer = await startServer(settings, { address: "from-config" });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    demo: demoSignIn(server.output()),
+    async ingest(updates) {
+      const response = await fetch(`${url}/api/feed/v1/updates`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
+        body: updates.map((update) => JSON.stringify(update)).join("\n"),
+      });
+      const body = (await response.json()) as { data?: { rejected: number } };
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      expect(body.data?.rejected, JSON.stringify(body)).toBe(0);
+    },
+    async restart() {
+      await server.stop("SIGTERM");
+      server = await startServer(settings, { address: "from-config" });
+    },
+    signal(signal) {
+      server.process.kill(signal);
+    },
+    async stop() {
+      await server.stop("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signIn(page: Page, baseUrl: string, next: string, account: { email: string; password: string }) {
+  await page.goto(`${baseUrl}${next}`);
+  await expect(page).toHaveURL(/\/console\/sign-in\?next=/);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${baseUrl}${next}`);
+}
+
+// --- Feed updates, as a provider sends them ---------------------------------------------------
+
+let sequence = 0;
+const next = () => ++sequence;
+
+export type Side = { home: string; away: string };
+
+export function market(
+  eventId: string,
+  type: "match_winner" | "handicap" | "total",
+  prices: number[],
+  status = "open",
+) {
+  const line = type === "handicap" ? -1.5 : type === "total" ? 2.5 : null;
+  const names =
+    type === "match_winner"
+      ? ["Home", "Draw", "Away"]
+      : type === "handicap"
+        ? ["Home -1.5", "Away +1.5"]
+        : ["Over 2.5", "Under 2.5"];
+  return {
+    id: `${eventId}-${type}`,
+    type,
+    name: type === "match_winner" ? "Match winner" : type === "handicap" ? "Handicap" : "Total goals",
+    line,
+    status,
+    outcomes: prices.map((price, index) => ({
+      id: `${eventId}-${type}-${index}`,
+      name: names[index]!,
+      price,
+      status: status === "open" ? "active" : status === "settled" ? (index === 0 ? "won" : "lost") : "suspended",
+    })),
+  };
+}
+
+export function liveEvent(id: string, sport: string, competition: string, sides: Side, prices = [2.1, 3.4, 3.2]) {
+  return {
+    event_id: id,
+    sequence: next(),
+    event: {
+      sport,
+      competition,
+      home: sides.home,
+      away: sides.away,
+      status: "live",
+      feed: "official",
+      kickoff: new Date(Date.now() - 30 * 60_000).toISOString(),
+      score: { home: 0, away: 0 },
+      clock: "30:00",
+      period: "1st half",
+      stats: [
+        { label: "Possession %", home: 55, away: 45 },
+        { label: "Shots", home: 6, away: 3 },
+      ],
+    },
+    markets: [
+      market(id, "match_winner", prices),
+      market(id, "handicap", [1.9, 1.9]),
+      market(id, "total", [1.85, 1.95]),
+    ],
+    lineups: {
+      home: [{ number: 1, name: `${sides.home} Keeper`, position: "GK" }],
+      away: [{ number: 1, name: `${sides.away} Keeper`, position: "GK" }],
+    },
+  };
+}
+
+export function priceChange(id: string, prices: number[], status = "open") {
+  return { event_id: id, sequence: next(), markets: [market(id, "match_winner", prices, status)] };
+}
+
+export function eventChange(id: string, change: Record<string, unknown>) {
+  return { event_id: id, sequence: next(), event: change };
+}
