@@ -8,7 +8,7 @@ import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
 import { ENDPOINTS } from "./endpoints.ts";
 import { newRequestId } from "../http/problem.ts";
-import { inRequest, logger } from "../log/index.ts";
+import { inRequest, logAccess } from "../log/index.ts";
 import {
   serve,
   type ApiRequest,
@@ -82,20 +82,18 @@ export async function startApi(options: {
       const seconds = (performance.now() - started) / 1000;
       const route = endpoint?.operationId ?? "unknown";
       observe?.(route, response.status, seconds);
-      logger().info(
-        {
-          method: request.method,
-          path: request.path,
-          route,
-          status: response.status,
-          duration_ms: Math.round(seconds * 10_000) / 10,
-          bytes: Number(response.headers["content-length"] ?? 0),
-          ...(trace.key ? { key_id: trace.key.id, key_hint: trace.key.hint } : {}),
-          ...(trace.userId ? { user_id: trace.userId } : {}),
-          ...(response.stream ? { stream: "opened" } : {}),
-        },
-        "request",
-      );
+      logAccess({
+        request_id: trace.requestId,
+        method: request.method,
+        path: request.path,
+        route,
+        status: response.status,
+        duration_ms: Math.round(seconds * 10_000) / 10,
+        bytes: Number(response.headers["content-length"] ?? 0),
+        ...(trace.key ? { key_id: trace.key.id, key_hint: trace.key.hint } : {}),
+        ...(trace.userId ? { user_id: trace.userId } : {}),
+        ...(response.stream ? { stream: "opened" as const } : {}),
+      });
       return response;
     });
   };

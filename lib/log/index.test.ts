@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "./index.ts";
+import { accessLine, batched, createLogger } from "./index.ts";
 
 function capture() {
   const lines: string[] = [];
@@ -45,5 +45,44 @@ describe("the logger", () => {
     const log = createLogger({ LOG_FORMAT: "pretty", LOG_LEVEL: "info" }, new AsyncLocalStorage(), destination);
     log.info({ status: 200, path: "/api/v1/events" }, "request");
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  request pid=\d+ status=200 path=\/api\/v1\/events\n$/);
+  });
+});
+
+describe("batched", () => {
+  it("writes the lines of one turn of the event loop in one write, in order", async () => {
+    const writes: string[] = [];
+    const out = batched({ write: (chunk: string) => writes.push(chunk) });
+    out.write('{"msg":"a"}\n');
+    out.write('{"msg":"b…"}\n');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['{"msg":"a"}\n{"msg":"b…"}\n']);
+    out.write('{"msg":"c"}\n');
+    out.flush();
+    expect(writes).toEqual(['{"msg":"a"}\n{"msg":"b…"}\n', '{"msg":"c"}\n']);
+  });
+});
+
+describe("accessLine", () => {
+  it("writes the access line exactly as pino writes the same fields, but for the time", () => {
+    const { lines, destination } = capture();
+    const scope = new AsyncLocalStorage<{ requestId: string }>();
+    const log = createLogger({ LOG_FORMAT: "json", LOG_LEVEL: "info" }, scope, destination);
+    const fields = {
+      method: "GET",
+      path: '/api/v1/events?q="quoted"\u0001',
+      route: "listEvents",
+      status: 200,
+      duration_ms: 0.4,
+      bytes: 15632,
+      key_id: "key_abc",
+      key_hint: "svc_sk_…tDui",
+    };
+    scope.run({ requestId: "req_0123" }, () => log.info(fields, "request"));
+    const byPino = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const ours = JSON.parse(accessLine({ request_id: "req_0123", ...fields })) as Record<string, unknown>;
+    expect(Object.keys(ours)).toEqual(Object.keys(byPino));
+    expect({ ...ours, time: null }).toEqual({ ...byPino, time: null });
+    expect(Date.parse(ours.time as string)).toBeGreaterThan(Date.now() - 60_000);
   });
 });
