@@ -71,6 +71,8 @@ type Channel = ChannelSpec & {
   pendingLastId: number | undefined;
   /** The event finished: the channel sends `end` with its next flush and closes. */
   ending: boolean;
+  /** A board's last snapshot per resync reason ("" for none), for clients that open meanwhile. */
+  snapshots: Map<string, { revision: number; madeAt: number; bytes: Buffer }>;
 };
 
 type SubscriberState = "replaying" | "live" | "behind" | "closed";
@@ -105,6 +107,8 @@ const HEARTBEAT_MS = 1_000;
 const REPLAY_PAGE = 1_000;
 // A resuming client from another instance may be a moment ahead of this one's view.
 const AHEAD_WAIT_MS = 2_000;
+// How long a board's serialised snapshot is given to clients that open at the same revision.
+const SNAPSHOT_REUSE_MS = 1_000;
 
 /**
  * Every stream of one instance. It follows the two views of the feed revision by revision (one
@@ -390,22 +394,20 @@ export class StreamHub {
     if (catchUp && channel.kind === "board") {
       messages = boardCatchUp(mirror, channel.filter, subscriber.lastId, fresh);
       this.counters.conflated += messages.length;
+    } else if (channel.kind === "board") {
+      if (resync) this.counters.resyncs[resync]++;
+      return this.sendBoardSnapshot(subscriber, resync);
     } else {
       if (resync) this.counters.resyncs[resync]++;
-      const reason = resync ? { reason: resync } : null;
-      if (channel.kind === "board") {
-        messages = [boardSnapshot(mirror, channel.filter, fresh, reason)];
-      } else {
-        const document = mirror.get(channel.eventId);
-        // The event existed when the stream opened; a view that started again may lack it.
-        if (!document) {
-          return this.endWithError(
-            subscriber,
-            new ApiError("not_found", `No event ${channel.eventId} in this view of the feed any more.`),
-          );
-        }
-        messages = [eventSnapshot(mirror, document, fresh, reason)];
+      const document = mirror.get(channel.eventId);
+      // The event existed when the stream opened; a view that started again may lack it.
+      if (!document) {
+        return this.endWithError(
+          subscriber,
+          new ApiError("not_found", `No event ${channel.eventId} in this view of the feed any more.`),
+        );
       }
+      messages = [eventSnapshot(mirror, document, fresh, resync ? { reason: resync } : null)];
     }
     subscriber.held = [];
     subscriber.heldBytes = 0;
@@ -416,6 +418,35 @@ export class StreamHub {
       subscriber.messages++;
     }
     if (!catchUp) subscriber.lastId = Math.max(subscriber.lastId, mirror.revision);
+    subscriber.state = "live";
+    this.afterAttach(subscriber);
+  }
+
+  /**
+   * A board's snapshot, serialised once for every client of the channel that opens (or resyncs
+   * for the same reason) at the same revision within a second: after a deploy every board
+   * reconnects at once, and 200 events with their markets are costly to serialise per client. Its
+   * `as_of` is when it was made, at most a second earlier: never fresher than what it shows.
+   */
+  private sendBoardSnapshot(subscriber: Subscriber, resync: ResyncReason | null): void {
+    const { channel, view } = subscriber;
+    if (channel.kind !== "board") return;
+    const mirror = this.views.mirror(view);
+    const now = Date.now();
+    const reason = resync ?? "";
+    let cached = channel.snapshots.get(reason);
+    if (!cached || cached.revision !== mirror.revision || now - cached.madeAt > SNAPSHOT_REUSE_MS) {
+      const fresh = this.freshness(view, this.viewMoment(view));
+      const message = boardSnapshot(mirror, channel.filter, fresh, resync ? { reason: resync } : null);
+      cached = { revision: mirror.revision, madeAt: now, bytes: sseMessage(message.event, message.data, message.id) };
+      channel.snapshots.set(reason, cached);
+    }
+    subscriber.held = [];
+    subscriber.heldBytes = 0;
+    channel.subscribers.add(subscriber);
+    subscriber.sink.write(cached.bytes);
+    subscriber.messages++;
+    subscriber.lastId = Math.max(subscriber.lastId, mirror.revision);
     subscriber.state = "live";
     this.afterAttach(subscriber);
   }
@@ -679,7 +710,16 @@ export class StreamHub {
         : `${view}|board|${[...spec.filter.sports].sort().join(",")}|${spec.filter.type ?? ""}`;
     let channel = this.channels.get(id);
     if (!channel) {
-      channel = { ...spec, id, view, subscribers: new Set(), pending: [], pendingLastId: undefined, ending: false };
+      channel = {
+        ...spec,
+        id,
+        view,
+        subscribers: new Set(),
+        pending: [],
+        pendingLastId: undefined,
+        ending: false,
+        snapshots: new Map(),
+      };
       this.channels.set(id, channel);
       if (channel.kind === "event") this.eventChannels[view].set(channel.eventId, channel);
       else this.boardChannels[view].add(channel);
