@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { loadEnvFiles } from "./lib/config.ts";
+import { JSON_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./lib/http/security-headers.ts";
 
 // The build reads .env and .env.local as the server and the CLI do (Next reads them too, for pages).
 loadEnvFiles();
@@ -10,6 +11,17 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   poweredByHeader: false,
   reactStrictMode: true,
+  // /api/v1 sends its own headers from lib/api/pipeline.ts (ours would win over a route handler's).
+  async headers() {
+    return [
+      { source: "/((?!api/v1/|api/v1$).*)", headers: PAGE_SECURITY_HEADERS },
+      {
+        // next-auth's and the feed ingest's JSON; pages get their policy from proxy.ts.
+        source: "/api/((?!v1/|v1$).*)",
+        headers: [{ key: "Content-Security-Policy", value: JSON_SECURITY_HEADERS["content-security-policy"] }],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, loadEnvFiles, streamSettings, type Config } fr
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
+import { JSON_SECURITY_HEADERS } from "./lib/http/security-headers.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
@@ -32,6 +33,7 @@ function exitSoon(code: number): void {
 function sendJson(res: ServerResponse, status: number, body: unknown, method: string): void {
   const bytes = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
+    ...JSON_SECURITY_HEADERS,
     "content-type": "application/json",
     "content-length": bytes.length,
     "cache-control": "no-store",
@@ -81,6 +83,7 @@ async function start(config: Config): Promise<void> {
     metrics.watchStreams(api.streams);
     metrics.watchMeter(() => meter.stats());
     metrics.watchDatabase(handle.pool);
+    metrics.countQueries(handle.pool.queries);
   }
 
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
@@ -91,7 +94,16 @@ async function start(config: Config): Promise<void> {
   const handleWithNext = app.getRequestHandler();
 
   let stopping = false;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // Node's own limits let a client take a minute to send its headers (checked every 30 s) and five
+  // to send its request: a client trickling bytes held a connection that long. Headers get
+  // HEADERS_TIMEOUT_SECONDS, the whole request (a feed batch of up to 10 MB) a minute, checked each second.
+  const headersTimeout = config.HEADERS_TIMEOUT_SECONDS * 1000;
+  const limits = {
+    headersTimeout,
+    requestTimeout: Math.max(60_000, headersTimeout),
+    connectionsCheckingInterval: 1_000,
+  };
+  const server = createServer(limits, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
@@ -104,7 +116,7 @@ async function start(config: Config): Promise<void> {
     if (path === "/metrics" && metrics && config.METRICS_TOKEN && (method === "GET" || method === "HEAD")) {
       metrics.scrape(config.METRICS_TOKEN, req.headers.authorization).then(
         (answer) => {
-          res.writeHead(answer.status, answer.headers);
+          res.writeHead(answer.status, { ...JSON_SECURITY_HEADERS, ...answer.headers });
           res.end(method === "HEAD" ? undefined : answer.body);
         },
         (error: unknown) => {

@@ -7,7 +7,14 @@ import path from "node:path";
 
 // The folders and files the build reads. Tests, benchmarks, docs and migrations are not among them.
 const SOURCE_DIRS = ["app", "components", "lib", "seeds", "types", "public"];
-const SOURCE_FILES = ["next.config.ts", "tsconfig.json", "postcss.config.mjs", "package.json", "package-lock.json"];
+const SOURCE_FILES = [
+  "next.config.ts",
+  "proxy.ts",
+  "tsconfig.json",
+  "postcss.config.mjs",
+  "package.json",
+  "package-lock.json",
+];
 const SOURCE_FILE = /\.(ts|tsx|js|mjs|cjs|jsx|css|json|svg|png|ico|webp|woff2?|txt)$/;
 const NOT_BUILT = /\.test\.tsx?$/;
 // Variables a build bakes into the pages.

@@ -2,7 +2,16 @@ import { z } from "zod";
 import { ENDPOINTS } from "./endpoints.ts";
 import { newRequestId } from "../http/problem.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode } from "./errors.ts";
-import { ALLOWED_METHODS, problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
+import {
+  ALLOWED_METHODS,
+  API_HEADERS,
+  isPreflight,
+  preflightAnswer,
+  problemAnswer,
+  type ApiRequest,
+  type ApiResponse,
+  type Endpoint,
+} from "./pipeline.ts";
 import { components } from "./schemas.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
@@ -169,6 +178,11 @@ function parameters(endpoint: Endpoint) {
   return list;
 }
 
+const CONSOLE_NOTE =
+  "A signed-in console member's browser may read it with the console's session cookie instead of a key (the live " +
+  "board does): the organisation's plan sports in real time with a production plan and a valid licence, otherwise " +
+  "the sandbox's view; not counted against any key. A key sent with the request always wins over the cookie.\n\n";
+
 function operation(endpoint: Endpoint) {
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of [...COMMON_ERRORS, ...endpoint.errors]) {
@@ -189,7 +203,7 @@ function operation(endpoint: Endpoint) {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
     summary: endpoint.summary,
-    description: `${endpoint.description}\n\nHEAD is answered too, with the same headers and no body.`,
+    description: `${endpoint.description}\n\n${endpoint.console ? CONSOLE_NOTE : ""}HEAD is answered too, with the same headers and no body.`,
     parameters: parameters(endpoint),
     responses: {
       200: {
@@ -264,7 +278,11 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Lists.** \`GET /api/v1/events\` is ordered by kickoff, then id, with \`limit\` 1 to 100 (default 50); follow \`meta.next_cursor\` until it is null. Unknown query parameters are refused (400 \`unknown_parameter\`).
 
-**Caching.** Answers carry a weak \`ETag\` of their data; \`If-None-Match\` gets 304 while nothing changed.`;
+**Caching.** Answers carry a weak \`ETag\` of their data; \`If-None-Match\` gets 304 while nothing changed.
+
+**Browsers (CORS).** A page of any origin may call the API with a key in \`Authorization\` or \`X-Api-Key\`: every answer carries \`Access-Control-Allow-Origin: *\` and exposes \`X-Request-Id\`, \`RateLimit\`, \`RateLimit-Policy\`, \`ETag\`, \`Retry-After\`, \`WWW-Authenticate\` and \`Allow\`; a preflight (\`OPTIONS\` with \`Access-Control-Request-Method\`) is answered 204 for \`GET\` and \`HEAD\` with those two headers, \`If-None-Match\` and \`Last-Event-ID\` allowed, and is not counted. Cookies are never a credential across origins: there is no \`Access-Control-Allow-Credentials\`, and the console's session cookie is ignored on a request from another origin (it answers 401 \`missing_api_key\`). A key in a web page is readable by everyone who loads that page, so put a key in a browser only where its users may hold it (an internal tool), and serve a public site from your own server. Streams in a browser: \`EventSource\` cannot send a header, so read them with \`fetch\` and resume with \`Last-Event-ID\`.
+
+**Headers.** Every answer is sent with \`X-Content-Type-Options: nosniff\`, \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\` and \`Referrer-Policy: no-referrer\`.`;
 
 let document: JsonSchema | undefined;
 
@@ -300,6 +318,7 @@ let bytes: Buffer | undefined;
 export function openApiResponse(request: ApiRequest): ApiResponse {
   const requestId = newRequestId();
   if (request.method !== "GET" && request.method !== "HEAD") {
+    if (isPreflight(request)) return preflightAnswer(requestId);
     const error = new ApiError("method_not_allowed", `${request.method} is not allowed: GET or HEAD the document.`, {
       headers: { allow: ALLOWED_METHODS },
     });
@@ -309,6 +328,7 @@ export function openApiResponse(request: ApiRequest): ApiResponse {
   return {
     status: 200,
     headers: {
+      ...API_HEADERS,
       "x-request-id": requestId,
       "content-type": "application/json",
       "content-length": String(bytes.length),

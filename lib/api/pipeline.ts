@@ -5,6 +5,7 @@ import type { KeyCache } from "../keys/cache.ts";
 import { checkKeyFormat, hashKey, keyHint } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { newRequestId } from "../http/problem.ts";
+import { CORS_HEADERS, JSON_SECURITY_HEADERS, PREFLIGHT_HEADERS } from "../http/security-headers.ts";
 import type { Meter, StreamSlot } from "../metering/index.ts";
 import type { StreamHub, StreamRequest } from "../streams/hub.ts";
 import type { StreamSink } from "../streams/sink.ts";
@@ -76,6 +77,11 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
   errors: ApiErrorCode[];
   /** A Server-Sent Events stream: the data schema of each message it sends, by event name. */
   stream?: { messages: Record<string, z.ZodType> };
+  /**
+   * A console member's browser may read it with the session cookie instead of a key (the live
+   * board's first state); streams always may. Not counted against any key.
+   */
+  console?: true;
   handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply | StreamReply;
 };
 
@@ -89,7 +95,7 @@ export type ApiServices = {
   meter: Meter;
   views: FeedViews;
   now: () => Date;
-  /** This instance's streams, and how a console member's session is read (streams only). */
+  /** This instance's streams, and how a console member's session is read (the board's endpoints). */
   streams?: StreamHub;
   session?: (token: string, at: Date) => Promise<{ key: ApiKeyRecord; userId: string } | null>;
 };
@@ -99,6 +105,12 @@ export type RequestTrace = { requestId: string; key?: { id: string; hint: string
 
 export const ALLOWED_METHODS = "GET, HEAD";
 const VARY = "Accept-Encoding, Authorization, X-Api-Key";
+
+/**
+ * On every answer of /api/v1, first: JSON is never sniffed, run or framed, and any origin may read
+ * it with a key (never with cookies: see CORS_HEADERS). Constant, so each answer copies one object.
+ */
+export const API_HEADERS = { ...JSON_SECURITY_HEADERS, ...CORS_HEADERS } as const;
 
 /**
  * The one wrapper of every /api/v1 endpoint, in a fixed order: request id, method, credentials,
@@ -118,13 +130,14 @@ export async function serve(
   let meta = { used: 0, quota: 0 };
   try {
     if (request.method !== "GET" && request.method !== "HEAD") {
+      if (isPreflight(request)) return preflightAnswer(requestId);
       throw new ApiError("method_not_allowed", `${request.method} is not allowed: the API is read-only (GET, HEAD).`, {
         headers: { allow: ALLOWED_METHODS },
       });
     }
     const at = services.now();
-    // A console member's board streams with the session cookie, when no key is sent.
-    const token = endpoint?.stream ? sessionCookieOf(request) : undefined;
+    // A console member's board reads and streams with the session cookie, when no key is sent.
+    const token = endpoint?.stream || endpoint?.console ? sessionCookieOf(request) : undefined;
     const member = token !== undefined ? await openSession(services, token, at) : null;
     const keyValue = member ? "" : readCredentials(request.header, request.query);
     // Awaited only when a read is under way: once its key is cached, a request never waits.
@@ -181,6 +194,7 @@ export async function serve(
       const reply = endpoint.handle(context, input);
       if ("stream" in reply) {
         const headers = {
+          ...API_HEADERS,
           "x-request-id": requestId,
           ...limitHeaders,
           "content-type": SSE_CONTENT_TYPE,
@@ -211,10 +225,49 @@ export async function serve(
   }
 }
 
-/** The session cookie of a request that sends no key (a key always wins over a cookie). */
+/**
+ * The session cookie of a request that sends no key (a key always wins over a cookie), from one of
+ * this site's own pages only. SameSite=Lax (next-auth's) keeps the cookie off other sites'
+ * requests but not off a top-level navigation, nor off another origin of the same site (another
+ * port or subdomain); such a request is answered as one without credentials. Browsers say where
+ * a request comes from in Sec-Fetch-Site; those without it send Origin on every CORS request.
+ */
 function sessionCookieOf(request: ApiRequest): string | undefined {
   if (request.header("authorization") !== undefined || request.header("x-api-key") !== undefined) return undefined;
-  return sessionToken(request.header("cookie"));
+  const cookie = request.header("cookie");
+  if (cookie === undefined || !fromOwnPages(request)) return undefined;
+  return sessionToken(cookie);
+}
+
+function fromOwnPages(request: ApiRequest): boolean {
+  const site = request.header("sec-fetch-site");
+  // "none": the member typed the address or opened a bookmark.
+  if (site !== undefined) return site === "same-origin" || site === "none";
+  const origin = request.header("origin");
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.header("host");
+  } catch {
+    return false; // "null" (a sandboxed frame, a redirect across origins) or malformed
+  }
+}
+
+/** A CORS preflight: the browser asks before a cross-origin GET with a key in a header. */
+export function isPreflight(request: ApiRequest): boolean {
+  return request.method === "OPTIONS" && request.header("access-control-request-method") !== undefined;
+}
+
+/**
+ * The preflight's answer, the same for any path under /api/v1 (the request itself then gets its
+ * 404 or 401 readable): no credentials, never counted. Methods other than GET and HEAD are not
+ * offered, and the browser refuses them itself. An OPTIONS that is not a preflight is a 405.
+ */
+export function preflightAnswer(requestId: string): ApiResponse {
+  return {
+    status: 204,
+    headers: { ...JSON_SECURITY_HEADERS, ...PREFLIGHT_HEADERS, "x-request-id": requestId },
+    body: null,
+  };
 }
 
 async function openSession(services: ApiServices, token: string, at: Date) {
@@ -260,8 +313,8 @@ function invalidKey(): ApiError {
 
 // SHA-256 of the keys already seen, by the value sent: a client sends the same key on every
 // request, and checking its checksum and hashing it again each time was a visible share of a
-// request's CPU. Only well-formed keys are kept, and the map is emptied when full, so invented
-// keys cannot grow it. A hash is a pure function of the key, so an entry is never stale.
+// request's CPU. Only well-formed keys are kept, and the oldest goes when the map is full, so
+// invented keys cannot grow it. A hash is a pure function of the key, so an entry is never stale.
 const KEY_HASHES_MAX = 10_000;
 const keyHashes = new Map<string, string>();
 
@@ -272,7 +325,7 @@ function wellFormedKeyHash(keyValue: string): string | null {
   // The checksum refuses mistyped and invented keys without a database read.
   if (!checkKeyFormat(keyValue)) return null;
   const keyHash = hashKey(keyValue);
-  if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.clear();
+  if (keyHashes.size >= KEY_HASHES_MAX) keyHashes.delete(keyHashes.keys().next().value!);
   keyHashes.set(keyValue, keyHash);
   return keyHash;
 }
@@ -407,6 +460,7 @@ function answer(
 ): ApiResponse {
   // One object, in the order the headers are sent.
   const headers: Record<string, string> = {
+    ...API_HEADERS,
     "x-request-id": requestId,
     ...limitHeaders,
     "cache-control": reply.cacheControl ?? "private, no-cache",
@@ -444,6 +498,7 @@ export function problemAnswer(
   return {
     status: API_ERRORS[apiError.code].status,
     headers: {
+      ...API_HEADERS,
       ...limitHeaders,
       ...apiError.options.headers,
       "x-request-id": requestId,

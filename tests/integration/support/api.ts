@@ -80,11 +80,25 @@ function templateOf(path: string): string | undefined {
   );
 }
 
+/** The security and CORS headers every /api/v1 answer carries, success, error or stream. */
+export function expectApiHeaders(response: Response): void {
+  const headers = response.headers;
+  expect(headers.get("x-content-type-options"), "nosniff on every answer").toBe("nosniff");
+  expect(headers.get("content-security-policy"), "the JSON policy on every answer").toBe(
+    "default-src 'none'; frame-ancestors 'none'",
+  );
+  expect(headers.get("referrer-policy")).toBe("no-referrer");
+  expect(headers.get("access-control-allow-origin"), "any origin may read with a key").toBe("*");
+  expect(headers.get("access-control-allow-credentials"), "never with cookies").toBeNull();
+  expect(headers.get("access-control-expose-headers")).toContain("X-Request-Id");
+}
+
 /** Fails the test when an answer does not match what the OpenAPI document says of it. */
 export function expectDocumented(path: string, response: Response, body: unknown): void {
   const status = String(response.status);
   const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
   expect(response.headers.get("x-request-id"), "X-Request-Id on every answer").toMatch(/^req_[0-9a-f]{32}$/);
+  expectApiHeaders(response);
   const template = templateOf(path);
   let ref: string;
   if (template) {
