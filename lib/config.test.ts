@@ -20,6 +20,7 @@ describe("configuration", () => {
       SANDBOX_DELAY_SECONDS: 60,
       API_ENTRY: "node",
       TRUST_PROXY_HOPS: 0,
+      HEADERS_TIMEOUT_SECONDS: 10,
       INVITATION_TTL_DAYS: 7,
       STREAM_PING_SECONDS: 15,
       STREAM_FLUSH_MS: 20,

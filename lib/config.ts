@@ -43,6 +43,9 @@ const configSchema = z.object({
   NEXTAUTH_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
   // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // A client gets this long to send a request's headers, then its connection is closed (408): a
+  // client trickling its headers byte by byte must not hold a connection open for long.
+  HEADERS_TIMEOUT_SECONDS: positiveInt.max(300).default(10),
   INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
   // Streams (docs/streams.md): a `: ping` comment at least this often on a quiet stream;
   STREAM_PING_SECONDS: positiveInt.max(60).default(15),

@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { loadConfig, type Config } from "../config.ts";
+import { currentRequestId } from "../log/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema/index.ts";
 
@@ -27,14 +28,33 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   /** For a connection of one's own outside the pool (a session-level advisory lock). */
   connectionUrl?: string;
-  /** The connection pool, for the metrics: its size, and (PostgreSQL) its connections' use now. */
-  pool: { size: number; inUse?(): Promise<{ open: number; active: number }> };
+  /**
+   * The connection pool, for the metrics: its size, (PostgreSQL) its connections' use now, and the
+   * statements sent through the query layer so far.
+   */
+  pool: { size: number; inUse?(): Promise<{ open: number; active: number }>; queries: QueryCount };
   close(): Promise<void>;
 };
 
 /** The rows of a raw `db.execute()`: postgres-js returns them as an array, PGlite inside `rows`. */
 export function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
+}
+
+/**
+ * Statements this process sent through drizzle: while serving an API request (its scope), and
+ * otherwise (start-up, the feed, metering's flushes, the console). A refusal that should need no
+ * database, such as a key with a bad checksum, shows as no change of `request`.
+ */
+export type QueryCount = { request: number; other: number };
+
+function countingQueries(queries: QueryCount) {
+  return {
+    logQuery: () => {
+      if (currentRequestId() === undefined) queries.other++;
+      else queries.request++;
+    },
+  };
 }
 
 export class DatabaseUnavailableError extends Error {
@@ -76,14 +96,16 @@ async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<
     onnotice: () => {},
     connection: { application_name: applicationName },
   });
+  const queries: QueryCount = { request: 0, other: 0 };
   return {
-    db: drizzlePostgres(client, { schema }) as unknown as Database,
+    db: drizzlePostgres(client, { schema, logger: countingQueries(queries) }) as unknown as Database,
     kind: "postgres",
     location: redact(config.DATABASE_URL),
     postgres: client,
     connectionUrl: config.DATABASE_URL,
     pool: {
       size: config.DATABASE_POOL_SIZE,
+      queries,
       async inUse() {
         const [row] = await client<{ open: number; active: number }[]>`
           select count(*)::int as open, (count(*) filter (where state = 'active'))::int - 1 as active
@@ -100,14 +122,15 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
   const release = lockDataDir(dir);
   try {
     const client = await PGlite.create(path.join(dir, "pglite"));
-    const db = drizzlePglite(client, { schema });
+    const queries: QueryCount = { request: 0, other: 0 };
+    const db = drizzlePglite(client, { schema, logger: countingQueries(queries) });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
     return {
       db: db as unknown as Database,
       kind: "pglite",
       location: dir,
       pglite: client,
-      pool: { size: 1 },
+      pool: { size: 1, queries },
       close: async () => {
         await client.close();
         release();

@@ -180,6 +180,21 @@ export class ServiceMetrics {
     });
   }
 
+  /** Statements sent through the query layer, read when scraped: serving API requests, and otherwise. */
+  countQueries(queries: { request: number; other: number }): void {
+    new Counter({
+      name: "database_queries_total",
+      help: "Statements this instance sent to the database: while serving an /api/v1 request (origin request), and otherwise",
+      labelNames: ["origin"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ origin: "request" }, queries.request);
+        this.inc({ origin: "other" }, queries.other);
+      },
+    });
+  }
+
   /** The answer to GET /metrics: only for the bearer of METRICS_TOKEN. */
   async scrape(
     token: string,

@@ -102,6 +102,9 @@ describe.each(BACKENDS)("metrics on $name", (backend) => {
     if (backend.name === "postgres") {
       expect(sample(after, "database_pool_connections", { state: "open" })).toBeGreaterThanOrEqual(1);
     }
+    // The first request of a key read it from the database; the ingest wrote outside any request.
+    expect(sample(after, "database_queries_total", { origin: "request" })).toBeGreaterThanOrEqual(1);
+    expect(sample(after, "database_queries_total", { origin: "other" })).toBeGreaterThanOrEqual(1);
     expect(sample(after, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
     expect(sample(after, "process_resident_memory_bytes")).toBeGreaterThan(0);
     // A scrape shows no secret: neither the key nor the metrics token.

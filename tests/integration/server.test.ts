@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
@@ -10,9 +11,32 @@ describe.each(BACKENDS)("the server on $name", (backend) => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer(database().env);
+    server = await startServer({ ...database().env, HEADERS_TIMEOUT_SECONDS: "1" });
   });
   afterAll(() => server?.stop());
+
+  it("closes a connection whose headers trickle in for longer than HEADERS_TIMEOUT_SECONDS", async () => {
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.on("error", () => {});
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    const started = Date.now();
+    const request = Buffer.from(`GET /healthz HTTP/1.1\r\nHost: ${hostname}\r\nX-Slow: ${"a".repeat(200)}`);
+    let sent = 0;
+    // One byte every 50 ms: the request's headers would take 12 s to arrive.
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && sent < request.length) socket.write(request.subarray(sent, ++sent));
+    }, 50);
+    const closedAfter = await new Promise<number>((resolve) => {
+      socket.on("close", () => resolve(Date.now() - started));
+      setTimeout(() => resolve(Infinity), 8_000);
+    });
+    clearInterval(trickle);
+    socket.destroy();
+    expect(closedAfter).toBeLessThan(3_500);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+  });
 
   it("answers /healthz without touching the database", async () => {
     const res = await fetch(`${server.url}/healthz`);

@@ -1,0 +1,494 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
+import type { z } from "zod";
+import { ENDPOINTS } from "../lib/api/endpoints.ts";
+import { openApiDocument } from "../lib/api/openapi.ts";
+import { crc32 } from "node:zlib";
+import { toBase62 } from "../lib/ids.ts";
+import { checkKeyFormat } from "../lib/keys/format.ts";
+import { expectDocumented } from "../tests/integration/support/api.ts";
+import { Pacer, redact, type Finding, type Tally } from "./report.ts";
+
+// The fuzzer: requests for every operation of our OpenAPI document, generated from its parameter
+// schemas with fast-check, valid ones and ones with one thing broken, each answer checked as
+// Schemathesis checks it: no 5xx, a status the document lists for the operation, a body that
+// matches the document's schema for that status, valid input accepted, invalid input refused
+// with a 4xx problem, and no answer without a key that works.
+
+type JsonSchema = Record<string, unknown>;
+type Parameter = { name: string; in: "path" | "query" | "header"; required: boolean; schema: JsonSchema };
+type Operation = {
+  operationId: string;
+  template: string;
+  parameters: Parameter[];
+  statuses: Set<number>;
+  /** The data schemas of a stream's messages by event name; null for a JSON operation. */
+  messages: Record<string, z.ZodType> | null;
+};
+
+/** What an answer must be, decided when the request is made. */
+type Expectation =
+  | "accepted" // 200, or 304 for a conditional request; a stream opens
+  | "not_found" // 404 problem: a well-formed id of no event
+  | "invalid" // 400 problem
+  | "refused" // any 4xx problem (a method the API does not answer: 405)
+  | "unauthenticated"; // 401 problem
+
+export type FuzzCase = {
+  operationId: string;
+  method: string;
+  /** Path and query as sent, percent-encoding included (never normalised). */
+  target: string;
+  headers: Record<string, string>;
+  /** Which production key it uses (an index), or null for the credentials in `headers`. */
+  key: number | null;
+  credentials: "authorization" | "x-api-key" | "both";
+  expect: Expectation;
+  /** What was broken, for the report. */
+  broken: string;
+};
+
+export type FuzzContext = {
+  baseUrl: string;
+  /** Production keys whose plan covers every sport; the fuzzer spreads its requests over them. */
+  keys: string[];
+  requestsPerSecond: number;
+  eventIds: string[];
+  cursors: string[];
+  revisions: number[];
+};
+
+const document = openApiDocument() as {
+  paths: Record<string, { get: { operationId: string; parameters: Parameter[]; responses: Record<string, unknown> } }>;
+  components: { schemas: Record<string, JsonSchema> };
+};
+
+function resolve(schema: JsonSchema): JsonSchema {
+  const ref = schema.$ref as string | undefined;
+  return ref ? document.components.schemas[ref.replace("#/components/schemas/", "")]! : schema;
+}
+
+export const OPERATIONS: Operation[] = Object.entries(document.paths).map(([template, item]) => {
+  const endpoint = ENDPOINTS.find((e) => e.operationId === item.get.operationId);
+  if (!endpoint) throw new Error(`the document lists ${item.get.operationId}, which no endpoint serves`);
+  return {
+    operationId: item.get.operationId,
+    template,
+    parameters: item.get.parameters.map((p) => ({ ...p, schema: resolve(p.schema) })),
+    statuses: new Set(Object.keys(item.get.responses).map(Number)),
+    messages: endpoint.stream?.messages ?? null,
+  };
+});
+
+// Whether a value is one the parameter's schema allows, as a client reading the document would
+// judge: an integer parameter takes the decimal digits of an integer in its range.
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+const conformance = new Map<Parameter, (value: string) => boolean>();
+function conforms(parameter: Parameter, value: string): boolean {
+  let check = conformance.get(parameter);
+  if (!check) {
+    const validate = ajv.compile(parameter.schema);
+    check =
+      parameter.schema.type === "integer"
+        ? (v) => /^-?[0-9]{1,16}$/.test(v) && validate(Number(v))
+        : (v) => validate(v) as boolean;
+    conformance.set(parameter, check);
+  }
+  return check(value);
+}
+
+/** The value the server reads from what is sent, by the URL standard. */
+function decoded(parameter: Parameter, raw: string): string {
+  if (parameter.in === "query") return new URLSearchParams(`v=${raw}`).get("v") ?? "";
+  if (parameter.in === "header") return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Whether a path segment reaches the server as written (the URL standard drops dot segments). */
+function sentAsIs(segment: string): boolean {
+  return new URL(`http://host/a/${segment}/b`).pathname === `/a/${segment}/b`;
+}
+
+/** Valid values of a parameter, as they appear in a URL (or a header). */
+function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<string> {
+  const schema = parameter.schema;
+  if (parameter.in === "path" && parameter.name === "id") return fc.constantFrom(...context.eventIds);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
+  if (schema.type === "integer") {
+    return fc
+      .integer({ min: (schema.minimum as number) ?? -1_000_000, max: (schema.maximum as number) ?? 1_000_000 })
+      .map(String);
+  }
+  if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
+  if (/last.event.id/i.test(parameter.name)) return fc.constantFrom(...context.revisions.map(String));
+  if (schema.type === "string") return fc.string({ maxLength: 20 }).map(encodeURIComponent);
+  throw new Error(`no generator for parameter ${parameter.name} of ${JSON.stringify(schema)}`);
+}
+
+/**
+ * What a broken parameter carries, as it appears in the URL: wrong types, values out of range, very
+ * long ones, invalid UTF-8 and percent-encoding, control characters, SQL and path traversal.
+ */
+function brokenRaw(parameter: Parameter): fc.Arbitrary<{ raw: string; kind: string }> {
+  const schema = parameter.schema;
+  const enc = (kind: string, values: string[]) => values.map((v) => ({ raw: encodeURIComponent(v), kind }));
+  const lit = (kind: string, values: string[]) => values.map((raw) => ({ raw, kind }));
+  const min = (schema.minimum as number | undefined) ?? 1;
+  const max = (schema.maximum as number | undefined) ?? 100;
+  const fixed = [
+    ...enc("wrong type", ["abc", "1.5", "true", "null", "[]", "{}", "-", " ", "1e1", "0x10", "１"]),
+    ...enc("out of range", [String(min - 1), String(max + 1), "-2147483649", "9007199254740993", "1e309", "NaN"]),
+    ...lit("invalid percent-encoding", ["%", "%%", "%G1", "%E0%A4%A", "%FF", "%C0%AF", "%ED%A0%80", "%F4%90%80%80"]),
+    ...lit("control characters", ["%00", "%0A", "%0D%0ASet-Cookie:%20a=b", "%1B%5B31m", "%7F", "a%08b"]),
+    ...enc("SQL", [
+      "' OR '1'='1",
+      "1; DROP TABLE events;--",
+      "soccer' --",
+      '" OR 1=1 --',
+      "1 UNION SELECT key_hash FROM api_keys",
+    ]),
+    ...enc("path traversal", ["../../etc/passwd", "..\\..\\windows\\win.ini", "/etc/passwd"]),
+    ...lit("path traversal", ["..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2f", "%252e%252e%252f", "..%c0%af"]),
+    ...enc("unicode", ["⚽", "\u202Esoccer", "socc\u00E9r", "\uFEFFsoccer"]),
+    ...lit("empty", [""]),
+  ];
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...fixed) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 65, max: 8_000 })
+        .chain((bytes) => fc.constantFrom("a", "9", "%FF", "%C3%A9").map((unit) => ({ bytes, unit })))
+        // Up to 8 KB in the URL: past Node's 16 KB for the whole head, the HTTP parser refuses
+        // the request (431) before the API sees it; the header checks send that much.
+        .map(({ bytes, unit }) => ({ raw: unit.repeat(Math.ceil(bytes / unit.length)), kind: "very long" })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .string({ minLength: 1, maxLength: 40 })
+        .map((v) => ({ raw: encodeURIComponent(v), kind: "random" })),
+    },
+  );
+}
+
+// Query parameters no operation takes; some name a key, which the API refuses outright (401).
+const UNKNOWN = ["page", "offset", "SPORT", "sport[]", "__proto__", "constructor", "q", "fields", "limit%00"];
+const KEY_PARAMETERS = ["api_key", "key", "token", "access_token"];
+const OTHER_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+const BASE62 = [..."0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"];
+
+/** A key of the right form whose checksum matches (one nobody holds), from the seed. */
+const guessedKey = fc
+  .tuple(
+    fc.constantFrom("svc_sk_", "svc_sb_"),
+    fc.string({ unit: fc.constantFrom(...BASE62), minLength: 26, maxLength: 26 }),
+  )
+  .map(([prefix, random]) => `${prefix}${random}${toBase62(crc32(random), 6)}`);
+
+// Credentials that open nothing: none, malformed, a bad checksum, a well-formed key nobody holds.
+function wrongCredentials(): fc.Arbitrary<{ headers: Record<string, string>; broken: string }> {
+  const badChecksum = (key: string) => `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
+  return fc.oneof(
+    fc.constant({ headers: {}, broken: "no key" }),
+    fc.constant({ headers: { authorization: "Bearer" }, broken: "empty bearer" }),
+    fc.constant({ headers: { authorization: "Basic dXNlcjpwYXNz" }, broken: "basic credentials" }),
+    guessedKey.map((key) => ({ headers: { authorization: `Bearer ${badChecksum(key)}` }, broken: "bad checksum" })),
+    guessedKey.map((key) => ({ headers: { "x-api-key": badChecksum(key) }, broken: "bad checksum" })),
+    guessedKey
+      .filter((key) => checkKeyFormat(key) !== null)
+      .map((key) => ({ headers: { "x-api-key": key }, broken: "guessed key" })),
+    fc.constant({ headers: { "x-api-key": `svc_sk_${"a".repeat(4_000)}` }, broken: "very long key" }),
+    fc
+      .string({ minLength: 1, maxLength: 60 })
+      .filter((s) => /^[\x21-\x7e]+$/.test(s))
+      .map((s) => ({ headers: { authorization: `Bearer ${s}` }, broken: "random key" })),
+  );
+}
+
+function urlOf(operation: Operation, values: Map<Parameter, string>, extra: string[] = []): string {
+  let path = operation.template;
+  const query: string[] = [];
+  for (const [parameter, raw] of values) {
+    if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, raw);
+    else if (parameter.in === "query") query.push(`${parameter.name}=${raw}`);
+  }
+  query.push(...extra);
+  return query.length ? `${path}?${query.join("&")}` : path;
+}
+
+function headersOf(values: Map<Parameter, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [parameter, raw] of values) if (parameter.in === "header") headers[parameter.name.toLowerCase()] = raw;
+  return headers;
+}
+
+function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzCase> {
+  // A valid value of every parameter; every required one is sent, each optional one or not.
+  const base = fc
+    .record({
+      raws: fc.tuple(...operation.parameters.map((p) => validRaw(p, context))),
+      sent: fc.tuple(...operation.parameters.map((p) => (p.required ? fc.constant(true) : fc.boolean()))),
+      key: fc.nat({ max: context.keys.length - 1 }),
+      credentials: fc.constantFrom("authorization" as const, "x-api-key" as const, "both" as const),
+      method: fc.oneof({ weight: 9, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constant("HEAD") }),
+    })
+    .map((b) => {
+      const values = new Map<Parameter, string>();
+      operation.parameters.forEach((p, i) => b.sent[i] && values.set(p, b.raws[i]!));
+      return { ...b, values };
+    });
+
+  const valid = base.map(({ values, key, credentials, method }) => ({
+    operationId: operation.operationId,
+    method,
+    target: urlOf(operation, values),
+    headers: headersOf(values),
+    key,
+    credentials,
+    expect: "accepted" as Expectation,
+    broken: "",
+  }));
+
+  const targets: string[] = [
+    ...operation.parameters.map((p) => p.name),
+    "unknown parameter",
+    "key parameter",
+    "method",
+    ...operation.parameters.filter((p) => p.in === "query").map((p) => `repeated ${p.name}`),
+  ];
+  const broken = fc
+    .tuple(
+      base,
+      fc.constantFrom(...targets),
+      fc.constantFrom(...UNKNOWN),
+      fc.constantFrom(...KEY_PARAMETERS),
+      fc.constantFrom(...OTHER_METHODS),
+    )
+    .chain(([b, target, unknown, keyParameter, otherMethod]) => {
+      const parameter = operation.parameters.find((p) => p.name === target);
+      type Payload = { raw: string; kind: string } | null;
+      if (!parameter) {
+        return fc.constant({ b, target, unknown, keyParameter, otherMethod, payload: null as Payload });
+      }
+      return (
+        brokenRaw(parameter)
+          .filter((payload) => parameter.in !== "header" || /^[\x20-\x7e]*$/.test(payload.raw))
+          // "." and ".." are path segments of their own: the URL is another path, not a broken id.
+          .filter((payload) => parameter.in !== "path" || sentAsIs(payload.raw))
+          .map((payload) => ({ b, target, unknown, keyParameter, otherMethod, payload: payload as Payload }))
+      );
+    })
+    .map(({ b, target, unknown, keyParameter, otherMethod, payload }): FuzzCase => {
+      const values = new Map(b.values);
+      const extra: string[] = [];
+      let expect: Expectation = "invalid";
+      let method = "GET";
+      let what = target;
+      const parameter = operation.parameters.find((p) => p.name === target);
+      if (parameter && payload) {
+        values.set(parameter, payload.raw);
+        what = `${parameter.name}: ${payload.kind}`;
+        const value = decoded(parameter, payload.raw);
+        if (/svc_s[bk]_/.test(value)) expect = "unauthenticated";
+        else if (parameter.in === "path" && payload.raw === "")
+          expect = "not_found"; // another path
+        else if (!conforms(parameter, value)) expect = "invalid";
+        // Opaque: only what the API gave out is a cursor.
+        else if (parameter.name === "cursor" && !context.cursors.includes(value)) expect = "invalid";
+        else if (parameter.in === "path" && !context.eventIds.includes(value)) expect = "not_found";
+        else expect = "accepted";
+      } else if (target === "unknown parameter") {
+        extra.push(`${unknown}=1`);
+        what = `unknown parameter ${unknown}`;
+      } else if (target === "key parameter") {
+        extra.push(`${keyParameter}=${context.keys[b.key]}`);
+        expect = "unauthenticated";
+        what = `key in the query (${keyParameter})`;
+      } else if (target === "method") {
+        method = otherMethod;
+        expect = "refused";
+        what = `method ${method}`;
+      } else {
+        const name = target.replace("repeated ", "");
+        const index = operation.parameters.findIndex((p) => p.name === name);
+        const repeated = operation.parameters[index]!;
+        const first = b.raws[index]!;
+        values.set(repeated, first);
+        extra.push(`${name}=${first}`);
+      }
+      return {
+        operationId: operation.operationId,
+        method,
+        target: urlOf(operation, values, extra),
+        headers: headersOf(values),
+        key: b.key,
+        credentials: b.credentials,
+        expect,
+        broken: what,
+      };
+    });
+
+  const unauthenticated = fc.tuple(base, wrongCredentials()).map(([b, wrong]): FuzzCase => ({
+    operationId: operation.operationId,
+    method: "GET",
+    target: urlOf(operation, b.values),
+    headers: { ...headersOf(b.values), ...wrong.headers },
+    key: null,
+    credentials: "authorization",
+    expect: "unauthenticated",
+    broken: wrong.broken,
+  }));
+
+  return fc.oneof(
+    { weight: 4, arbitrary: valid },
+    { weight: 5, arbitrary: broken },
+    { weight: 1, arbitrary: unauthenticated },
+  );
+}
+
+/** The cases of one run: the same seed gives the same cases. */
+export function fuzzCases(context: FuzzContext, count: number, seed: number): FuzzCase[] {
+  const all = fc.oneof(...OPERATIONS.map((operation) => operationCases(operation, context)));
+  return fc.sample(all, { seed, numRuns: count });
+}
+
+const STREAM_READ_MS = 10_000;
+
+/**
+ * The first message of a stream (skipping `retry:`), then the connection is closed. A client that
+ * resumes where the feed is has nothing to be sent: its first message is a `: ping` comment.
+ */
+async function firstMessage(response: Response, abort: AbortController): Promise<string> {
+  const reader = response.body!.getReader();
+  const timer = setTimeout(() => abort.abort(), STREAM_READ_MS);
+  let text = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString("utf8");
+      for (const block of text.split("\n\n").slice(0, -1)) if (/^(data: |: ping)/m.test(block)) return block;
+    }
+    throw new Error(`the stream ended before its first message (got ${JSON.stringify(text.slice(0, 200))})`);
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}
+
+/** Sends one case and returns what is wrong with its answer (nothing, when all is well). */
+export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: Tally): Promise<string[]> {
+  const operation = OPERATIONS.find((o) => o.operationId === fuzzCase.operationId)!;
+  const headers: Record<string, string> = { ...fuzzCase.headers };
+  if (fuzzCase.key !== null) {
+    const key = context.keys[fuzzCase.key]!;
+    if (fuzzCase.credentials !== "x-api-key") headers.authorization = `Bearer ${key}`;
+    if (fuzzCase.credentials !== "authorization") headers["x-api-key"] = key;
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), STREAM_READ_MS);
+  let response: Response;
+  try {
+    response = await fetch(`${context.baseUrl}${fuzzCase.target}`, {
+      method: fuzzCase.method,
+      headers,
+      signal: abort.signal,
+    });
+  } catch (error) {
+    return [`no answer: ${(error as Error).message}`];
+  } finally {
+    clearTimeout(timer);
+  }
+  const problems: string[] = [];
+  const status = response.status;
+  tally.status(`${fuzzCase.operationId} ${status}`);
+  if (status >= 500) problems.push(`a server error (${status})`);
+  if (!operation.statuses.has(status))
+    problems.push(`status ${status} is not one the document lists for the operation`);
+
+  const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
+  let body: unknown = null;
+  try {
+    if (operation.messages && status === 200 && fuzzCase.method === "GET") {
+      const message = await firstMessage(response, abort);
+      const resuming = "last-event-id" in headers || /[?&]last_event_id=/.test(fuzzCase.target);
+      if (/^: ping/m.test(message)) {
+        if (!resuming) problems.push("a new stream began with a ping, not a snapshot");
+      } else {
+        const event = /^event: (.+)$/m.exec(message)?.[1] ?? "message";
+        const data = JSON.parse(/^data: (.+)$/m.exec(message)![1]!) as unknown;
+        const schema = operation.messages[event];
+        if (!schema) problems.push(`the stream's first message is "${event}", which the document does not list`);
+        else if (!schema.safeParse(data).success) problems.push(`the stream's "${event}" does not match its schema`);
+        // A resuming client is sent what it missed first; any other begins with the whole state.
+        if (!resuming && event !== "snapshot") problems.push(`the stream began with "${event}", not a snapshot`);
+      }
+      body = message;
+    } else {
+      const text = await response.text();
+      body = text ? (JSON.parse(text) as unknown) : null;
+    }
+  } catch (error) {
+    problems.push(`unreadable body: ${(error as Error).message}`);
+    abort.abort();
+  }
+  if (operation.messages === null || status !== 200 || fuzzCase.method !== "GET" || body !== null) {
+    try {
+      expectDocumented(fuzzCase.target.split("?")[0]!, response, body);
+    } catch (error) {
+      problems.push(`not as documented: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+
+  const problem = type === "application/problem+json";
+  const expected = fuzzCase.expect;
+  if (expected === "accepted") {
+    if (status !== 200 && status !== 304) problems.push(`valid input refused with ${status}`);
+  } else {
+    tally.invalidInput(status);
+    const wanted = { invalid: [400], not_found: [404], unauthenticated: [401], refused: [] as number[] }[expected];
+    if (status < 400 || status >= 500) problems.push(`invalid input (${fuzzCase.broken}) answered ${status}, not 4xx`);
+    else if (wanted.length && !wanted.includes(status))
+      problems.push(`${fuzzCase.broken}: ${status}, expected ${wanted.join(" or ")}`);
+    if (fuzzCase.method !== "HEAD" && !problem) problems.push(`a refusal that is not a problem (${type || "no type"})`);
+  }
+  return problems;
+}
+
+/** Runs the cases `concurrency` at a time, each key within its per-second limit. */
+export async function runFuzz(
+  cases: FuzzCase[],
+  context: FuzzContext,
+  options: { concurrency: number; tally: Tally; deadline: number },
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const pacers = context.keys.map(() => new Pacer(context.requestsPerSecond));
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length && Date.now() < options.deadline) {
+      const index = next++;
+      const fuzzCase = cases[index]!;
+      if (fuzzCase.key !== null) await pacers[fuzzCase.key]!.take();
+      const problems = await runCase(fuzzCase, context, options.tally);
+      options.tally.cases++;
+      for (const problem of problems) {
+        findings.push({
+          check: `fuzz ${fuzzCase.operationId}`,
+          problem,
+          detail: redact(
+            `case ${index}: ${fuzzCase.method} ${fuzzCase.target} ${JSON.stringify(fuzzCase.headers)} (${fuzzCase.credentials})`,
+            context.keys,
+          ),
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return findings;
+}
