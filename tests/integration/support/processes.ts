@@ -69,9 +69,13 @@ export function startServer(
       child.kill("SIGKILL");
       reject(new Error(`server not ready within ${readyWithinMs / 1000} s:\n${output}`));
     }, readyWithinMs);
+    let ready: RegExpExecArray | null = null;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const ready = /Ready on (http:\/\/\S+)/.exec(output);
+      // Once ready, the output only grows: searching it again on every chunk flattened a string of
+      // megabytes each time, and under load this process then took a core from the server it measured.
+      if (ready) return;
+      ready = /Ready on (http:\/\/\S+)/.exec(output);
       if (ready) {
         clearTimeout(timer);
         resolve({
