@@ -49,17 +49,27 @@ describe("the logger", () => {
 });
 
 describe("batched", () => {
-  it("writes the lines of one turn of the event loop in one write, in order", async () => {
+  it("writes the lines of a few milliseconds in one write, in order", async () => {
     const writes: string[] = [];
-    const out = batched({ write: (chunk: string) => writes.push(chunk) });
+    const out = batched({ write: (chunk: string) => writes.push(chunk) }, { delayMs: 5 });
     out.write('{"msg":"a"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
     out.write('{"msg":"b…"}\n');
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(writes).toEqual(['{"msg":"a"}\n{"msg":"b…"}\n']);
     out.write('{"msg":"c"}\n');
     out.flush();
     expect(writes).toEqual(['{"msg":"a"}\n{"msg":"b…"}\n', '{"msg":"c"}\n']);
+  });
+
+  it("writes at once when the lines waiting reach maxBytes", () => {
+    const writes: string[] = [];
+    const out = batched({ write: (chunk: string) => writes.push(chunk) }, { delayMs: 60_000, maxBytes: 20 });
+    out.write('{"msg":"first"}\n');
+    expect(writes).toEqual([]);
+    out.write('{"msg":"second"}\n');
+    expect(writes).toEqual(['{"msg":"first"}\n{"msg":"second"}\n']);
   });
 });
 

@@ -36,28 +36,36 @@ function prettyDestination(out: NodeJS.WritableStream): DestinationStream {
 }
 
 /**
- * Lines gathered for one turn of the event loop and handed to `out` in one write. pino's
- * destination (sonic-boom) measures its buffered string again on every line it is given, which
- * under load made the access lines a quarter of an API request's CPU; given one batch per turn it
- * does that once. What is gathered when the process exits is handed over then.
+ * Lines gathered for up to `delayMs` (or until `maxBytes` are waiting) and handed to `out` in one
+ * write. pino's destination (sonic-boom) measures its buffered string again on every line it is
+ * given, which under load made the access lines a quarter of an API request's CPU; given one batch
+ * per turn of the event loop it did that once a turn, and a write per turn was still a visible
+ * share of a request. A line is at most `delayMs` late; what is gathered when the process exits is
+ * handed over then.
  */
-export function batched(out: { write(chunk: string): unknown }): DestinationStream & { flush(): void } {
+export function batched(
+  out: { write(chunk: string): unknown },
+  { delayMs = 25, maxBytes = 65_536 }: { delayMs?: number; maxBytes?: number } = {},
+): DestinationStream & { flush(): void } {
   let lines: string[] = [];
-  let scheduled = false;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    scheduled = false;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (lines.length === 0) return;
     const batch = lines.join("");
     lines = [];
+    bytes = 0;
     out.write(batch);
   };
   return {
     write(line: string) {
       lines.push(line);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      bytes += line.length;
+      if (bytes >= maxBytes) flush();
+      // Unref'd: a line waiting is no reason to keep the process alive (exit flushes it).
+      else timer ??= setTimeout(flush, delayMs).unref();
     },
     flush,
   };
