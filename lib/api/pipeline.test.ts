@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DATABASE_WAIT_MS } from "../db/wait.ts";
+import { generateKey } from "../keys/format.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { listOdds } from "./endpoints.ts";
 import { API_HEADERS, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
 
@@ -94,5 +97,72 @@ describe("the console's session cookie", () => {
       expect(codeOf(answer.body), JSON.stringify(headers)).toBe("session_expired");
       expect(reads).toEqual(["a.session.token"]);
     }
+  });
+});
+
+describe("a database that does not answer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const key: ApiKeyRecord = {
+    id: "key-1",
+    orgId: "org-1",
+    environment: "production",
+    planCode: "pro",
+    sports: ["soccer"],
+    monthlyQuota: 1_000,
+    requestsPerSecond: 10,
+    concurrentStreams: 1,
+    createdAt: new Date("2026-11-01T00:00:00Z"),
+    expiresAt: null,
+    revokedAt: null,
+  };
+  const never = () => new Promise<never>(() => {});
+  const services = (parts: Partial<ApiServices>) =>
+    ({ now: () => new Date("2026-11-23T12:00:00Z"), ...parts }) as unknown as ApiServices;
+  const answerOf = (answer: { status: number; headers: Record<string, string>; body: Buffer[] | null }) => ({
+    status: answer.status,
+    retryAfter: answer.headers["retry-after"],
+    code: (JSON.parse(Buffer.concat(answer.body!).toString()) as { code: string }).code,
+  });
+
+  it("answers 503 unavailable with Retry-After once a key's lookup has taken DATABASE_WAIT_MS", async () => {
+    vi.useFakeTimers();
+    const answering = serve(
+      services({ keys: { resolve: never } as unknown as ApiServices["keys"] }),
+      listOdds,
+      {},
+      request("GET", { authorization: `Bearer ${generateKey("production")}` }),
+    );
+    let settled = false;
+    void answering.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(DATABASE_WAIT_MS - 1);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answerOf(await answering)).toEqual({ status: 503, retryAfter: "2", code: "unavailable" });
+  });
+
+  it("tells the meter the moment after which a count read too late must count nothing", async () => {
+    vi.useFakeTimers();
+    const deadlines: (number | undefined)[] = [];
+    const started = Date.now();
+    const answering = serve(
+      services({
+        keys: { resolve: () => key } as unknown as ApiServices["keys"],
+        meter: {
+          admit: (_key: ApiKeyRecord, _at: Date, notAfter?: number) => {
+            deadlines.push(notAfter);
+            return never();
+          },
+        } as unknown as ApiServices["meter"],
+      }),
+      listOdds,
+      {},
+      request("GET", { authorization: `Bearer ${generateKey("production")}` }),
+    );
+    await vi.advanceTimersByTimeAsync(DATABASE_WAIT_MS);
+    expect(answerOf(await answering)).toEqual({ status: 503, retryAfter: "2", code: "unavailable" });
+    expect(deadlines).toEqual([started + DATABASE_WAIT_MS]);
   });
 });

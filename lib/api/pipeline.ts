@@ -15,6 +15,7 @@ import { readCredentials } from "./credentials.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode, type ParamError } from "./errors.ts";
 import type { Payload } from "./payload.ts";
 import { logger } from "../log/index.ts";
+import { DATABASE_WAIT_MS, DatabaseWaitExceeded, withinDatabaseWait } from "../db/wait.ts";
 
 /** A request as the API sees it, whichever server received it (node:http or Next). */
 export type ApiRequest = {
@@ -149,7 +150,12 @@ export async function serve(
     const slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
     try {
       if (!member) {
-        const admitting = unlessDatabaseFails(() => services.meter.admit(key, at), "count the request");
+        const notAfter = Date.now() + DATABASE_WAIT_MS;
+        const admitting = unlessDatabaseFails(
+          () => services.meter.admit(key, at, notAfter),
+          "count the request",
+          notAfter,
+        );
         const admission = admitting instanceof Promise ? await admitting : admitting;
         limitHeaders = admission.headers;
         if (!admission.admitted) {
@@ -356,22 +362,28 @@ function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
 }
 
 /**
- * What needs the database on the way in (a key not yet cached, a first count) answers 503 with
- * Retry-After when the database fails, instead of a 500: the client should simply try again.
- * A result already at hand is returned as it is, not wrapped in a promise: most requests need no
- * database, and each promise and await on the way costs them.
+ * What needs the database on the way in (a key not yet cached, a first count, a session) answers
+ * 503 with Retry-After when the database fails or does not answer within DATABASE_WAIT_MS,
+ * instead of a 500 or a request held until the client gives up: the client should simply try
+ * again. A result already at hand is returned as it is, not wrapped in a promise: most requests
+ * need no database, and each promise, timer and await on the way costs them.
  */
-function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string): T | Promise<T> {
+function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string, notAfter?: number): T | Promise<T> {
   try {
     const result = work();
-    return result instanceof Promise ? result.catch((error: unknown) => unavailable(error, what)) : result;
+    if (!(result instanceof Promise)) return result;
+    return withinDatabaseWait(result, notAfter ?? Date.now() + DATABASE_WAIT_MS).catch((error: unknown) =>
+      unavailable(error, what),
+    );
   } catch (error) {
     return unavailable(error, what);
   }
 }
 
 function unavailable(error: unknown, what: string): never {
-  logger().error({ err: error }, `Could not ${what}`);
+  if (error instanceof ApiError) throw error;
+  if (error instanceof DatabaseWaitExceeded) logger().warn(`Could not ${what}: ${error.message}`);
+  else logger().error({ err: error }, `Could not ${what}`);
   throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
     headers: { "retry-after": "2" },
   });

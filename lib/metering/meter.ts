@@ -4,6 +4,7 @@ import { utcDay } from "../clock.ts";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { rowsOf, type Database, type DatabaseHandle } from "../db/index.ts";
+import { DatabaseWaitExceeded } from "../db/wait.ts";
 import { meterJournals } from "../db/schema/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
@@ -40,7 +41,11 @@ export type MeterStats = {
 };
 
 export interface Meter {
-  admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission>;
+  /**
+   * `notAfter` (epoch ms): when the key's count must first be read, a read that ends after it
+   * admits and counts nothing and rejects with DatabaseWaitExceeded (the request was answered 503).
+   */
+  admit(key: ApiKeyRecord, at: Date, notAfter?: number): Admission | Promise<Admission>;
   /** A slot for one more open stream of the key, or null when it has as many as its plan allows. */
   openStream(key: ApiKeyRecord, at: Date): StreamSlot | null;
   close(): Promise<void>;
@@ -195,11 +200,14 @@ export class JournalMeter implements Meter {
     return { meter, replayed };
   }
 
-  admit(key: ApiKeyRecord, at: Date): Admission | Promise<Admission> {
+  admit(key: ApiKeyRecord, at: Date, notAfter?: number): Admission | Promise<Admission> {
     const time = at.getTime();
     const usage = this.usage.get(key.id);
     if (usage && time >= usage.monthStart && time < usage.monthEnd) return this.decide(key, usage, time);
-    return this.load(key.id, at).then((loaded) => this.decide(key, loaded, time));
+    return this.load(key.id, at).then((loaded) => {
+      if (notAfter !== undefined && Date.now() > notAfter) throw new DatabaseWaitExceeded();
+      return this.decide(key, loaded, time);
+    });
   }
 
   // Per request: no dates formatted, no strings built but the RateLimit header; the month, day and

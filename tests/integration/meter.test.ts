@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
+import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
 import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
@@ -250,6 +251,16 @@ for (const backend of BACKENDS) {
       expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 30 });
       expect(meter.stats()).toMatchObject({ unflushedBytes: 0, flushLagSeconds: 0, flushFailures: 2 });
       expect(await meter.admit(key, at)).toMatchObject({ admitted: false, used: 30 });
+    });
+
+    it("counts nothing for a request whose first count was read after its deadline (answered 503)", async () => {
+      const { meter } = await startMeter();
+      const key = await newKey();
+      const at = new Date("2026-11-21T13:00:00Z");
+      // The deadline has passed before the read can end: the pipeline has answered 503 by then.
+      await expect(meter.admit(key, at, Date.now() - 1)).rejects.toThrow(DatabaseWaitExceeded);
+      const next = await meter.admit(key, at, Date.now() + 60_000);
+      expect(next).toMatchObject({ admitted: true, used: 1 });
     });
 
     it("deletes its journal on close once everything in it is in the database", async () => {
