@@ -73,6 +73,19 @@ export function expectedMigrationCount(): number {
   return journal.entries.length;
 }
 
+/**
+ * Seconds before the pool tries a connection again after `retries` failures in a row: from 50 ms,
+ * doubling, never more than a second. postgres.js's own backoff grows to 20 s, so an instance
+ * whose PostgreSQL restarted kept answering 503 for up to 20 s after the database was back.
+ */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 1) * (0.75 + Math.random() / 4);
+}
+
+// A PostgreSQL that accepts the connection but does not answer (stopped, hung) holds a new
+// connection this long; a request waits at most DATABASE_WAIT_MS for it anyway (lib/db/wait.ts).
+const CONNECT_TIMEOUT_SECONDS = 5;
+
 function redact(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
@@ -93,6 +106,8 @@ async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<
   const applicationName = `sports-data-${process.pid}-${randomBytes(3).toString("hex")}`;
   const client = postgres(config.DATABASE_URL, {
     max: config.DATABASE_POOL_SIZE,
+    backoff: reconnectDelaySeconds,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
     onnotice: () => {},
     connection: { application_name: applicationName },
   });
