@@ -1,0 +1,145 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { startServer, type RunningServer } from "../tests/integration/support/processes.ts";
+import { freePort } from "./postgres-cluster.ts";
+
+// N instances of the built service on one PostgreSQL, behind nginx (proof/nginx.conf): what
+// `npm run scale-out` starts, and what the fault suite and bench/scale-out.ts stand on. Every
+// instance has a DATA_DIR of its own (its metering journal) and a fixed port, so that one that
+// is killed or restarted comes back where nginx expects it, with its journal.
+
+export type Instance = {
+  readonly name: string;
+  readonly url: string;
+  readonly port: number;
+  /** The running process, or null while it is down. */
+  readonly server: RunningServer | null;
+  /** Starts it again (same port, same DATA_DIR) and waits until it is ready. */
+  start(): Promise<void>;
+  /** Signals it and waits until it has ended (SIGTERM: a graceful stop; SIGKILL: a crash). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+};
+
+export type ScaleOut = {
+  /** nginx's address: what clients use. */
+  url: string;
+  instances: Instance[];
+  nginxPid: number;
+  /** Stops nginx and every instance (SIGTERM) and deletes the temporary files. */
+  stop(): Promise<void>;
+};
+
+export type ScaleOutOptions = {
+  instances: number;
+  /** The PostgreSQL every instance shares. */
+  databaseUrl: string;
+  /** nginx's port (0: any free port). */
+  port?: number;
+  /** More environment for every instance (FEED_TOKEN, METRICS_TOKEN, ...). */
+  env?: Record<string, string>;
+};
+
+/** Why nginx cannot be started here, or null. */
+export function nginxUnavailable(): string | null {
+  return spawnSync("nginx", ["-v"]).error ? "nginx is not installed (Debian: apt-get install nginx)" : null;
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = connect({ host: "127.0.0.1", port }, () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.on("error", () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port} after ${timeoutMs} ms`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut> {
+  const unavailable = nginxUnavailable();
+  if (unavailable) throw new Error(unavailable);
+  const root = mkdtempSync(path.join(os.tmpdir(), "scale-out-"));
+  // Instances that share a database share the secret that signs console sessions.
+  const shared = {
+    DATABASE_URL: options.databaseUrl,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    TRUST_PROXY_HOPS: "1",
+    HOST: "127.0.0.1",
+    ...options.env,
+  };
+  const instances: Instance[] = [];
+  for (let i = 0; i < options.instances; i++) {
+    const port = await freePort();
+    const dataDir = path.join(root, `instance-${i + 1}`);
+    mkdirSync(dataDir);
+    let server: RunningServer | null = null;
+    const instance: Instance = {
+      name: `instance ${i + 1}`,
+      url: `http://127.0.0.1:${port}`,
+      port,
+      get server() {
+        return server;
+      },
+      async start() {
+        server = await startServer({ ...shared, PORT: String(port), DATA_DIR: dataDir }, { address: "from-config" });
+      },
+      async stop(signal = "SIGTERM") {
+        const running = server;
+        server = null;
+        if (running) await running.stop(signal);
+      },
+    };
+    instances.push(instance);
+  }
+  // One after the other: the first migrates the database, the others find it migrated.
+  for (const instance of instances) await instance.start();
+
+  const port = options.port || (await freePort());
+  const prefix = path.join(root, "nginx");
+  mkdirSync(prefix);
+  const config = readFileSync(path.join(import.meta.dirname, "nginx.conf"), "utf8")
+    .replaceAll("{{PREFIX}}", prefix)
+    .replaceAll("{{LISTEN}}", `127.0.0.1:${port}`)
+    .replaceAll("{{SERVERS}}", instances.map((i) => `server 127.0.0.1:${i.port} max_fails=0;`).join("\n    "));
+  writeFileSync(path.join(prefix, "nginx.conf"), config);
+  const nginx: ChildProcess = spawn(
+    "nginx",
+    ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", path.join(prefix, "error.log")],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let nginxErrors = "";
+  nginx.stderr!.on("data", (chunk: Buffer) => (nginxErrors += chunk.toString()));
+  const nginxExited = new Promise((resolve) => nginx.on("exit", resolve));
+  try {
+    await waitForPort(port, 10_000);
+  } catch (error) {
+    nginx.kill("SIGKILL");
+    await Promise.all(instances.map((i) => i.stop()));
+    throw new Error(`nginx did not start: ${nginxErrors || (error as Error).message}`);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    instances,
+    nginxPid: nginx.pid!,
+    async stop() {
+      nginx.kill("SIGQUIT");
+      await Promise.race([nginxExited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (nginx.exitCode === null) nginx.kill("SIGKILL");
+      await Promise.all(instances.map((i) => i.stop()));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
