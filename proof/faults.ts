@@ -1,0 +1,717 @@
+import { request, type ClientRequest } from "node:http";
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { createParser } from "eventsource-parser";
+import { OPERATOR } from "../lib/audit.ts";
+import { loadConfig } from "../lib/config.ts";
+import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
+import type { FeedUpdate } from "../lib/feed/schemas.ts";
+import { createProductionKey, revokeKey } from "../lib/keys/index.ts";
+import { seed } from "../seeds/index.ts";
+import { recordSecret } from "../tests/integration/support/logs.ts";
+import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
+import { liveSoccer } from "../bench/data.ts";
+import { startPostgresCluster, type PostgresCluster } from "./postgres-cluster.ts";
+import { sleep, type Finding } from "./report.ts";
+import { startScaleOut, type ScaleOut } from "./scale-out.ts";
+
+// The fault suite: two instances behind nginx on a PostgreSQL cluster of the suite's own, a steady
+// load of API clients and stream followers through nginx, each keeping a history of what it was
+// answered and what it received, and faults one after another, each followed by recovery:
+// PostgreSQL stopped and started, PostgreSQL hung (SIGSTOP) and resumed, an instance killed and
+// started again, a rolling restart (SIGTERM), and a key revoked while in use. Then a checker
+// judges the histories (see `judge`).
+
+export type FaultOptions = {
+  /** One of each fault, held briefly (inside `npm test`); else each twice, held longer. */
+  short: boolean;
+  log: (line: string) => void;
+};
+
+export type FaultFigures = {
+  fault: string;
+  seconds: number;
+  requests: number;
+  unavailable: number;
+  messages: number;
+  recoverySeconds: number | null;
+  detail?: string;
+};
+
+export type FaultReport = {
+  faults: FaultFigures[];
+  totals: {
+    requests: number;
+    unavailable: number;
+    messages: number;
+    missed: number;
+    resyncs: number;
+    reconnects: number;
+    admitted: number;
+    stored: number;
+    lost: number;
+    overCounted: number;
+    overCountBound: number;
+  };
+  revocation: {
+    firstInstanceSeconds: number | null;
+    secondInstanceSeconds: number | null;
+    streamEndedSeconds: number | null;
+  };
+  findings: Finding[];
+};
+
+const API_CLIENTS = 4;
+const CLIENT_PAUSE_MS = 40;
+const CLIENT_TIMEOUT_MS = 10_000;
+// Past this, an answer during a fault is a hang: the pipeline waits 2 s for the database at most.
+const ANSWER_LIMIT_MS = 5_000;
+const FOLLOWERS = 3;
+// Keys no instance has read before a fault of the database (two such faults, each twice at most).
+const NEWCOMERS = 4;
+const LIVE_EVENTS = 6;
+const FOLLOWED = "bench-live-0";
+const CHANGE_EVERY_MS = 150;
+const FEED_TOKEN = randomBytes(24).toString("base64url");
+const METRICS_TOKEN = randomBytes(24).toString("base64url");
+
+const PLAN = {
+  code: "proof",
+  name: "Proof",
+  environment: "production" as const,
+  description: "Limits the fault suite's load never reaches.",
+  sports: ["soccer" as const],
+  monthlyQuota: 1_000_000_000,
+  requestsPerSecond: 100_000,
+  concurrentStreams: 100,
+  monthlyPriceCents: null,
+  ordinal: 98,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Histories.
+
+type Answer = { at: number; ms: number; status: number; code?: string; retryAfter?: string; error?: string };
+
+class ApiClient {
+  readonly answers: Answer[] = [];
+  private running = true;
+  private done: Promise<void> | undefined;
+
+  readonly name: string;
+  readonly keyId: string;
+  private readonly url: string;
+  private readonly key: string;
+
+  constructor(name: string, url: string, key: string, keyId: string) {
+    this.name = name;
+    this.url = url;
+    this.key = key;
+    this.keyId = keyId;
+  }
+
+  start(): void {
+    this.done = (async () => {
+      let n = 0;
+      while (this.running) {
+        const path = n++ % 2 === 0 ? "/api/v1/events?sport=soccer" : "/api/v1/odds?sport=soccer";
+        this.answers.push(await ask(`${this.url}${path}`, this.key));
+        await sleep(CLIENT_PAUSE_MS);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.done;
+  }
+}
+
+async function ask(url: string, key: string): Promise<Answer> {
+  const at = Date.now();
+  try {
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    let body: { code?: string } = {};
+    try {
+      body = JSON.parse(text) as { code?: string };
+    } catch {
+      // not ours: nginx's own page (a 502 when no instance answered)
+    }
+    return {
+      at,
+      ms: Date.now() - at,
+      status: response.status,
+      code: body.code,
+      retryAfter: response.headers.get("retry-after") ?? undefined,
+    };
+  } catch (error) {
+    return { at, ms: Date.now() - at, status: 0, error: (error as Error).name };
+  }
+}
+
+type Message = { id?: number; event: string; resync: boolean; at: number };
+
+/** Follows one stream through its failures: reconnects with Last-Event-ID after 250 ms, as EventSource does. */
+class Follower {
+  readonly messages: Message[] = [];
+  readonly refusals: { at: number; status: number; code?: string }[] = [];
+  readonly endings: number[] = [];
+  reconnects = 0;
+  private lastId: number | undefined;
+  private request: ClientRequest | undefined;
+  private running = true;
+
+  readonly name: string;
+  private readonly url: string;
+  private readonly key: string;
+  /** Stop reconnecting after a 401 (a revoked key's follower). */
+  private readonly stopOnRefusal: boolean;
+
+  constructor(name: string, url: string, key: string, stopOnRefusal = false) {
+    this.name = name;
+    this.url = url;
+    this.key = key;
+    this.stopOnRefusal = stopOnRefusal;
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  private connect(): void {
+    if (!this.running) return;
+    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: "text/event-stream" };
+    if (this.lastId !== undefined) headers["last-event-id"] = String(this.lastId);
+    // Once per connection, however it ended: a stream cut short (an instance killed) ends with
+    // 'error' and 'close', not 'end'.
+    let ended = false;
+    const again = () => {
+      if (ended) return;
+      ended = true;
+      this.endings.push(Date.now());
+      if (!this.running) return;
+      this.reconnects++;
+      setTimeout(() => this.connect(), 250);
+    };
+    const req = request(this.url, { headers, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => {
+          let code: string | undefined;
+          try {
+            code = (JSON.parse(body) as { code?: string }).code;
+          } catch {
+            code = undefined;
+          }
+          this.refusals.push({ at: Date.now(), status: res.statusCode!, code });
+          if (this.stopOnRefusal && res.statusCode === 401) this.running = false;
+          again();
+        });
+        return;
+      }
+      const parser = createParser({
+        onEvent: (message) => {
+          const id = message.id === undefined ? undefined : Number(message.id);
+          let resync = false;
+          try {
+            const data = JSON.parse(message.data) as { resync?: boolean };
+            resync = data.resync === true;
+          } catch {
+            // a message that is not JSON would be a finding of the stream suite, not this one
+          }
+          this.messages.push({ id, event: message.event ?? "message", resync, at: Date.now() });
+          if (id !== undefined) this.lastId = id;
+        },
+      });
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => parser.feed(chunk));
+      res.on("error", () => undefined);
+      res.on("close", again);
+    });
+    req.on("error", () => {
+      again();
+    });
+    this.request = req;
+    req.end();
+  }
+
+  get last(): number | undefined {
+    return this.lastId;
+  }
+
+  stop(): void {
+    this.running = false;
+    this.request?.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The feed: one market of the followed event and the others changing, through nginx.
+
+class FeedDriver {
+  private sequence = 10;
+  private running = true;
+  private done: Promise<void> | undefined;
+  applied = 0;
+  refused = 0;
+
+  private readonly url: string;
+  private readonly initial: FeedUpdate[];
+
+  constructor(url: string, initial: FeedUpdate[]) {
+    this.url = url;
+    this.initial = initial;
+  }
+
+  start(): void {
+    this.done = (async () => {
+      let n = 0;
+      while (this.running) {
+        const update = this.initial[n++ % this.initial.length]!;
+        const market = update.markets![0]!;
+        this.sequence++;
+        const price = 1.5 + (this.sequence % 100) / 100;
+        const change: FeedUpdate = {
+          event_id: update.event_id,
+          sequence: this.sequence,
+          markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
+        };
+        try {
+          const response = await postUpdates(this.url, [change]);
+          if (response === 200) this.applied++;
+          else this.refused++;
+        } catch {
+          this.refused++;
+        }
+        await sleep(CHANGE_EVERY_MS);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.done;
+  }
+}
+
+async function postUpdates(url: string, updates: FeedUpdate[]): Promise<number> {
+  const response = await fetch(`${url}/api/feed/v1/updates`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
+    body: updates.map((update) => JSON.stringify(update)).join("\n"),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+type Fault = {
+  name: string;
+  /** A fault of the database: a key never seen before cannot be read meanwhile. */
+  database?: true;
+  /** Applies the fault, holds it, and removes it; resolves at the moment it was removed. */
+  apply(): Promise<number>;
+};
+
+function faults(pg: PostgresCluster, cluster: ScaleOut, short: boolean): Fault[] {
+  // Long enough for a request that waits on the database twice (2 s on each instance: nginx
+  // passes a 503 on to the other) to be answered within the fault.
+  const hold = short ? 5_000 : 8_000;
+  const [first, second] = cluster.instances;
+  const postgresStopped: Fault = {
+    name: "PostgreSQL stopped, then started",
+    database: true,
+    async apply() {
+      pg.stop();
+      await sleep(hold);
+      pg.start();
+      return Date.now();
+    },
+  };
+  const postgresHung: Fault = {
+    name: "PostgreSQL hung (SIGSTOP), then resumed",
+    database: true,
+    async apply() {
+      pg.hang();
+      await sleep(hold);
+      pg.resume();
+      return Date.now();
+    },
+  };
+  const killed: Fault = {
+    name: "instance 1 killed (SIGKILL), then started",
+    async apply() {
+      await first!.stop("SIGKILL");
+      await sleep(short ? 1_000 : 3_000);
+      await first!.start();
+      return Date.now();
+    },
+  };
+  const rolling: Fault = {
+    name: "rolling restart (SIGTERM, one instance at a time)",
+    async apply() {
+      for (const instance of [second!, first!]) {
+        await instance.stop("SIGTERM");
+        await instance.start();
+      }
+      return Date.now();
+    },
+  };
+  const once = [postgresStopped, postgresHung, killed, rolling];
+  return short ? once : [...once, ...once];
+}
+
+/** The fault suite, start to finish; everything it started is stopped whatever happens. */
+export async function runFaultSuite(options: FaultOptions): Promise<FaultReport> {
+  const { log } = options;
+  const findings: Finding[] = [];
+  const pg = await startPostgresCluster();
+  let cluster: ScaleOut | undefined;
+  let handle: DatabaseHandle | undefined;
+  const clients: ApiClient[] = [];
+  const followers: Follower[] = [];
+  let driver: FeedDriver | undefined;
+  try {
+    log(`faults: PostgreSQL of the suite's own on port ${pg.port}`);
+    handle = await openDatabase(loadConfig({ DATABASE_URL: pg.url }));
+    const at = new Date();
+    await seed(handle.db, at);
+    const { key: firstKey, keyId: firstKeyId } = await keyOnOwnPlan(handle.db, PLAN, at);
+    const [{ org_id: orgId }] = rowsOf<{ org_id: string }>(
+      await handle.db.execute(sql`select org_id from api_keys where id = ${firstKeyId}`),
+    ) as [{ org_id: string }];
+    const keys = [{ key: firstKey, keyId: firstKeyId }];
+    for (let i = 1; i < API_CLIENTS + 2 + NEWCOMERS; i++) {
+      const created = await createProductionKey(handle.db, orgId, { name: `proof ${i}` }, { actor: OPERATOR, at });
+      recordSecret(created.key);
+      keys.push({ key: created.key, keyId: created.summary.id });
+    }
+    const streamKey = keys[API_CLIENTS]!;
+    const revokedKey = keys[API_CLIENTS + 1]!;
+    const newcomers = keys.slice(API_CLIENTS + 2);
+
+    cluster = await startScaleOut({
+      instances: 2,
+      databaseUrl: pg.url,
+      env: { FEED_TOKEN, METRICS_TOKEN, STREAM_PING_SECONDS: "5" },
+    });
+    log(`faults: 2 instances behind nginx at ${cluster.url}`);
+    const world = liveSoccer(LIVE_EVENTS, Date.now());
+    if ((await postUpdates(cluster.url, world)) !== 200) throw new Error("the first batch of events was refused");
+
+    for (let i = 0; i < API_CLIENTS; i++) {
+      clients.push(new ApiClient(`api client ${i + 1}`, cluster.url, keys[i]!.key, keys[i]!.keyId));
+    }
+    for (let i = 0; i < FOLLOWERS; i++) {
+      followers.push(
+        new Follower(`follower ${i + 1}`, `${cluster.url}/api/v1/events/${FOLLOWED}/stream`, streamKey.key),
+      );
+    }
+    driver = new FeedDriver(cluster.url, world);
+    driver.start();
+    for (const client of clients) client.start();
+    for (const follower of followers) follower.start();
+    await sleep(2_000);
+
+    const figures: FaultFigures[] = [];
+    for (const fault of faults(pg, cluster, options.short)) {
+      const began = Date.now();
+      log(`faults: ${fault.name}`);
+      // A client whose key no instance has read yet, during a fault of the database: its key
+      // cannot be read, and it must be told so (503 with Retry-After) within the wait, not held.
+      const newcomer = fault.database ? newcomers.shift() : undefined;
+      const newcomerAnswer = newcomer
+        ? sleep(500).then(() => ask(`${cluster!.url}/api/v1/events`, newcomer.key))
+        : Promise.resolve(undefined);
+      const removed = await fault.apply();
+      const refused = await newcomerAnswer;
+      let detail: string | undefined;
+      if (newcomer && refused) {
+        detail = `a key not yet read, during the fault: ${refused.status}${refused.code ? ` ${refused.code}` : ""} after ${(refused.ms / 1000).toFixed(1)} s`;
+        if (!(
+          refused.status === 503 &&
+          refused.code === "unavailable" &&
+          refused.retryAfter &&
+          refused.ms <= ANSWER_LIMIT_MS
+        )) {
+          findings.push({
+            check: fault.name,
+            problem: `a key not yet read was answered ${refused.status} after ${refused.ms} ms`,
+            detail: refused.code,
+          });
+        }
+        const after = await ask(`${cluster.url}/api/v1/events`, newcomer.key);
+        detail += `, then ${after.status} once recovered`;
+        if (after.status !== 200)
+          findings.push({
+            check: fault.name,
+            problem: `a key not yet read was answered ${after.status} after recovery`,
+          });
+      }
+      // Recovered when every client has had a 200 since the fault was removed.
+      const deadline = Date.now() + 30_000;
+      let recovered: number | null = null;
+      while (Date.now() < deadline) {
+        const firsts = clients.map((c) => c.answers.find((a) => a.at >= removed && a.status === 200)?.at);
+        if (firsts.every((t) => t !== undefined)) {
+          recovered = Math.max(...(firsts as number[]));
+          break;
+        }
+        await sleep(50);
+      }
+      await sleep(options.short ? 1_000 : 3_000);
+      const ended = Date.now();
+      const during = clients.flatMap((c) => c.answers.filter((a) => a.at >= began && a.at < ended));
+      const messages = followers.reduce(
+        (n, f) => n + f.messages.filter((m) => m.at >= began && m.at < ended).length,
+        0,
+      );
+      figures.push({
+        fault: fault.name,
+        seconds: (ended - began) / 1000,
+        requests: during.length,
+        unavailable: during.filter((a) => a.status === 503).length,
+        messages,
+        recoverySeconds: recovered === null ? null : Math.max(0, recovered - removed) / 1000,
+        detail,
+      });
+      if (recovered === null)
+        findings.push({ check: fault.name, problem: "the clients were not answered 200 within 30 s of recovery" });
+    }
+
+    // A key revoked while in use: its requests on both instances and its open stream.
+    const revokedFollower = new Follower(
+      "revoked key's follower",
+      `${cluster.instances[1]!.url}/api/v1/events/${FOLLOWED}/stream`,
+      revokedKey.key,
+      true,
+    );
+    revokedFollower.start();
+    await sleep(1_000);
+    const revokedAt = Date.now();
+    await revokeKey(handle.db, revokedKey.keyId, null, { actor: OPERATOR, at: new Date() });
+    const refusedOn = async (url: string) => {
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const answer = await ask(`${url}/api/v1/events`, revokedKey.key);
+        if (answer.status === 401 && answer.code === "key_revoked") return (Date.now() - revokedAt) / 1000;
+        await sleep(20);
+      }
+      return null;
+    };
+    const [firstInstanceSeconds = null, secondInstanceSeconds = null] = await Promise.all(
+      cluster.instances.map((i) => refusedOn(i.url)),
+    );
+    const streamDeadline = Date.now() + 10_000;
+    while (Date.now() < streamDeadline && !revokedFollower.endings.some((t) => t >= revokedAt)) await sleep(20);
+    const ending = revokedFollower.endings.find((t) => t >= revokedAt);
+    revokedFollower.stop();
+    const revocation = {
+      firstInstanceSeconds,
+      secondInstanceSeconds,
+      streamEndedSeconds: ending === undefined ? null : (ending - revokedAt) / 1000,
+    };
+    if (firstInstanceSeconds === null || secondInstanceSeconds === null) {
+      findings.push({ check: "revocation", problem: "the revoked key was still served 10 s after it was revoked" });
+    }
+    if (revocation.streamEndedSeconds === null)
+      findings.push({ check: "revocation", problem: "the revoked key's stream was still open 10 s after" });
+    if (revokedFollower.refusals.some((r) => r.status === 200))
+      findings.push({ check: "revocation", problem: "the revoked key opened a stream again" });
+    figures.push({
+      fault: "key revoked while in use",
+      seconds: (Date.now() - revokedAt) / 1000,
+      requests: 0,
+      unavailable: 0,
+      messages: 0,
+      recoverySeconds: null,
+      detail: `refused on instance 1 after ${firstInstanceSeconds ?? "never"} s, on instance 2 after ${secondInstanceSeconds ?? "never"} s; its stream ended after ${revocation.streamEndedSeconds ?? "never"} s`,
+    });
+
+    // The end: the load stops, the followers catch up with the followed event's last revision.
+    await driver.stop();
+    for (const client of clients) await client.stop();
+    const [{ last }] = rowsOf<{ last: string | number }>(
+      await handle.db.execute(
+        sql`select coalesce(max(revision), 0) as last from event_revisions where event_id = ${FOLLOWED}`,
+      ),
+    ) as [{ last: string | number }];
+    const catchUp = Date.now() + 10_000;
+    while (Date.now() < catchUp && followers.some((f) => (f.last ?? 0) < Number(last))) await sleep(50);
+    for (const follower of followers) follower.stop();
+
+    // Every instance stopped gracefully: each flushes its meter before it ends.
+    await cluster.stop();
+    cluster = undefined;
+    const revisions = rowsOf<{ revision: string | number }>(
+      await handle.db.execute(sql`select revision from event_revisions where event_id = ${FOLLOWED} order by revision`),
+    ).map((r) => Number(r.revision));
+
+    const totals = await judge({ handle, clients, followers, revisions, kills: options.short ? 1 : 2, findings });
+    return { faults: figures, totals, revocation, findings };
+  } finally {
+    await driver?.stop();
+    for (const client of clients) await client.stop();
+    for (const follower of followers) follower.stop();
+    await cluster?.stop();
+    await handle?.close();
+    pg.destroy();
+  }
+}
+
+/**
+ * The checker. Answers: a 200, or a 503 `unavailable` with Retry-After, within ANSWER_LIMIT_MS;
+ * never a 500, a 502 or no answer. Streams: ids strictly increasing on every follower, and every
+ * revision of the followed event it did not receive covered by a snapshot after it (a resync, or
+ * the first snapshot of a new connection). Counts: what the database holds for each key at least
+ * the 200s its client saw, and at most those plus the requests that got no answer (one an
+ * instance counted before it was killed) and one per kill (a GET nginx retried on the other).
+ */
+async function judge(input: {
+  handle: DatabaseHandle;
+  clients: ApiClient[];
+  followers: Follower[];
+  revisions: number[];
+  kills: number;
+  findings: Finding[];
+}): Promise<FaultReport["totals"]> {
+  const { handle, clients, followers, revisions, findings } = input;
+  let requests = 0;
+  let unavailable = 0;
+  let admitted = 0;
+  let stored = 0;
+  let lost = 0;
+  let overCounted = 0;
+  let overCountBound = 0;
+  for (const client of clients) {
+    requests += client.answers.length;
+    const wrong = client.answers.filter(
+      (a) => !(a.status === 200 || (a.status === 503 && a.code === "unavailable" && a.retryAfter !== undefined)),
+    );
+    const slow = client.answers.filter((a) => a.ms > ANSWER_LIMIT_MS);
+    unavailable += client.answers.filter((a) => a.status === 503).length;
+    if (wrong.length) {
+      const kinds = [
+        ...new Set(wrong.map((a) => `${a.status}${a.code ? ` ${a.code}` : ""}${a.error ? ` ${a.error}` : ""}`)),
+      ];
+      findings.push({
+        check: client.name,
+        problem: `${wrong.length} answers neither 200 nor 503 unavailable with Retry-After`,
+        detail: kinds.join(", "),
+      });
+    }
+    if (slow.length)
+      findings.push({ check: client.name, problem: `${slow.length} answers took longer than ${ANSWER_LIMIT_MS} ms` });
+    const seen = client.answers.filter((a) => a.status === 200).length;
+    const unanswered = client.answers.filter((a) => a.status === 0 || a.status === 502).length;
+    const count = await storedRequests(handle.db, client.keyId);
+    admitted += seen;
+    stored += count;
+    const bound = unanswered + input.kills;
+    overCountBound += bound;
+    if (count < seen) {
+      lost += seen - count;
+      findings.push({
+        check: client.name,
+        problem: `${seen - count} answered requests were not counted`,
+        detail: `seen ${seen}, stored ${count}`,
+      });
+    } else {
+      overCounted += count - seen;
+      if (count - seen > bound) {
+        findings.push({
+          check: client.name,
+          problem: `counted ${count - seen} more than it answered (bound ${bound})`,
+          detail: `seen ${seen}, stored ${count}`,
+        });
+      }
+    }
+  }
+
+  let messages = 0;
+  let missed = 0;
+  let resyncs = 0;
+  let reconnects = 0;
+  const known = new Set(revisions);
+  for (const follower of followers) {
+    messages += follower.messages.length;
+    reconnects += follower.reconnects;
+    const withIds = follower.messages.filter((m) => m.id !== undefined);
+    resyncs += withIds.filter((m) => m.resync).length;
+    const received = new Set(withIds.map((m) => m.id!));
+    let previous: number | undefined;
+    for (const message of withIds) {
+      if (previous !== undefined && message.id! <= previous) {
+        findings.push({ check: follower.name, problem: `id ${message.id} came after ${previous}` });
+      }
+      // A snapshot stands for everything up to its id; any other message must follow on without a gap.
+      if (previous !== undefined && message.event !== "snapshot") {
+        const skipped = revisions.filter((r) => r > previous! && r < message.id! && !received.has(r));
+        if (skipped.length) {
+          missed += skipped.length;
+          findings.push({
+            check: follower.name,
+            problem: `revisions ${skipped.join(", ")} of ${FOLLOWED} missed without a resync`,
+          });
+        }
+      }
+      if (message.event !== "snapshot" && !known.has(message.id!)) {
+        findings.push({ check: follower.name, problem: `id ${message.id} is not a revision of ${FOLLOWED}` });
+      }
+      previous = message.id;
+    }
+    const last = revisions.at(-1);
+    if (last !== undefined && (previous ?? 0) < last) {
+      missed += revisions.filter((r) => r > (previous ?? 0)).length;
+      findings.push({
+        check: follower.name,
+        problem: `never received revision ${last}, the followed event's last (its last id: ${previous})`,
+      });
+    }
+  }
+  return {
+    requests,
+    unavailable,
+    messages,
+    missed,
+    resyncs,
+    reconnects,
+    admitted,
+    stored,
+    lost,
+    overCounted,
+    overCountBound,
+  };
+}
+
+export function formatFaultReport(report: FaultReport): string {
+  const lines = ["", "Fault suite: 2 instances behind nginx, PostgreSQL of its own", ""];
+  lines.push(
+    `  ${"fault".padEnd(52)}${"seconds".padStart(8)}${"requests".padStart(10)}${"503s".padStart(7)}${"messages".padStart(10)}${"recovered in".padStart(14)}`,
+  );
+  for (const f of report.faults) {
+    lines.push(
+      `  ${f.fault.padEnd(52)}${f.seconds.toFixed(1).padStart(8)}${String(f.requests).padStart(10)}${String(f.unavailable).padStart(7)}${String(f.messages).padStart(10)}${(f.recoverySeconds === null ? "-" : `${f.recoverySeconds.toFixed(1)} s`).padStart(14)}`,
+    );
+    if (f.detail) lines.push(`    ${f.detail}`);
+  }
+  const t = report.totals;
+  lines.push(
+    "",
+    `  API answers ${t.requests} (503 unavailable: ${t.unavailable}); stream messages ${t.messages}, missed ${t.missed}, resyncs ${t.resyncs}, reconnections ${t.reconnects}`,
+    `  counted: ${t.admitted} answered 200, ${t.stored} stored; lost ${t.lost}, counted beyond the answers ${t.overCounted} (bound ${t.overCountBound}: unanswered requests and one per kill)`,
+    "",
+    report.findings.length === 0 ? "No findings." : `${report.findings.length} findings:`,
+    ...report.findings.map((f) => `  ${f.check}: ${f.problem}${f.detail ? ` (${f.detail})` : ""}`),
+  );
+  return lines.join("\n");
+}
