@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -66,10 +66,49 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
+export type Nginx = { url: string; pid: number; stop(): Promise<void> };
+
+/** nginx (proof/nginx.conf) on `port` in front of the instances on `ports`, its files in `prefix`. */
+export async function startNginx(ports: number[], port: number, prefix: string): Promise<Nginx> {
+  mkdirSync(prefix, { recursive: true });
+  chmodSync(prefix, 0o755);
+  const config = readFileSync(path.join(import.meta.dirname, "nginx.conf"), "utf8")
+    .replaceAll("{{PREFIX}}", prefix)
+    .replaceAll("{{LISTEN}}", `127.0.0.1:${port}`)
+    .replaceAll("{{SERVERS}}", ports.map((p) => `server 127.0.0.1:${p} max_fails=0;`).join("\n    "));
+  writeFileSync(path.join(prefix, "nginx.conf"), config);
+  const nginx: ChildProcess = spawn(
+    "nginx",
+    ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", path.join(prefix, "error.log")],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let errors = "";
+  nginx.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const exited = new Promise((resolve) => nginx.on("exit", resolve));
+  try {
+    await waitForPort(port, 10_000);
+  } catch (error) {
+    nginx.kill("SIGKILL");
+    throw new Error(`nginx did not start: ${errors || (error as Error).message}`);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: nginx.pid!,
+    async stop() {
+      nginx.kill("SIGQUIT");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (nginx.exitCode === null) nginx.kill("SIGKILL");
+    },
+  };
+}
+
 export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut> {
   const unavailable = nginxUnavailable();
   if (unavailable) throw new Error(unavailable);
   const root = mkdtempSync(path.join(os.tmpdir(), "scale-out-"));
+  // nginx's workers run as another user when it is started as root: they must reach its temporary
+  // folders (a request body larger than its buffer is written there).
+  chmodSync(root, 0o755);
   // Instances that share a database share the secret that signs console sessions.
   const shared = {
     DATABASE_URL: options.databaseUrl,
@@ -105,39 +144,23 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
   // One after the other: the first migrates the database, the others find it migrated.
   for (const instance of instances) await instance.start();
 
-  const port = options.port || (await freePort());
-  const prefix = path.join(root, "nginx");
-  mkdirSync(prefix);
-  const config = readFileSync(path.join(import.meta.dirname, "nginx.conf"), "utf8")
-    .replaceAll("{{PREFIX}}", prefix)
-    .replaceAll("{{LISTEN}}", `127.0.0.1:${port}`)
-    .replaceAll("{{SERVERS}}", instances.map((i) => `server 127.0.0.1:${i.port} max_fails=0;`).join("\n    "));
-  writeFileSync(path.join(prefix, "nginx.conf"), config);
-  const nginx: ChildProcess = spawn(
-    "nginx",
-    ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", path.join(prefix, "error.log")],
-    {
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
-  let nginxErrors = "";
-  nginx.stderr!.on("data", (chunk: Buffer) => (nginxErrors += chunk.toString()));
-  const nginxExited = new Promise((resolve) => nginx.on("exit", resolve));
+  let nginx: Nginx;
   try {
-    await waitForPort(port, 10_000);
+    nginx = await startNginx(
+      instances.map((i) => i.port),
+      options.port || (await freePort()),
+      path.join(root, "nginx"),
+    );
   } catch (error) {
-    nginx.kill("SIGKILL");
     await Promise.all(instances.map((i) => i.stop()));
-    throw new Error(`nginx did not start: ${nginxErrors || (error as Error).message}`);
+    throw error;
   }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: nginx.url,
     instances,
-    nginxPid: nginx.pid!,
+    nginxPid: nginx.pid,
     async stop() {
-      nginx.kill("SIGQUIT");
-      await Promise.race([nginxExited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (nginx.exitCode === null) nginx.kill("SIGKILL");
+      await nginx.stop();
       await Promise.all(instances.map((i) => i.stop()));
       rmSync(root, { recursive: true, force: true });
     },
