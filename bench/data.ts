@@ -175,3 +175,14 @@ export const BENCH_PLAN: typeof plans.$inferInsert = {
   monthlyPriceCents: null,
   ordinal: 99,
 };
+
+/** A change of one live event: the price of its first market's first outcome, from `sequence`. */
+export function priceChange(update: FeedUpdate, sequence: number): FeedUpdate {
+  const market = update.markets![0]!;
+  const price = 1.5 + (sequence % 100) / 100;
+  return {
+    event_id: update.event_id,
+    sequence,
+    markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
+  };
+}

@@ -31,7 +31,7 @@ import { seed } from "../seeds/index.ts";
 import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
 import { freePort, startPostgresCluster } from "../proof/postgres-cluster.ts";
 import { startNginx, startScaleOut, type Nginx } from "../proof/scale-out.ts";
-import { BENCH_PLAN, liveSoccer, upcomingEvents } from "./data.ts";
+import { BENCH_PLAN, liveSoccer, priceChange, upcomingEvents } from "./data.ts";
 import { closeAll, delivered, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -103,16 +103,7 @@ async function wrkRound(url: string, key: string, pids: number[]): Promise<Round
 type StreamFigures = { subscribers: number; messages: number; p50: number; p99: number; lost: number };
 
 let sequence = 100;
-function change(initial: FeedUpdate): FeedUpdate {
-  sequence++;
-  const market = initial.markets![0]!;
-  const price = 1.5 + (sequence % 100) / 100;
-  return {
-    event_id: initial.event_id,
-    sequence,
-    markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
-  };
-}
+const change = (initial: FeedUpdate) => priceChange(initial, ++sequence);
 
 async function ingest(url: string, updates: FeedUpdate[]): Promise<void> {
   const response = await fetch(`${url}/api/feed/v1/updates`, {

@@ -38,7 +38,7 @@ import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seed } from "../seeds/index.ts";
 import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
 import { startServer } from "../tests/integration/support/processes.ts";
-import { BENCH_PLAN, liveSoccer } from "./data.ts";
+import { BENCH_PLAN, liveSoccer, priceChange } from "./data.ts";
 import { cpuSeconds } from "./load.ts";
 import { closeAll, delivered, ID, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
 
@@ -198,13 +198,7 @@ function change(eventId: string, kind: "score" | "price"): FeedUpdate {
   sequence++;
   if (kind === "score")
     return { event_id: eventId, sequence, event: { score: { home: sequence % 9, away: sequence % 4 } } };
-  const market = eventsById.get(eventId)!.markets![0]!;
-  const price = 1.5 + (sequence % 100) / 100;
-  return {
-    event_id: eventId,
-    sequence,
-    markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
-  };
+  return priceChange(eventsById.get(eventId)!, sequence);
 }
 
 async function ingest(url: string, updates: FeedUpdate[]): Promise<void> {

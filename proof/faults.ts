@@ -10,7 +10,7 @@ import { createProductionKey, revokeKey } from "../lib/keys/index.ts";
 import { seed } from "../seeds/index.ts";
 import { recordSecret } from "../tests/integration/support/logs.ts";
 import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
-import { liveSoccer } from "../bench/data.ts";
+import { liveSoccer, priceChange } from "../bench/data.ts";
 import { startPostgresCluster, type PostgresCluster } from "./postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "./scale-out.ts";
@@ -273,15 +273,7 @@ class FeedDriver {
     this.done = (async () => {
       let n = 0;
       while (this.running) {
-        const update = this.initial[n++ % this.initial.length]!;
-        const market = update.markets![0]!;
-        this.sequence++;
-        const price = 1.5 + (this.sequence % 100) / 100;
-        const change: FeedUpdate = {
-          event_id: update.event_id,
-          sequence: this.sequence,
-          markets: [{ ...market, outcomes: market.outcomes.map((o, i) => (i === 0 ? { ...o, price } : o)) }],
-        };
+        const change = priceChange(this.initial[n++ % this.initial.length]!, ++this.sequence);
         try {
           const response = await postUpdates(this.url, [change]);
           if (response === 200) this.applied++;
