@@ -205,7 +205,8 @@ export class JournalMeter implements Meter {
     const usage = this.usage.get(key.id);
     if (usage && time >= usage.monthStart && time < usage.monthEnd) return this.decide(key, usage, time);
     return this.load(key.id, at).then((loaded) => {
-      if (notAfter !== undefined && Date.now() > notAfter) throw new DatabaseWaitExceeded();
+      // At notAfter the pipeline's wait may already have answered 503: from then on, count nothing.
+      if (notAfter !== undefined && Date.now() >= notAfter) throw new DatabaseWaitExceeded();
       return this.decide(key, loaded, time);
     });
   }
