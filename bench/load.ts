@@ -43,6 +43,11 @@ function pin(pid: number, core: number): void {
 // are moved to the server's core when measured.
 pin(process.pid, LOAD_CORE);
 
+/** Moves a server to the core its measurements are taken on (measurePair does it for its two). */
+export function pinServer(pid: number): void {
+  pin(pid, SERVER_CORE);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measurement.
 
@@ -254,8 +259,8 @@ export async function measurePair(
   ours: Target,
   names: { baseline: string; ours: string } = { baseline: "baseline", ours: "ours" },
 ): Promise<{ baseline: Figures; ours: Figures; answered: { baseline: number; ours: number } }> {
-  pin(baseline.pid, SERVER_CORE);
-  pin(ours.pid, SERVER_CORE);
+  pinServer(baseline.pid);
+  pinServer(ours.pid);
   console.error(
     `bench: ${title}: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds of ` +
       `${roundSeconds(SECONDS, ROUNDS).join(", ")} s, ${SECONDS} s each side`,
