@@ -74,13 +74,13 @@ describe("batched", () => {
 });
 
 describe("accessLine", () => {
-  it("writes the access line exactly as pino writes the same fields, but for the time", () => {
+  it("writes the access line as pino writes the same fields, but for the time, in one-byte characters", () => {
     const { lines, destination } = capture();
     const scope = new AsyncLocalStorage<{ requestId: string }>();
     const log = createLogger({ LOG_FORMAT: "json", LOG_LEVEL: "info" }, scope, destination);
     const fields = {
       method: "GET",
-      path: '/api/v1/events?q="quoted"\u0001',
+      path: '/api/v1/events?q="quoted"\u0001é\u{1f3df}\ud800',
       route: "listEvents",
       status: 200,
       duration_ms: 0.4,
@@ -90,7 +90,10 @@ describe("accessLine", () => {
     };
     scope.run({ requestId: "req_0123" }, () => log.info(fields, "request"));
     const byPino = JSON.parse(lines[0]!) as Record<string, unknown>;
-    const ours = JSON.parse(accessLine({ request_id: "req_0123", ...fields })) as Record<string, unknown>;
+    const line = accessLine({ request_id: "req_0123", ...fields });
+    // One byte a character: wider ones (the hint's "…", a path's emoji) are escaped, not written.
+    expect(line).not.toMatch(/[^\u0000-\u00ff]/);
+    const ours = JSON.parse(line) as Record<string, unknown>;
     expect(Object.keys(ours)).toEqual(Object.keys(byPino));
     expect({ ...ours, time: null }).toEqual({ ...byPino, time: null });
     expect(Date.parse(ours.time as string)).toBeGreaterThan(Date.now() - 60_000);

@@ -190,17 +190,41 @@ export function logAccess(access: Access): void {
   json.write(accessLine(access));
 }
 
-/** An access line as pino writes a line at info with these fields and the message "request". */
+/**
+ * An access line as pino writes a line at info with these fields and the message "request", but
+ * for characters above U+00FF, which are escaped (`\u2026`): parsed, the line is the same. A key's
+ * hint has one ("svc_sk_…tDui"), and it made every access line, and each batch of them, a
+ * two-byte string that was encoded to UTF-8 twice on its way to standard output.
+ */
 export function accessLine(access: Access): string {
   let line =
-    `{"level":"info","time":"${isoNow()}","pid":${process.pid},"request_id":${JSON.stringify(access.request_id)}` +
-    `,"method":${JSON.stringify(access.method)},"path":${JSON.stringify(access.path)},"route":${JSON.stringify(access.route)}` +
+    `{"level":"info","time":"${isoNow()}","pid":${process.pid},"request_id":${jsonString(access.request_id)}` +
+    `,"method":${jsonString(access.method)},"path":${jsonString(access.path)},"route":${jsonString(access.route)}` +
     `,"status":${access.status},"duration_ms":${access.duration_ms},"bytes":${access.bytes}`;
-  if (access.key_id !== undefined) line += `,"key_id":${JSON.stringify(access.key_id)}`;
-  if (access.key_hint !== undefined) line += `,"key_hint":${JSON.stringify(access.key_hint)}`;
-  if (access.user_id !== undefined) line += `,"user_id":${JSON.stringify(access.user_id)}`;
+  if (access.key_id !== undefined) line += `,"key_id":${jsonString(access.key_id)}`;
+  if (access.key_hint !== undefined) line += `,"key_hint":${jsonString(access.key_hint)}`;
+  if (access.user_id !== undefined) line += `,"user_id":${jsonString(access.user_id)}`;
   if (access.stream !== undefined) line += `,"stream":"${access.stream}"`;
   return `${line},"msg":"request"}\n`;
+}
+
+const WIDE = /[\u0100-\uffff]/;
+
+/**
+ * A JSON string of one-byte characters only: what JSON.stringify gives, with wider characters
+ * escaped. Built from character codes, because V8 keeps a string two-byte through replace() and
+ * concatenation even once every wide character is gone.
+ */
+function jsonString(value: string): string {
+  const json = JSON.stringify(value);
+  if (!WIDE.test(json)) return json;
+  const codes: number[] = [];
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code <= 0xff) codes.push(code);
+    else for (const c of `\\u${code.toString(16).padStart(4, "0")}`) codes.push(c.charCodeAt(0));
+  }
+  return String.fromCharCode(...codes);
 }
 
 /** Runs `work` as part of serving the request `requestId`: every line it logs carries the id. */
