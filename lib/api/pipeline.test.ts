@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { DATABASE_WAIT_MS } from "../db/wait.ts";
 import { generateKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { listOdds } from "./endpoints.ts";
-import { API_HEADERS, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
+import { API_HEADERS, defineEndpoint, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
 
 // What the pipeline decides before any key or session is read: CORS preflights, and whether a
 // console session cookie may be used at all. The services fail the test if anything reaches them.
@@ -164,5 +165,77 @@ describe("a database that does not answer", () => {
     await vi.advanceTimersByTimeAsync(DATABASE_WAIT_MS);
     expect(answerOf(await answering)).toEqual({ status: 503, retryAfter: "2", code: "unavailable" });
     expect(deadlines).toEqual([started + DATABASE_WAIT_MS]);
+  });
+});
+
+describe("a counted request", () => {
+  const key: ApiKeyRecord = {
+    id: "key-1",
+    orgId: "org-1",
+    environment: "production",
+    planCode: "pro",
+    sports: ["soccer"],
+    monthlyQuota: 1_000,
+    requestsPerSecond: 10,
+    concurrentStreams: 1,
+    createdAt: new Date("2026-11-01T00:00:00Z"),
+    expiresAt: null,
+    revokedAt: null,
+  };
+  // A stream endpoint whose stream does nothing: what matters is whether its answer is given.
+  const streaming = defineEndpoint({
+    operationId: "streamNothing",
+    path: "/api/v1/stream/nothing",
+    summary: "",
+    description: "",
+    tag: "Streams",
+    query: z.object({}),
+    response: z.unknown(),
+    errors: [],
+    stream: { messages: {} },
+    handle: () => ({ stream: () => {} }),
+  });
+  /** Services whose meter admits every request; its count is journaled when `journaled` settles. */
+  const meteredBy = (journaled: Promise<void>) => {
+    let released = 0;
+    const services = {
+      now: () => new Date("2026-11-23T12:00:00Z"),
+      keys: { resolve: () => key },
+      meter: {
+        admit: () => ({ admitted: true, used: 1, quota: 1_000, headers: {}, journaled }),
+        openStream: () => ({ release: () => released++ }),
+      },
+      streams: { acceptingStreams: true },
+      views: { present: {} },
+    } as unknown as ApiServices;
+    return { services, released: () => released };
+  };
+  const get = () => request("GET", { authorization: `Bearer ${generateKey("production")}` });
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("is answered only once its count is journaled, whatever the answer", async () => {
+    const journal = Promise.withResolvers<void>();
+    const { services } = meteredBy(journal.promise);
+    let settled = false;
+    const answering = serve(services, null, {}, get()).then((answer) => ((settled = true), answer));
+    await turn();
+    expect(settled).toBe(false);
+    journal.resolve();
+    const answer = await answering;
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(Buffer.concat(answer.body!).toString())).toMatchObject({ code: "not_found" });
+  });
+
+  it("whose count could not be journaled is answered 503, and its stream's place given back", async () => {
+    const journal = Promise.withResolvers<void>();
+    const { services, released } = meteredBy(journal.promise);
+    const answering = serve(services, streaming, {}, get());
+    journal.reject(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" }));
+    const answer = await answering;
+    expect(answer.status).toBe(503);
+    expect(answer.stream).toBeUndefined();
+    expect(answer.headers["retry-after"]).toBe("2");
+    expect(JSON.parse(Buffer.concat(answer.body!).toString())).toMatchObject({ code: "unavailable" });
+    expect(released()).toBe(1);
   });
 });

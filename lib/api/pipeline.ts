@@ -129,6 +129,9 @@ export async function serve(
   const { requestId } = trace;
   let limitHeaders: Record<string, string> = {};
   let meta = { used: 0, quota: 0 };
+  let slot: StreamSlot | null = null;
+  let journaled: Promise<void> | undefined;
+  let response: ApiResponse;
   try {
     if (request.method !== "GET" && request.method !== "HEAD") {
       if (isPreflight(request)) return preflightAnswer(requestId);
@@ -147,7 +150,7 @@ export async function serve(
     if (member) trace.userId = member.userId;
     else trace.key = { id: key.id, hint: keyHint(keyValue) };
     // Before admission: a stream over the limit is refused, and not counted.
-    const slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
+    slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
     try {
       if (!member) {
         const notAfter = Date.now() + DATABASE_WAIT_MS;
@@ -170,6 +173,7 @@ export async function serve(
             },
           );
         }
+        journaled = admission.journaled;
         meta = { used: admission.used, quota: admission.quota };
       }
       if (!endpoint)
@@ -210,25 +214,38 @@ export async function serve(
         };
         if (request.method === "HEAD") {
           slot?.release();
-          return { status: 200, headers, body: null };
+          response = { status: 200, headers, body: null };
+        } else {
+          response = { status: 200, headers, body: null, stream: reply.stream };
         }
-        return { status: 200, headers, body: null, stream: reply.stream };
+      } else {
+        const fullMeta = {
+          sandbox,
+          delay_seconds: delaySeconds,
+          requests_used: meta.used,
+          requests_quota: meta.quota,
+          ...reply.meta,
+        };
+        response = answer(request, reply, fullMeta, requestId, limitHeaders);
       }
-      const fullMeta = {
-        sandbox,
-        delay_seconds: delaySeconds,
-        requests_used: meta.used,
-        requests_quota: meta.quota,
-        ...reply.meta,
-      };
-      return answer(request, reply, fullMeta, requestId, limitHeaders);
     } catch (error) {
       slot?.release();
       throw error;
     }
   } catch (error) {
-    return problemAnswer(error, requestId, request.method, limitHeaders);
+    response = problemAnswer(error, requestId, request.method, limitHeaders);
   }
+  // A counted request is answered once its count is journaled, whatever the answer. A count that
+  // could not be written was taken back: the request is answered as one the service could not count.
+  if (journaled) {
+    try {
+      await journaled;
+    } catch (error) {
+      if (response.stream) slot?.release();
+      return problemAnswer(unavailableError(error, "count the request"), requestId, request.method, limitHeaders);
+    }
+  }
+  return response;
 }
 
 /**
@@ -381,10 +398,15 @@ function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string, notAft
 }
 
 function unavailable(error: unknown, what: string): never {
-  if (error instanceof ApiError) throw error;
+  throw unavailableError(error, what);
+}
+
+/** The 503 of work the service could not do now (logged), or the ApiError the work threw itself. */
+function unavailableError(error: unknown, what: string): ApiError {
+  if (error instanceof ApiError) return error;
   if (error instanceof DatabaseWaitExceeded) logger().warn(`Could not ${what}: ${error.message}`);
   else logger().error({ err: error }, `Could not ${what}`);
-  throw new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
+  return new ApiError("unavailable", `The service cannot ${what} right now; try again in a few seconds.`, {
     headers: { "retry-after": "2" },
   });
 }

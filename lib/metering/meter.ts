@@ -14,7 +14,18 @@ import { add, addTally, count, merge, type MonthTotal, type Tally } from "./tall
 import { logger } from "../log/index.ts";
 
 export type Admission =
-  | { admitted: true; used: number; quota: number; headers: Record<string, string> }
+  | {
+      admitted: true;
+      used: number;
+      quota: number;
+      headers: Record<string, string>;
+      /**
+       * Settles once the request's count is journaled: answer it only then. Rejects when the
+       * journal could not be written; the request is then not counted, and must not be answered
+       * as served. Absent when the count needs no write.
+       */
+      journaled?: Promise<void>;
+    }
   | {
       admitted: false;
       code: "rate_limited" | "quota_exceeded";
@@ -50,6 +61,14 @@ export interface Meter {
   openStream(key: ApiKeyRecord, at: Date): StreamSlot | null;
   close(): Promise<void>;
 }
+
+/** Requests admitted since the journal was last written: answered once their lines are written. */
+type JournalBatch = {
+  admitted: { usage: KeyUsage; keyId: string; month: string; day: string; time: number }[];
+  written: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+};
 
 /** What other instances announce on USAGE_CHANNEL after each of their flushes. */
 type Notice = {
@@ -115,8 +134,10 @@ export type MeterOptions = {
 /**
  * The meter: exact on one instance, never losing a counted request, cheap per request.
  *
- * - Each admitted request is appended to this instance's journal (one write(2), no fsync) before
- *   it is answered, and counted in memory.
+ * - Each admitted request is appended to this instance's journal (write(2), no fsync) before it
+ *   is answered, and counted in memory. The requests admitted in one turn of the event loop share
+ *   one write, made once the turn has handled every request that was waiting (group commit);
+ *   their answers wait for it. If it fails, none of them is counted and each is answered 503.
  * - Every `flushIntervalMs` the counts since the last flush are added to usage_monthly,
  *   usage_daily and api_keys.last_used_at in one transaction, which also records how far the
  *   journal has been added. That transaction commits asynchronously (no WAL flush wait): it is
@@ -132,6 +153,7 @@ export type MeterOptions = {
 export class JournalMeter implements Meter {
   readonly instance = randomBytes(8).toString("hex");
   private journal: Journal | null;
+  private batch: JournalBatch | null = null;
   private readonly sealed: Journal[] = [];
   private readonly usage = new Map<string, KeyUsage>();
   private readonly loading = new Map<string, Promise<KeyUsage>>();
@@ -245,7 +267,7 @@ export class JournalMeter implements Meter {
     if (used >= key.monthlyQuota) return refusal("quota_exceeded", "month", secondsUntil(time, usage.monthEnd));
     if (inSecond >= key.requestsPerSecond) return refusal("rate_limited", "second", 1);
 
-    // Journaled before it is counted or answered: a request that cannot be written is not admitted.
+    // Journaled before it is answered: a request whose line cannot be written is not counted.
     if (!this.journal) throw new Error("the meter is closed");
     this.journal.append(key.id, time);
     if (this.unflushedSince === 0) this.unflushedSince = time;
@@ -257,6 +279,7 @@ export class JournalMeter implements Meter {
       usage.day = utcDay(new Date(time));
     }
     add(this.tally, key.id, usage.month, usage.day, time);
+    const journaled = this.inBatch({ usage, keyId: key.id, month: usage.month, day: usage.day, time });
     // Near a limit the others must hear of this at once, not at the next flush: what they have not
     // heard is what they can admit beyond it.
     if (
@@ -265,7 +288,54 @@ export class JournalMeter implements Meter {
     ) {
       this.flushSoon();
     }
-    return { admitted: true, used: used + 1, quota: key.monthlyQuota, headers: headers(1) };
+    return { admitted: true, used: used + 1, quota: key.monthlyQuota, headers: headers(1), journaled };
+  }
+
+  /** Adds a request to the batch the journal writes next, which is written once this turn is done. */
+  private inBatch(admitted: JournalBatch["admitted"][number]): Promise<void> {
+    if (!this.batch) {
+      const { promise, resolve, reject } = Promise.withResolvers<void>();
+      // Each request's answer waits on it and sees a failure; one counted by a caller that does not
+      // wait (a test, a script) must not turn a failed write into an unhandled rejection.
+      promise.catch(() => {});
+      this.batch = { admitted: [], written: promise, resolve, reject };
+      // setImmediate: after the poll phase has read every request that was waiting, not after each.
+      setImmediate(() => this.commitJournal());
+    }
+    this.batch.admitted.push(admitted);
+    return this.batch.written;
+  }
+
+  /** Writes the batch's lines; if that fails, takes its requests out of the counts again. */
+  private commitJournal(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = null;
+    try {
+      this.journal!.commit();
+    } catch (error) {
+      for (const request of batch.admitted) this.uncount(request);
+      batch.reject(error);
+      return;
+    }
+    batch.resolve();
+  }
+
+  private uncount({ usage, keyId, month, day, time }: JournalBatch["admitted"][number]): void {
+    usage.pending--;
+    if (usage.second === Math.floor(time / 1000)) usage.secondAdmitted--;
+    const entry = this.tally.get(keyId);
+    if (!entry) return;
+    for (const [counts, period] of [
+      [entry.months, month],
+      [entry.days, day],
+    ] as const) {
+      const left = (counts.get(period) ?? 0) - 1;
+      if (left > 0) counts.set(period, left);
+      else counts.delete(period);
+    }
+    if (entry.months.size === 0) this.tally.delete(keyId);
+    if (this.tally.size === 0) this.unflushedSince = 0;
   }
 
   private peersInSecond(keyId: string, second: number): number {
@@ -423,6 +493,8 @@ export class JournalMeter implements Meter {
   }
 
   private async flushOnce(): Promise<void> {
+    // The tally and the journal's size are taken together below: both must cover the same lines.
+    this.commitJournal();
     const at = this.options.now().getTime();
     const journal = this.journal;
     if (
@@ -549,6 +621,7 @@ export class JournalMeter implements Meter {
     clearInterval(this.timer);
     clearInterval(this.adopter);
     this.unsubscribe?.();
+    this.commitJournal();
     this.sealed.push(this.journal);
     this.journal = null;
     await this.flush();

@@ -11,9 +11,11 @@ import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
 import { JournalMeter, type Admission } from "../../lib/metering/index.ts";
+import { readJournal } from "../../lib/metering/journal.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { seed } from "../../seeds/index.ts";
 import { BACKENDS, POSTGRES, useTestDatabase, type TestDatabase } from "./support/databases.ts";
+import { replaceWriteSync } from "./support/write-faults.ts";
 
 // The meter against a real database, in this process: exact counts, the journal's replay after a
 // crash, month rollover and the per-second window with times chosen by the test, and two meters
@@ -104,8 +106,78 @@ for (const backend of BACKENDS) {
         lastUsedAt: key?.last_used_at ? new Date(key.last_used_at).toISOString() : null,
       };
     };
-    const admitAll = (meter: JournalMeter, key: ApiKeyRecord, at: Date, n: number): Promise<Admission[]> =>
-      Promise.all(Array.from({ length: n }, () => meter.admit(key, at)));
+    // Answered requests: admitted, and each admitted one's count journaled (as the API answers).
+    const admitAll = async (meter: JournalMeter, key: ApiKeyRecord, at: Date, n: number): Promise<Admission[]> => {
+      const answers = await Promise.all(Array.from({ length: n }, () => meter.admit(key, at)));
+      await Promise.all(answers.map((answer) => (answer.admitted ? answer.journaled : undefined)));
+      return answers;
+    };
+    /** A request of a key already counted this month, which the meter decides without waiting. */
+    const admitNow = (meter: JournalMeter, key: ApiKeyRecord, at: Date) => {
+      const answer = meter.admit(key, at);
+      if (answer instanceof Promise) throw new Error("the key's count was not loaded yet");
+      return answer;
+    };
+
+    it("writes the requests decided in one turn with one journal write, and answers them once it is done", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "meter-batch-"));
+      const { meter } = await startMeter({ dir });
+      const key = await newKey();
+      const at = new Date("2026-11-21T12:00:00Z");
+      await admitAll(meter, key, at, 1);
+      const [file] = readdirSync(dir);
+      let writes = 0;
+      const restore = replaceWriteSync((real) => (fd, text) => (writes++, real(fd, text)));
+      try {
+        const answers = Array.from({ length: 25 }, () => admitNow(meter, key, at));
+        expect(answers.map((a) => a.used)).toEqual(Array.from({ length: 25 }, (_, i) => i + 2));
+        // Decided, not yet written: none of them may be answered yet.
+        expect(readJournal(path.join(dir, file!), 0).records).toHaveLength(1);
+        let journaled = 0;
+        for (const answer of answers) void (answer.admitted ? answer.journaled : undefined)?.then(() => journaled++);
+        await Promise.resolve();
+        expect(journaled).toBe(0);
+        await Promise.all(answers.map((a) => (a.admitted ? a.journaled : undefined)));
+        expect(writes).toBe(1);
+        expect(readJournal(path.join(dir, file!), 0).records).toHaveLength(26);
+      } finally {
+        restore();
+      }
+      await meter.flush();
+      expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 26 });
+      await meter.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("counts none of the requests whose journal write failed, and tells each of them", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "meter-full-"));
+      const { meter } = await startMeter({ dir });
+      const key = await newKey({ requestsPerSecond: 6 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      await admitAll(meter, key, at, 1);
+      const restore = replaceWriteSync(() => () => {
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      });
+      let outcomes: PromiseSettledResult<void>[];
+      try {
+        const answers = Array.from({ length: 5 }, () => admitNow(meter, key, at));
+        expect(answers.map((a) => a.used)).toEqual([2, 3, 4, 5, 6]);
+        outcomes = await Promise.allSettled(answers.map((a) => (a.admitted ? a.journaled : undefined)));
+      } finally {
+        restore();
+      }
+      expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill("rejected"));
+      // Taken back from the month and from the second: the key may still make 5 requests this second.
+      const next = await admitAll(meter, key, at, 6);
+      expect(next.map((a) => a.admitted)).toEqual([true, true, true, true, true, false]);
+      expect(next[4]).toMatchObject({ used: 6 });
+      await meter.flush();
+      expect(await usageOf(key.id)).toMatchObject({ monthly: { "2026-11-01": 6 }, daily: { "2026-11-21": 6 } });
+      const [file] = readdirSync(dir);
+      expect(readJournal(path.join(dir, file!), 0).records).toHaveLength(6);
+      await meter.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
     it("admits exactly a quota of N out of many concurrent requests, each with its own count", async () => {
       const { meter } = await startMeter();
