@@ -42,6 +42,26 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
   });
   afterAll(() => handle?.close());
 
+  it("lets the event loop turn between the statements of a transaction", async () => {
+    // Counts turns of the event loop while a transaction of three statements runs: PGlite runs
+    // statements on this thread, and requests are answered only between them.
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    turns = 0;
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await tx.execute(sql`select 2`);
+      await tx.execute(sql`select 3`);
+    });
+    counting = false;
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+
   it("applies the migrations once, and opening again changes nothing", async () => {
     const count = async (h: DatabaseHandle) =>
       rowsOf<{ n: number }>(await h.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
