@@ -55,8 +55,9 @@ const UPCOMING_EVENTS = 50;
 const LIVE_EVENTS = 200;
 
 // The thresholds: ours ÷ baseline by server CPU per request (baseline's ÷ ours) and by req/s, both
-// at least the minimum; p99 latency for the events list. CPU per request comes first: it does not
-// flatter either side when the load generator, or other work on the machine, is what limits a run.
+// at least the minimum; p99 latency for the events list, the median round's (each round's p99 is
+// over its own answers; the worst round's is in the table). CPU per request comes first: it does
+// not flatter either side when the load generator, or other work on the machine, limits a run.
 const EVENTS_MIN_RATIO = 0.5;
 const EVENTS_GOAL_RATIO = 0.7;
 const ODDS_MIN_RATIO = 0.6;
@@ -108,20 +109,24 @@ function ratios(comparison: Comparison): Ratios {
   };
 }
 
-/** PASS when both ratios reach `minRatio` (the CPU one where /proc exists) and, if given, p99 is under its limit. */
+/**
+ * PASS when both ratios reach `minRatio` (the CPU one where /proc exists) and, if given, p99 (the
+ * median round's) is under its limit.
+ */
 function verdict(ratio: Ratios, p99: number, minRatio: number, p99Limit?: number, goalRatio?: number): string {
   const misses: string[] = [];
   if (ratio.cpu !== null && ratio.cpu < minRatio) misses.push(`ratio by CPU per request under ${minRatio}`);
   if (ratio.rps < minRatio) misses.push(`ratio by req/s under ${minRatio}`);
-  if (p99Limit !== undefined && p99 >= p99Limit) misses.push(`p99 not under ${p99Limit} ms`);
+  if (p99Limit !== undefined && p99 >= p99Limit) misses.push(`median round's p99 not under ${p99Limit} ms`);
   if (misses.length) return `FAIL (${misses.join(", ")})`;
   const lowest = Math.min(ratio.rps, ratio.cpu ?? Infinity);
   const goal =
     goalRatio === undefined ? "" : lowest >= goalRatio ? `, goal ${goalRatio} met` : `, goal ${goalRatio} not met`;
-  return `PASS (ratios ≥ ${minRatio}${goal}${p99Limit === undefined ? "" : `, p99 < ${p99Limit} ms`})`;
+  return `PASS (ratios ≥ ${minRatio}${goal}${p99Limit === undefined ? "" : `, median round's p99 < ${p99Limit} ms`})`;
 }
 
 const twoDecimals = (n: number) => n.toFixed(2);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const microseconds = (n: number) => `${fmt(n)} µs`;
 
 function report(comparison: Comparison, judge: (ratio: Ratios, p99: number) => string): void {
@@ -176,7 +181,9 @@ function report(comparison: Comparison, judge: (ratio: Ratios, p99: number) => s
       ms,
     )}`,
   );
-  console.log(`  ${judge(ratio, ours.p99)}`);
+  // Judged on the median round: one round disturbed by other work on a shared machine moves the
+  // worst round's p99 by tens of ms for the baseline as well as for ours (the spread above shows it).
+  console.log(`  ${judge(ratio, median(ours.rounds.map((r) => r.p99)))}`);
   // When the load generator is near a whole core, req/s and latency are as much its figures as the
   // server's (autocannon decodes every response body into a string, which for the large odds
   // board is most of its work; wrk does far less). CPU per request does not depend on it.
@@ -280,7 +287,7 @@ async function main() {
       `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; latency over every 2xx answer`,
     );
     console.log(
-      `  ${PINNING}; CPU per request: the server's utime + stime from /proc ÷ its 2xx answers; p99: the worst round's`,
+      `  ${PINNING}; CPU per request: the server's utime + stime from /proc ÷ its 2xx answers; p99: the worst round's in the table, the median round's in the verdict`,
     );
     console.log(
       `  thresholds: events ≥ ${EVENTS_MIN_RATIO} of the baseline by CPU per request and by req/s (goal ${EVENTS_GOAL_RATIO}), p99 < ${P99_LIMIT_MS} ms; odds ≥ ${ODDS_MIN_RATIO} by both`,
