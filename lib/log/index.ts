@@ -209,6 +209,10 @@ export function accessLine(access: Access): string {
 }
 
 const WIDE = /[\u0100-\uffff]/;
+// Escaped forms of the strings with wide characters seen last: a key's hint comes with every
+// request of the key. Bounded, so that invented paths cannot grow it.
+const ESCAPED_MAX = 1_000;
+const escaped = new Map<string, string>();
 
 /**
  * A JSON string of one-byte characters only: what JSON.stringify gives, with wider characters
@@ -218,13 +222,18 @@ const WIDE = /[\u0100-\uffff]/;
 function jsonString(value: string): string {
   const json = JSON.stringify(value);
   if (!WIDE.test(json)) return json;
+  const known = escaped.get(json);
+  if (known !== undefined) return known;
   const codes: number[] = [];
   for (let i = 0; i < json.length; i++) {
     const code = json.charCodeAt(i);
     if (code <= 0xff) codes.push(code);
     else for (const c of `\\u${code.toString(16).padStart(4, "0")}`) codes.push(c.charCodeAt(0));
   }
-  return String.fromCharCode(...codes);
+  const result = String.fromCharCode(...codes);
+  if (escaped.size >= ESCAPED_MAX) escaped.clear();
+  escaped.set(json, result);
+  return result;
 }
 
 /** Runs `work` as part of serving the request `requestId`: every line it logs carries the id. */
