@@ -24,6 +24,21 @@ function request(method: string, headers: Record<string, string>): ApiRequest {
 
 const COOKIE = "next-auth.session-token=a.session.token";
 
+// A production key, active, with limits no test reaches.
+const key: ApiKeyRecord = {
+  id: "key-1",
+  orgId: "org-1",
+  environment: "production",
+  planCode: "pro",
+  sports: ["soccer"],
+  monthlyQuota: 1_000,
+  requestsPerSecond: 10,
+  concurrentStreams: 1,
+  createdAt: new Date("2026-11-01T00:00:00Z"),
+  expiresAt: null,
+  revokedAt: null,
+};
+
 describe("CORS preflights", () => {
   it("are answered 204 for GET and HEAD from any origin, without credentials, before any key", async () => {
     const answer = await serve(
@@ -106,19 +121,6 @@ describe("a database that does not answer", () => {
     vi.useRealTimers();
   });
 
-  const key: ApiKeyRecord = {
-    id: "key-1",
-    orgId: "org-1",
-    environment: "production",
-    planCode: "pro",
-    sports: ["soccer"],
-    monthlyQuota: 1_000,
-    requestsPerSecond: 10,
-    concurrentStreams: 1,
-    createdAt: new Date("2026-11-01T00:00:00Z"),
-    expiresAt: null,
-    revokedAt: null,
-  };
   const never = () => new Promise<never>(() => {});
   const services = (parts: Partial<ApiServices>) =>
     ({ now: () => new Date("2026-11-23T12:00:00Z"), ...parts }) as unknown as ApiServices;
@@ -169,19 +171,6 @@ describe("a database that does not answer", () => {
 });
 
 describe("a counted request", () => {
-  const key: ApiKeyRecord = {
-    id: "key-1",
-    orgId: "org-1",
-    environment: "production",
-    planCode: "pro",
-    sports: ["soccer"],
-    monthlyQuota: 1_000,
-    requestsPerSecond: 10,
-    concurrentStreams: 1,
-    createdAt: new Date("2026-11-01T00:00:00Z"),
-    expiresAt: null,
-    revokedAt: null,
-  };
   // A stream endpoint whose stream does nothing: what matters is whether its answer is given.
   const streaming = defineEndpoint({
     operationId: "streamNothing",
