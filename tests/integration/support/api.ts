@@ -1,46 +1,64 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { expect } from "vitest";
 import { openApiDocument } from "../../../lib/api/openapi.ts";
-import { admin } from "./processes.ts";
+import { OPERATOR } from "../../../lib/audit.ts";
+import { loadConfig } from "../../../lib/config.ts";
+import { openDatabase } from "../../../lib/db/index.ts";
+import { createProductionKey, createSandboxKey } from "../../../lib/keys/index.ts";
+import { setLicence } from "../../../lib/licences.ts";
+import { createOrganisation } from "../../../lib/organisations.ts";
+import { setPlan } from "../../../lib/plans.ts";
+import { seedReferenceData } from "../../../seeds/index.ts";
 
-// What the API suites share: organisations and keys made with the operator CLI, feed data posted
-// through the provider ingest, and a client that checks every answer against the OpenAPI document.
+// What the API suites share: organisations and keys made as the operator CLI makes them, feed
+// data posted through the provider ingest, and a client that checks every answer against the
+// OpenAPI document.
 
 export const FEED_TOKEN = "feed-token-for-api-tests-0123456789";
 
 type CreatedKey = { id: string; key: string };
 
-/** An organisation with a licence, a plan, its sandbox key and one production key. */
+/**
+ * An organisation with a licence, a plan, its sandbox key and one production key, made in this
+ * process with the functions the operator CLI runs for the same commands (the CLI itself is tested
+ * in admin-cli.test.ts): a CLI process per step cost the suites minutes of CI. The database is
+ * opened and closed again, since PGlite admits one process at a time.
+ */
 export async function organisationWithKeys(
   env: Record<string, string>,
   slug: string,
   options: { plan: string; sandboxSport: string },
 ): Promise<{ orgId: string; sandbox: CreatedKey; production: CreatedKey }> {
-  const org = await admin<{ id: string }>(["org", "create", "--name", `Org ${slug}`, "--slug", slug], env);
-  await admin(
-    [
-      "licence",
-      "set",
-      "--org",
-      slug,
-      "--reference",
-      `L-${slug}`,
-      "--authority",
-      "Test Authority",
-      "--holder",
-      `${slug} Ltd`,
-      "--valid-until",
-      "2031-12-31",
-    ],
-    env,
-  );
-  await admin(["plan", "set", "--org", slug, "--plan", options.plan], env);
-  const sandbox = await admin<CreatedKey>(
-    ["key", "create", "--org", slug, "--env", "sandbox", "--sport", options.sandboxSport],
-    env,
-  );
-  const production = await admin<CreatedKey>(["key", "create", "--org", slug, "--env", "production"], env);
-  return { orgId: org.id, sandbox, production };
+  const config = loadConfig(env);
+  const handle = await openDatabase(config);
+  try {
+    const { db } = handle;
+    await seedReferenceData(db);
+    const at = new Date();
+    const org = await createOrganisation(db, { name: `Org ${slug}`, slug }, OPERATOR);
+    await setLicence(
+      db,
+      org.id,
+      { reference: `L-${slug}`, authority: "Test Authority", holder: `${slug} Ltd`, validUntil: "2031-12-31" },
+      OPERATOR,
+      at,
+    );
+    await setPlan(db, org.id, options.plan, OPERATOR);
+    const sandbox = await createSandboxKey(
+      db,
+      org.id,
+      { sport: options.sandboxSport },
+      { actor: OPERATOR, at, ttlDays: config.SANDBOX_KEY_TTL_DAYS },
+    );
+    const production = await createProductionKey(db, org.id, {}, { actor: OPERATOR, at });
+    return {
+      orgId: org.id,
+      sandbox: { id: sandbox.summary.id, key: sandbox.key },
+      production: { id: production.summary.id, key: production.key },
+    };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Posts provider updates and fails unless every line applied. */
