@@ -123,9 +123,14 @@ async function startServer(dataDir: string): Promise<Server> {
       child.kill("SIGKILL");
       reject(new Error(`the server was not ready within 60 s:\n${output}`));
     }, 60_000);
+    let ready: RegExpExecArray | null = null;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const ready = /^READY (.*)$/m.exec(output);
+      // Once ready, the output only grows (an access line per request): searching it again on
+      // every chunk flattened a string of tens of megabytes each time, this process fell behind
+      // reading it, and the server's last log lines, written as it stopped, waited on the full pipe.
+      if (ready) return;
+      ready = /^READY (.*)$/m.exec(output);
       if (ready) {
         clearTimeout(timer);
         resolve(JSON.parse(ready[1]!) as { metered: string; unmetered: string });
