@@ -19,8 +19,9 @@ import path from "node:path";
 // answered: once write(2) returns the line is in the kernel, so a `kill -9` (or any crash of the
 // process) cannot lose it. The lines of the requests admitted in one turn of the event loop are
 // written together (group commit, see JournalMeter): a write per request was a visible share of an
-// API request's CPU, most of it the file system's work for each append. The meter adds the journal to PostgreSQL in batches and records, in the same
-// transaction, how many bytes it has added (meter_journals). At start-up a journal whose process
+// API request's CPU, most of it the file system's work for each append. The meter adds the journal
+// to PostgreSQL in batches and records, in the same transaction, how many bytes it has added
+// (meter_journals). At start-up a journal whose process
 // is gone is replayed from that point, so every line is added exactly once.
 //
 // File names are `<pid>-<journal id>.journal`: the pid tells a live instance's journal (left
@@ -53,7 +54,7 @@ export class Journal {
     return new Journal(dir, `${Date.now().toString(36)}${randomBytes(6).toString("hex")}`);
   }
 
-  /** Bytes written so far: the offset the next record starts at (lines not yet committed are not in it). */
+  /** Bytes written so far: the offset the next record starts at (uncommitted lines are not in it). */
   get size(): number {
     return this.bytes;
   }
