@@ -21,8 +21,8 @@ import path from "node:path";
 // written together (group commit, see JournalMeter): a write per request was a visible share of an
 // API request's CPU, most of it the file system's work for each append. The meter adds the journal
 // to PostgreSQL in batches and records, in the same transaction, how many bytes it has added
-// (meter_journals). At start-up a journal whose process
-// is gone is replayed from that point, so every line is added exactly once.
+// (meter_journals). At start-up a journal whose process is gone is replayed from that point, so
+// every line is added exactly once.
 //
 // File names are `<pid>-<journal id>.journal`: the pid tells a live instance's journal (left
 // alone) from a dead one's (replayed); the journal id names its row in meter_journals.
