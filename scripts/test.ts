@@ -12,9 +12,16 @@ const suites: Step[] = [
   {
     name: "vitest",
     bin: "node_modules/vitest/vitest.mjs",
-    args: ["run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    // A stray `.only` would pass the run while skipping the rest of its file: refused here always.
+    args: [
+      "run",
+      "--allowOnly=false",
+      "--reporter=default",
+      "--reporter=json",
+      "--outputFile.json=test-results/vitest.json",
+    ],
   },
-  { name: "playwright", bin: "node_modules/@playwright/test/cli.js", args: ["test"] },
+  { name: "playwright", bin: "node_modules/@playwright/test/cli.js", args: ["test", "--forbid-only"] },
 ];
 
 function run(step: Step): boolean {
