@@ -13,7 +13,11 @@ const PASSWORD = "correct horse battery staple";
 
 let server: LiveServer;
 
+// Each of the operator's commands stops the server, runs the CLI and starts the server again.
+test.describe.configure({ timeout: 240_000 });
+
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startLiveServer();
 });
 
