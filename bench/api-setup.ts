@@ -40,6 +40,7 @@ export async function createKey(env: Record<string, string>): Promise<string> {
     ],
     env,
   );
+  await admin(["licence", "verify", "--org", "bench"], env);
   await admin(["plan", "set", "--org", "bench", "--plan", "pro"], env);
   const created = await admin<{ key: string }>(["key", "create", "--org", "bench", "--env", "production"], env);
   return created.key;

@@ -18,7 +18,12 @@ export type AuditAction =
   | "user.signed_in"
   | "user.signed_out"
   | "licence.set"
+  | "licence.verified"
+  | "licence.rejected"
+  | "licence.revoked"
   | "plan.set"
+  | "plan.requested"
+  | "plan.approved"
   | "key.created"
   | "key.revoked"
   | "user.password_reset";

@@ -11,6 +11,7 @@ export const DOMAIN_ERROR_CODES = [
   "licence_missing",
   "licence_not_valid",
   "plan_missing",
+  "approval_required",
   "forbidden",
   "invitation_invalid",
 ] as const;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { licenceStatus, type Licence } from "./licences.ts";
+import { inactiveLicenceDetail, keyLicenceRefusal, licenceStatus, type LicenceState } from "./licences.ts";
 
-const licence = { validFrom: "2026-01-01", validUntil: "2026-12-31" } as Licence;
+const licence: LicenceState = {
+  reference: "MGA/B2B/123",
+  verification: "verified",
+  validFrom: "2026-01-01",
+  validUntil: "2026-12-31",
+  reviewedAt: new Date("2026-01-05T10:00:00Z"),
+  updatedAt: new Date("2026-01-02T09:00:00Z"),
+};
 
 describe("licence validity", () => {
   it.each([
@@ -15,5 +22,39 @@ describe("licence validity", () => {
 
   it("is missing when there is no record", () => {
     expect(licenceStatus(undefined, new Date())).toBe("missing");
+  });
+
+  it.each(["pending", "rejected", "revoked"] as const)("counts for nothing while %s, whatever its dates", (state) => {
+    expect(licenceStatus({ ...licence, verification: state }, new Date("2026-06-01T00:00:00Z"))).toBe(state);
+  });
+});
+
+describe("why a production key is refused", () => {
+  const midYear = new Date("2026-06-01T12:00:00Z");
+
+  it("names the licence and the date", () => {
+    expect(inactiveLicenceDetail(licence, new Date("2027-01-01T00:00:00Z"))).toMatch(
+      /^The organisation's licence MGA\/B2B\/123 lapsed after 2026-12-31: production keys are served only while/,
+    );
+    expect(
+      inactiveLicenceDetail(
+        { ...licence, verification: "revoked", reviewedAt: new Date("2026-05-20T08:00:00Z") },
+        midYear,
+      ),
+    ).toContain("MGA/B2B/123 was revoked on 2026-05-20");
+    expect(inactiveLicenceDetail({ ...licence, verification: "pending", reviewedAt: null }, midYear)).toContain(
+      "MGA/B2B/123 awaits an operator's verification (recorded 2026-01-02)",
+    );
+    expect(inactiveLicenceDetail(null, midYear)).toMatch(/has no licence record/);
+    expect(inactiveLicenceDetail(licence, midYear)).toBeNull();
+  });
+
+  it("applies to production keys only", () => {
+    const revoked = { ...licence, verification: "revoked" as const };
+    expect(keyLicenceRefusal({ environment: "production", licence: revoked }, midYear)).toContain("revoked");
+    expect(keyLicenceRefusal({ environment: "production", licence: null }, midYear)).toMatch(/no licence record/);
+    expect(keyLicenceRefusal({ environment: "sandbox", licence: revoked }, midYear)).toBeNull();
+    // A console member's session is shaped like a key but carries no licence: its entitlement is decided elsewhere.
+    expect(keyLicenceRefusal({ environment: "production" }, midYear)).toBeNull();
   });
 });

@@ -1,13 +1,21 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit, type Actor } from "./audit.ts";
+import { recordAudit, type Actor, type AuditAction } from "./audit.ts";
 import { utcDay } from "./clock.ts";
 import type { Database } from "./db/index.ts";
-import { licences } from "./db/schema/index.ts";
+import { licences, organisations, type LicenceVerification } from "./db/schema/index.ts";
+import { DomainError } from "./errors.ts";
 import { newId } from "./ids.ts";
+import { instanceKeyCache, notifyKeyChange } from "./keys/cache.ts";
 
 export type Licence = typeof licences.$inferSelect;
-export type LicenceStatus = "missing" | "valid" | "not_yet_valid" | "lapsed";
+export type LicenceStatus = "missing" | "pending" | "rejected" | "revoked" | "not_yet_valid" | "lapsed" | "valid";
+
+/** What the rules read of a licence record; the key lookup carries this much for a production key. */
+export type LicenceState = Pick<
+  Licence,
+  "reference" | "verification" | "validFrom" | "validUntil" | "reviewedAt" | "updatedAt"
+>;
 
 const day = z.iso.date({ message: "Use a date in the form YYYY-MM-DD" });
 
@@ -25,6 +33,8 @@ export const licenceInput = z
     path: ["validUntil"],
   });
 
+export const reviewReason = z.string().trim().min(1, "Give a reason").max(500);
+
 export function getLicence(db: Database, orgId: string): Promise<Licence | undefined> {
   return db
     .select()
@@ -33,16 +43,72 @@ export function getLicence(db: Database, orgId: string): Promise<Licence | undef
     .then((rows) => rows[0]);
 }
 
-/** Validity is judged by whole UTC days: a licence valid until 2027-03-31 covers all of that day. */
-export function licenceStatus(licence: Licence | undefined, at: Date): LicenceStatus {
+/**
+ * Only an operator's verification makes a record count; then validity is judged by whole UTC
+ * days: a licence valid until 2027-03-31 covers all of that day.
+ */
+export function licenceStatus(licence: LicenceState | null | undefined, at: Date): LicenceStatus {
   if (!licence) return "missing";
+  if (licence.verification !== "verified") return licence.verification;
   const today = utcDay(at);
   if (today < licence.validFrom) return "not_yet_valid";
   if (today > licence.validUntil) return "lapsed";
   return "valid";
 }
 
-/** Records or replaces the organisation's licence; the previous version stays in the audit log. */
+/**
+ * Why production keys may not be served on the strength of this licence, naming it and the date,
+ * or null while it is verified and in force.
+ */
+export function inactiveLicenceDetail(licence: LicenceState | null | undefined, at: Date): string | null {
+  const status = licenceStatus(licence, at);
+  if (status === "valid") return null;
+  const rule = "production keys are served only while the organisation's licence is verified and in force.";
+  if (status === "missing") return `The organisation has no licence record: ${rule}`;
+  const named = `The organisation's licence ${licence!.reference}`;
+  const reviewed = utcDay(licence!.reviewedAt ?? licence!.updatedAt);
+  const why = {
+    pending: `awaits an operator's verification (recorded ${utcDay(licence!.updatedAt)})`,
+    rejected: `was rejected on ${reviewed}`,
+    revoked: `was revoked on ${reviewed}`,
+    lapsed: `lapsed after ${licence!.validUntil}`,
+    not_yet_valid: `is valid only from ${licence!.validFrom}`,
+  }[status];
+  return `${named} ${why}: ${rule}`;
+}
+
+/**
+ * Why a production key may not be served now, or null; null for any other credential. The API
+ * refuses such a key with 403 `licence_inactive`.
+ */
+export function keyLicenceRefusal(key: { environment: string; licence?: LicenceState | null }, at: Date) {
+  if (key.environment !== "production" || key.licence === undefined) return null;
+  return inactiveLicenceDetail(key.licence, at);
+}
+
+/**
+ * The one rule of who may hold production keys (create them, be served with them, read the board
+ * in real time): a verified licence in force, and a plan.
+ */
+export async function mayHoldProductionKeys(db: Database, orgId: string, at: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ planCode: organisations.planCode, licence: licences })
+    .from(organisations)
+    .leftJoin(licences, eq(licences.orgId, organisations.id))
+    .where(eq(organisations.id, orgId));
+  return row !== undefined && row.planCode !== null && licenceStatus(row.licence, at) === "valid";
+}
+
+/** Every instance drops what it cached of the organisation's keys once the change commits. */
+async function announce(tx: Database, orgId: string): Promise<void> {
+  await notifyKeyChange(tx, { orgId });
+}
+
+/**
+ * Records or replaces the organisation's licence; the previous version stays in the audit log. A
+ * new or changed record waits for an operator's verification again (and its production keys stop
+ * until then); saving a verified record unchanged keeps it verified.
+ */
 export async function setLicence(
   db: Database,
   orgId: string,
@@ -69,22 +135,86 @@ export async function setLicence(
       },
     ]);
   }
-  return db.transaction(async (tx) => {
+  const licence = await db.transaction(async (tx) => {
     const previous = await getLicence(tx, orgId);
+    const unchanged =
+      previous?.verification === "verified" && JSON.stringify(pickLicence(previous)) === JSON.stringify(values);
+    const review = unchanged
+      ? {}
+      : { verification: "pending" as const, reviewedAt: null, reviewReason: null, updatedAt: at };
     const [licence] = await tx
       .insert(licences)
-      .values({ id: newId("lic"), orgId, ...values })
-      .onConflictDoUpdate({ target: licences.orgId, set: { ...values, updatedAt: at } })
+      .values({ id: newId("lic"), orgId, ...values, ...review })
+      .onConflictDoUpdate({ target: licences.orgId, set: { ...values, ...review } })
       .returning();
     await recordAudit(tx, {
       orgId,
       actor,
       action: "licence.set",
       target: licence!.id,
-      details: { ...values, previous: previous ? pickLicence(previous) : null },
+      details: {
+        ...values,
+        verification: licence!.verification,
+        previous: previous ? { ...pickLicence(previous), verification: previous.verification } : null,
+      },
     });
+    await announce(tx, orgId);
     return licence!;
   });
+  instanceKeyCache()?.forget({ orgId });
+  return licence;
+}
+
+export type LicenceReview = "verify" | "reject" | "revoke";
+
+const REVIEWS: Record<
+  LicenceReview,
+  { from: LicenceVerification[]; to: LicenceVerification; action: AuditAction; reasonRequired: boolean }
+> = {
+  verify: { from: ["pending"], to: "verified", action: "licence.verified", reasonRequired: false },
+  reject: { from: ["pending"], to: "rejected", action: "licence.rejected", reasonRequired: true },
+  revoke: { from: ["verified"], to: "revoked", action: "licence.revoked", reasonRequired: false },
+};
+
+/**
+ * The operator's decision on the organisation's licence record: verify a pending one, reject a
+ * pending one (with a reason the organisation sees), or revoke a verified one. Revoking stops the
+ * organisation's production keys on every instance at once.
+ */
+export async function reviewLicence(
+  db: Database,
+  orgId: string,
+  review: LicenceReview,
+  options: { actor: Actor; at: Date; reason?: string },
+): Promise<Licence> {
+  const rule = REVIEWS[review];
+  const reason = options.reason === undefined && !rule.reasonRequired ? null : reviewReason.parse(options.reason ?? "");
+  const licence = await db.transaction(async (tx) => {
+    const current = await getLicence(tx, orgId);
+    if (!current) throw new DomainError("not_found", "The organisation has no licence record.");
+    if (!rule.from.includes(current.verification)) {
+      throw new DomainError(
+        "conflict",
+        `The licence ${current.reference} is ${current.verification}; only a ${rule.from.join(" or ")} licence can be ${rule.to}.`,
+      );
+    }
+    const [licence] = await tx
+      .update(licences)
+      .set({ verification: rule.to, reviewedAt: options.at, reviewReason: reason })
+      .where(eq(licences.orgId, orgId))
+      .returning();
+    await recordAudit(tx, {
+      orgId,
+      actor: options.actor,
+      action: rule.action,
+      target: current.id,
+      details: { reference: current.reference, validUntil: current.validUntil, reason },
+    });
+    await announce(tx, orgId);
+    return licence!;
+  });
+  instanceKeyCache()?.forget({ orgId });
+  return licence;
 }
 
 function pickLicence(l: Licence) {

@@ -17,9 +17,10 @@ import {
   type CreatedKey,
   type KeySummary,
 } from "../lib/keys/index.ts";
-import { setLicence } from "../lib/licences.ts";
+import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../lib/licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../lib/organisations.ts";
-import { listPlans, setPlan } from "../lib/plans.ts";
+import { approvePlanRequest, listPlans, setPlan } from "../lib/plans.ts";
+import { LICENCE_VERIFICATIONS, licences } from "../lib/db/schema/index.ts";
 import { resetPassword } from "../lib/users.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 
@@ -30,15 +31,21 @@ Commands:
   org list
   licence set --org ORG --reference REF --authority AUTHORITY --holder LEGAL_NAME
               --valid-until YYYY-MM-DD [--valid-from YYYY-MM-DD] [--territory TERRITORY]
+  licence list [--status pending|verified|rejected|revoked]
+  licence verify --org ORG
+  licence reject --org ORG --reason TEXT
+  licence revoke --org ORG [--reason TEXT]
   plan list
   plan set --org ORG --plan CODE
+  plan approve --org ORG
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
   key list --org ORG
   user reset-password --email EMAIL
 
-ORG is an organisation's id (org_…) or its slug. --json prints one JSON document instead of text.
+ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
+pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
 The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
 (which only one process can open at a time: stop the server first).`;
 
@@ -59,6 +66,8 @@ const OPTIONS = {
   sport: text,
   id: text,
   email: text,
+  reason: text,
+  status: text,
   json: flag,
   help: flag,
 };
@@ -80,6 +89,17 @@ function optional(options: Options, name: string): string | undefined {
 }
 
 const day = (date: Date | null) => (date ? date.toISOString() : "-");
+
+function licenceLine(l: Licence): string {
+  const reason = l.reviewReason ? `  reason="${l.reviewReason}"` : "";
+  return `${l.orgId}  ${l.reference}  ${l.verification}  valid ${l.validFrom} to ${l.validUntil}  ${l.authority}  ${l.holder}${reason}`;
+}
+
+const REVIEWED: Record<LicenceReview, string> = {
+  verify: "verified: its production keys work while it is in force",
+  reject: "rejected; the organisation sees the reason",
+  revoke: "revoked: its production keys are refused from now on",
+};
 
 function keyLine(key: KeySummary): string {
   const label = key.name ? ` "${key.name}"` : "";
@@ -122,7 +142,13 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
       return {
         json: orgs,
         text:
-          orgs.map((o) => `${o.id}  ${o.slug}  ${o.name}  plan=${o.planCode ?? "-"}`).join("\n") || "No organisations.",
+          orgs
+            .map(
+              (o) =>
+                `${o.id}  ${o.slug}  ${o.name}  plan=${o.planCode ?? "-"}` +
+                (o.requestedPlanCode ? `  requested=${o.requestedPlanCode}` : ""),
+            )
+            .join("\n") || "No organisations.",
       };
     }
     case "licence set": {
@@ -143,8 +169,26 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
       );
       return {
         json: licence,
-        text: `Licence ${licence.reference} recorded for ${org.name}: valid ${licence.validFrom} to ${licence.validUntil}.`,
+        text: `Licence ${licence.reference} recorded for ${org.name}: valid ${licence.validFrom} to ${licence.validUntil}, ${licence.verification}.`,
       };
+    }
+    case "licence list": {
+      const status = optional(options, "status");
+      if (status && !(LICENCE_VERIFICATIONS as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be one of ${LICENCE_VERIFICATIONS.join(", ")}, not "${status}".`);
+      }
+      const all = await db.select().from(licences).orderBy(licences.updatedAt);
+      const listed = status ? all.filter((l) => l.verification === status) : all;
+      return { json: listed, text: listed.map(licenceLine).join("\n") || "No licences." };
+    }
+    case "licence verify":
+    case "licence reject":
+    case "licence revoke": {
+      const review = command.split(" ")[1] as LicenceReview;
+      const org = await findOrganisation(db, required(options, "org"));
+      const reason = review === "reject" ? required(options, "reason") : optional(options, "reason");
+      const licence = await reviewLicence(db, org.id, review, { ...context, reason });
+      return { json: licence, text: `Licence ${licence.reference} of ${org.name} ${REVIEWED[review]}.` };
     }
     case "plan list": {
       const plans = await listPlans(db);
@@ -156,6 +200,11 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
       const org = await findOrganisation(db, required(options, "org"));
       const plan = await setPlan(db, org.id, required(options, "plan"), OPERATOR);
       return { json: { orgId: org.id, plan }, text: `${org.name} is on the ${plan.name} plan.` };
+    }
+    case "plan approve": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const plan = await approvePlanRequest(db, org.id, OPERATOR);
+      return { json: { orgId: org.id, plan }, text: `Approved: ${org.name} is on the ${plan.name} plan.` };
     }
     case "key create": {
       const org = await findOrganisation(db, required(options, "org"));

@@ -2,11 +2,16 @@
 // native binaries, so `npm install` here leaves the other platforms' optional packages out of
 // package-lock.json, and `npm ci` then refuses the lock as out of sync. This adds those entries
 // the way a lock made against the full registry lists them: version, optional, and the os/cpu/libc
-// that make npm skip them on other machines. Run after changing dependencies: `npm run lock`.
+// that make npm skip them on other machines, and the `integrity` the registry publishes for each
+// version, so that `npm ci` checks what it downloads against the lock as it does for every other
+// package. Run after changing dependencies: `npm run lock`.
 import { readFileSync, writeFileSync } from "node:fs";
 
 type Entry = {
+  name?: string;
   version?: string;
+  integrity?: string;
+  link?: boolean;
   dev?: boolean;
   optional?: boolean;
   os?: string[];
@@ -14,7 +19,7 @@ type Entry = {
   libc?: string[];
   optionalDependencies?: Record<string, string>;
 };
-type Lock = { packages: Record<string, Entry> };
+export type Lock = { packages: Record<string, Entry> };
 
 const OS: Record<string, string> = {
   darwin: "darwin",
@@ -41,19 +46,77 @@ function platformOf(name: string): Pick<Entry, "os" | "cpu" | "libc"> {
   return fields;
 }
 
-const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as Lock;
-let added = 0;
-for (const [path, entry] of Object.entries(lock.packages)) {
-  for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
-    const nested = `${path}/node_modules/${name}`;
-    const hoisted = `node_modules/${name}`;
-    if (lock.packages[nested] || lock.packages[hoisted]) continue;
-    lock.packages[hoisted] = { version, ...(entry.dev ? { dev: true } : {}), optional: true, ...platformOf(name) };
-    added++;
+/** Adds the optional platform packages npm left out, hoisted; returns how many it added. */
+export function addPlatformEntries(lock: Lock): number {
+  let added = 0;
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
+      const nested = `${path}/node_modules/${name}`;
+      const hoisted = `node_modules/${name}`;
+      if (lock.packages[nested] || lock.packages[hoisted]) continue;
+      lock.packages[hoisted] = { version, ...(entry.dev ? { dev: true } : {}), optional: true, ...platformOf(name) };
+      added++;
+    }
+  }
+  lock.packages = Object.fromEntries(
+    Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+  );
+  return added;
+}
+
+export type Release = { path: string; name: string; version: string };
+
+/** The installed packages whose entry has no `integrity` (the root and linked folders have none). */
+export function releasesWithoutIntegrity(lock: Lock): Release[] {
+  const releases: Release[] = [];
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === "" || entry.link || entry.integrity || !entry.version) continue;
+    const name = entry.name ?? path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+    releases.push({ path, name, version: entry.version });
+  }
+  return releases;
+}
+
+/** The registry's address of one version's metadata (a scoped name keeps its @, its / encoded). */
+export function metadataUrl(registry: string, release: Pick<Release, "name" | "version">): string {
+  const base = registry.endsWith("/") ? registry : `${registry}/`;
+  return `${base}${release.name.replace("/", "%2f")}/${release.version}`;
+}
+
+/** Writes each found integrity into its entry, after `version` as npm places it. */
+export function fillIntegrity(lock: Lock, integrities: Map<string, string>): void {
+  for (const [path, integrity] of integrities) {
+    const entry = lock.packages[path];
+    if (!entry) continue;
+    const { version, ...rest } = entry;
+    delete rest.integrity;
+    lock.packages[path] = { version, integrity, ...rest };
   }
 }
-lock.packages = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
-);
-writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`package-lock.json: added ${added} optional platform entries`);
+
+async function registryIntegrity(registry: string, release: Release): Promise<string> {
+  const url = metadataUrl(registry, release);
+  const response = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(30_000) });
+  if (!response.ok) throw new Error(`${url}: the registry answered ${response.status}`);
+  const integrity = ((await response.json()) as { dist?: { integrity?: string } }).dist?.integrity;
+  if (!integrity?.startsWith("sha512-")) throw new Error(`${url}: no sha512 integrity in dist`);
+  return integrity;
+}
+
+async function main(): Promise<void> {
+  const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as Lock;
+  const added = addPlatformEntries(lock);
+  // The registry npm is configured with (npm passes it to scripts), else the public one.
+  const registry = process.env.npm_config_registry || "https://registry.npmjs.org/";
+  const integrities = new Map<string, string>();
+  for (const release of releasesWithoutIntegrity(lock)) {
+    integrities.set(release.path, await registryIntegrity(registry, release));
+  }
+  fillIntegrity(lock, integrities);
+  writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
+  console.log(
+    `package-lock.json: added ${added} optional platform entries, filled ${integrities.size} integrity fields`,
+  );
+}
+
+if (import.meta.main) await main();

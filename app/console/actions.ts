@@ -12,6 +12,7 @@ import {
   inviteMember,
   recordLicence,
   removeMemberFrom,
+  requestPlanFor,
   revokeKeyFor,
   toActionState,
   withdrawInvitation,
@@ -29,6 +30,12 @@ export async function recordLicenceAction(_: unknown, form: FormData) {
 
 export async function choosePlanAction(_: unknown, form: FormData) {
   return runAction(form, "Plan chosen.", choosePlan);
+}
+
+export async function requestPlanAction(_: unknown, form: FormData) {
+  return runAction(form, "Plan requested: it starts once an operator approves it.", (db, user, fields) =>
+    requestPlanFor(db, user, fields, now()),
+  );
 }
 
 export async function createSandboxKeyAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceKey>> {

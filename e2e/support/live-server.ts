@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { demoSignIn } from "../../tests/integration/support/console.ts";
-import { startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
+import { admin, startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
 
 // A server of the board suite's own (the built app on PGlite, simulator off), fed through the
 // provider ingest, on a fixed port so that it can be stopped and started again under the pages
@@ -28,6 +28,11 @@ export type LiveServer = {
   demo: { email: string; password: string };
   ingest(updates: unknown[]): Promise<void>;
   restart(): Promise<void>;
+  /**
+   * Runs the operator CLI (`npm run admin -- …`) on the server's database and returns its --json
+   * document. PGlite admits one process, so the server stops for it and starts again.
+   */
+  operator<T = Record<string, unknown>>(args: string[]): Promise<T>;
   /** SIGSTOP and SIGCONT: a server that hangs, and comes back. */
   signal(signal: "SIGSTOP" | "SIGCONT"): void;
   stop(): Promise<void>;
@@ -62,6 +67,14 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     async restart() {
       await server.stop("SIGTERM");
       server = await startServer(settings, { address: "from-config" });
+    },
+    async operator<T>(args: string[]) {
+      await server.stop("SIGTERM");
+      try {
+        return await admin<T>(args, { DATA_DIR: dataDir });
+      } finally {
+        server = await startServer(settings, { address: "from-config" });
+      }
     },
     signal(signal) {
       server.process.kill(signal);

@@ -43,6 +43,12 @@ export const API_ERRORS = {
     title: "Sport not covered",
     description: "The key's sandbox sport or plan does not include the sport asked for.",
   },
+  licence_inactive: {
+    status: 403,
+    title: "Licence inactive",
+    description:
+      "A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.",
+  },
   not_found: { status: 404, title: "Not found", description: "No such event, or no such path under /api/v1." },
   method_not_allowed: {
     status: 405,

@@ -93,6 +93,10 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
   key_expired: new ApiError("key_expired", "This sandbox key expired at 2026-11-30T09:00:00.000Z."),
   session_expired: new ApiError("session_expired", "The console session is not valid any more; sign in again."),
   sport_not_covered: new ApiError("sport_not_covered", "This sandbox key covers soccer only, not tennis."),
+  licence_inactive: new ApiError(
+    "licence_inactive",
+    "The organisation's licence MGA/B2B/123 was revoked on 2026-11-20: production keys are served only while the organisation's licence is verified and in force.",
+  ),
   not_found: new ApiError("not_found", "No event soc-bdrn-983512."),
   method_not_allowed: new ApiError("method_not_allowed", "POST is not allowed: the API is read-only (GET, HEAD)."),
   rate_limited: new ApiError("rate_limited", "Over the key's limit of 10 requests per second.", {
@@ -149,6 +153,7 @@ const COMMON_ERRORS: ApiErrorCode[] = [
   "invalid_api_key",
   "key_revoked",
   "key_expired",
+  "licence_inactive",
   "method_not_allowed",
   "rate_limited",
   "quota_exceeded",

@@ -3,6 +3,7 @@ import type { FeedMirror } from "../feed/mirror.ts";
 import type { FeedViews } from "../feed/views.ts";
 import type { KeyCache } from "../keys/cache.ts";
 import { checkKeyFormat, hashKey, keyHint } from "../keys/format.ts";
+import { keyLicenceRefusal } from "../licences.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { newRequestId } from "../http/problem.ts";
 import { CORS_HEADERS, JSON_SECURITY_HEADERS, PREFLIGHT_HEADERS } from "../http/security-headers.ts";
@@ -375,6 +376,8 @@ function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
       { headers: INVALID_TOKEN },
     );
   }
+  const licence = keyLicenceRefusal(key, at);
+  if (licence !== null) throw new ApiError("licence_inactive", licence);
   return key;
 }
 

@@ -7,7 +7,7 @@ import type { Database } from "../db/index.ts";
 import { DomainError } from "../errors.ts";
 import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
 import { licenceInput, setLicence } from "../licences.ts";
-import { setPlan } from "../plans.ts";
+import { requestPlan, setPlan } from "../plans.ts";
 import { requireAdmin } from "./access.ts";
 import {
   changeRole,
@@ -77,13 +77,20 @@ const invitationRef = z.object({ invitationId: z.string().min(1).max(40) });
 export async function recordLicence(db: Database, userId: string | null, fields: Fields, at: Date) {
   const access = await requireAdmin(db, userId);
   const licence = await setLicence(db, access.organisation.id, licenceInput.parse(fields), access.actor, at);
-  return { reference: licence.reference, validUntil: licence.validUntil };
+  return { reference: licence.reference, validUntil: licence.validUntil, verification: licence.verification };
 }
 
+/** Plans with a listed price only: one priced on request is asked for with `requestPlanFor`. */
 export async function choosePlan(db: Database, userId: string | null, fields: Fields) {
   const access = await requireAdmin(db, userId);
   const { plan } = planChoice.parse(fields);
-  return (await setPlan(db, access.organisation.id, plan, access.actor)).name;
+  return (await setPlan(db, access.organisation.id, plan, access.actor, { selfService: true })).name;
+}
+
+export async function requestPlanFor(db: Database, userId: string | null, fields: Fields, at: Date) {
+  const access = await requireAdmin(db, userId);
+  const { plan } = planChoice.parse(fields);
+  return (await requestPlan(db, access.organisation.id, plan, access.actor, at)).name;
 }
 
 export async function createSandboxKeyFor(

@@ -161,22 +161,23 @@ export async function productionKeyBlockers(db: Database, orgId: string, at: Dat
   const status = licenceStatus(licence, at);
   if (status === "missing") {
     blockers.push({ code: "licence_missing", message: "No licence record: record the organisation's licence first." });
-  } else if (status === "lapsed") {
-    blockers.push({
-      code: "licence_not_valid",
-      message: `The licence ${licence!.reference} lapsed after ${licence!.validUntil}: record a valid licence.`,
-    });
-  } else if (status === "not_yet_valid") {
-    blockers.push({
-      code: "licence_not_valid",
-      message: `The licence ${licence!.reference} is valid only from ${licence!.validFrom}.`,
-    });
+  } else if (status !== "valid") {
+    const l = licence!;
+    const reviewed = l.reviewedAt ? utcDay(l.reviewedAt) : "";
+    const message = {
+      pending: `The licence ${l.reference} awaits an operator's verification; production keys follow once it is verified.`,
+      rejected: `The licence ${l.reference} was rejected on ${reviewed}${l.reviewReason ? ` (${l.reviewReason})` : ""}: correct the record and save it for verification again.`,
+      revoked: `The licence ${l.reference} was revoked on ${reviewed}${l.reviewReason ? ` (${l.reviewReason})` : ""}: record a valid licence.`,
+      lapsed: `The licence ${l.reference} lapsed after ${l.validUntil}: record a valid licence.`,
+      not_yet_valid: `The licence ${l.reference} is valid only from ${l.validFrom}.`,
+    }[status];
+    blockers.push({ code: "licence_not_valid", message });
   }
   if (!organisation.planCode) blockers.push({ code: "plan_missing", message: "No plan: choose a plan first." });
   return blockers;
 }
 
-/** Production keys: any number, while the organisation has a valid licence and a plan. */
+/** Production keys: any number, while the organisation has a verified licence in force and a plan. */
 export async function createProductionKey(
   db: Database,
   orgId: string,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
-import type { Environment, Sport } from "../db/schema/index.ts";
+import type { Environment, LicenceVerification, Sport } from "../db/schema/index.ts";
+import type { LicenceState } from "../licences.ts";
 
 /** The plan whose limits every sandbox key has. */
 export const SANDBOX_PLAN = "sandbox";
@@ -19,6 +20,11 @@ export type ApiKeyRecord = {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /**
+   * A production key's organisation's licence as it was read (null: none), judged on every request
+   * so that a lapse takes effect at midnight without a change; absent for other credentials.
+   */
+  licence?: LicenceState | null;
 };
 
 type Row = {
@@ -34,6 +40,12 @@ type Row = {
   created_at: string | Date;
   expires_at: string | Date | null;
   revoked_at: string | Date | null;
+  licence_reference: string | null;
+  licence_verification: LicenceVerification | null;
+  licence_valid_from: string | null;
+  licence_valid_until: string | null;
+  licence_reviewed_at: string | Date | null;
+  licence_updated_at: string | Date | null;
 };
 
 const date = (value: string | Date | null) => (value === null ? null : new Date(value));
@@ -47,9 +59,14 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     await db.execute(sql`
       select k.id, k.org_id, k.environment, k.sport, p.code as plan_code, p.sports as plan_sports,
              p.monthly_quota, p.requests_per_second, p.concurrent_streams,
-             k.created_at, k.expires_at, k.revoked_at
+             k.created_at, k.expires_at, k.revoked_at,
+             l.reference as licence_reference, l.verification as licence_verification,
+             to_char(l.valid_from, 'YYYY-MM-DD') as licence_valid_from,
+             to_char(l.valid_until, 'YYYY-MM-DD') as licence_valid_until,
+             l.reviewed_at as licence_reviewed_at, l.updated_at as licence_updated_at
       from api_keys k
       join organisations o on o.id = k.org_id
+      left join licences l on l.org_id = k.org_id
       left join plans p on p.code = case when k.environment = 'sandbox' then ${SANDBOX_PLAN} else o.plan_code end
       where k.key_hash = ${keyHash}`),
   );
@@ -69,5 +86,18 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     createdAt: new Date(row.created_at),
     expiresAt: date(row.expires_at),
     revokedAt: date(row.revoked_at),
+    ...(sandbox ? {} : { licence: licenceOf(row) }),
+  };
+}
+
+function licenceOf(row: Row): LicenceState | null {
+  if (row.licence_reference === null) return null;
+  return {
+    reference: row.licence_reference,
+    verification: row.licence_verification!,
+    validFrom: row.licence_valid_from!,
+    validUntil: row.licence_valid_until!,
+    reviewedAt: date(row.licence_reviewed_at),
+    updatedAt: new Date(row.licence_updated_at!),
   };
 }

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { OPERATOR } from "../../lib/audit.ts";
+import { openDatabase } from "../../lib/db/index.ts";
+import { auditLog } from "../../lib/db/schema/index.ts";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
+import { requestPlan } from "../../lib/plans.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
 import { admin, runAdmin } from "./support/processes.ts";
 
@@ -39,7 +44,13 @@ describe.each(BACKENDS)("npm run admin on $name", (backend) => {
       ],
       env,
     );
-    expect(licence).toMatchObject({ reference: "MGA/B2B/123", validUntil: "2099-12-31", orgId: org.id });
+    expect(licence).toMatchObject({
+      reference: "MGA/B2B/123",
+      validUntil: "2099-12-31",
+      orgId: org.id,
+      verification: "pending",
+    });
+    await admin(["licence", "verify", "--org", "acme-odds"], env);
 
     const plans = await admin<{ code: string }[]>(["plan", "list"], env);
     expect(plans.map((p) => p.code)).toEqual(["sandbox", "starter", "pro", "enterprise"]);
@@ -90,6 +101,88 @@ describe.each(BACKENDS)("npm run admin on $name", (backend) => {
     expect(listedAfter.find((k) => k.id === production.id)?.status).toBe("revoked");
   });
 
+  it("verifies, rejects with a reason and revokes licences, approves plan requests, and logs each", async () => {
+    const org = await admin<{ id: string }>(["org", "create", "--name", "Review Odds"], env);
+    const record = (reference: string) =>
+      admin(
+        [
+          "licence",
+          "set",
+          "--org",
+          "review-odds",
+          "--reference",
+          reference,
+          "--authority",
+          "Gibraltar Licensing Authority",
+          "--holder",
+          "Review Odds Ltd",
+          "--valid-until",
+          "2099-12-31",
+        ],
+        env,
+      );
+    await record("GLA/1");
+    await admin(["plan", "set", "--org", "review-odds", "--plan", "starter"], env);
+
+    const noReason = await runAdmin(["licence", "reject", "--org", "review-odds", "--json"], env);
+    expect(noReason.code).toBe(2);
+    expect(JSON.parse(noReason.stdout)).toMatchObject({ error: { code: "usage", message: /--reason is required/ } });
+    expect(
+      await admin(["licence", "reject", "--org", "review-odds", "--reason", "Not in the authority's register"], env),
+    ).toMatchObject({ reference: "GLA/1", verification: "rejected", reviewReason: "Not in the authority's register" });
+    const refused = await runAdmin(["key", "create", "--org", "review-odds", "--env", "production", "--json"], env);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: { code: "licence_not_valid", message: /GLA\/1 was rejected on .*Not in the authority's register/ },
+    });
+    const again = await runAdmin(["licence", "verify", "--org", "review-odds", "--json"], env);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: "conflict", message: /GLA\/1 is rejected/ } });
+
+    await record("GLA/2");
+    expect(await admin(["licence", "verify", "--org", "review-odds"], env)).toMatchObject({ verification: "verified" });
+    await admin(["key", "create", "--org", "review-odds", "--env", "production"], env);
+    const text = await runAdmin(["licence", "revoke", "--org", "review-odds"], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("Licence GLA/2 of Review Odds revoked: its production keys are refused from now on.");
+    const listed = await admin<{ reference: string; verification: string }[]>(
+      ["licence", "list", "--status", "revoked"],
+      env,
+    );
+    expect(listed.map((l) => l.reference)).toEqual(["GLA/2"]);
+
+    const noRequest = await runAdmin(["plan", "approve", "--org", "review-odds", "--json"], env);
+    expect(JSON.parse(noRequest.stdout)).toMatchObject({ error: { code: "not_found", message: /no plan request/ } });
+
+    const handle = await openDatabase(database().config);
+    try {
+      await requestPlan(handle.db, org.id, "enterprise", { userId: null, label: "admin@review.example" }, new Date());
+    } finally {
+      await handle.close();
+    }
+    expect(await admin(["plan", "approve", "--org", "review-odds"], env)).toMatchObject({
+      plan: { code: "enterprise" },
+    });
+
+    const checking = await openDatabase(database().config);
+    try {
+      const actions = (await checking.db.select().from(auditLog).where(eq(auditLog.orgId, org.id))).map((e) => [
+        e.action,
+        e.actor,
+      ]);
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          ["licence.rejected", OPERATOR.label],
+          ["licence.verified", OPERATOR.label],
+          ["licence.revoked", OPERATOR.label],
+          ["plan.requested", "admin@review.example"],
+          ["plan.approved", OPERATOR.label],
+        ]),
+      );
+    } finally {
+      await checking.close();
+    }
+  });
+
   it.each([
     [
       ["key", "create", "--org", "nowhere", "--env", "sandbox", "--sport", "soccer"],
@@ -125,6 +218,8 @@ describe.each(BACKENDS)("npm run admin on $name", (backend) => {
     [["org", "create"], 2, /--name is required/],
     [["org", "create", "--name", "Acme Odds"], 1, /slug "acme-odds" already exists/],
     [["fly", "away"], 2, /Unknown command "fly away"/],
+    [["licence", "list", "--status", "maybe"], 2, /--status must be one of pending, verified, rejected, revoked/],
+    [["licence", "revoke", "--org", "acme-odds", "--reason", "x".repeat(501)], 1, /reason/],
     [["org", "list", "--colour"], 2, /Unknown option '--colour'/],
   ])("refuses %j with exit %i and says why", async (args, code, message) => {
     const result = await runAdmin(args, env);

@@ -5,6 +5,7 @@ import { consoleAccess } from "../../lib/console/access.ts";
 import {
   choosePlan,
   createProductionKeyFor,
+  requestPlanFor,
   createSandboxKeyFor,
   inviteMember,
   recordLicence,
@@ -18,6 +19,8 @@ import { usageForMonth } from "../../lib/console/usage.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, usageDaily } from "../../lib/db/schema/index.ts";
 import { listKeys } from "../../lib/keys/index.ts";
+import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/licences.ts";
+import { approvePlanRequest } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
 
@@ -44,6 +47,11 @@ async function organisation(db: DatabaseHandle["db"], label: string) {
     password: PASSWORD,
   });
   return { orgId: organisation.id, adminId: user.id, email };
+}
+
+/** The operator's verification, as `npm run admin -- licence verify` does it. */
+async function verified(db: DatabaseHandle["db"], orgId: string) {
+  await reviewLicence(db, orgId, "verify", { actor: OPERATOR, at });
 }
 
 async function keyCount(db: DatabaseHandle["db"], orgId: string): Promise<number> {
@@ -74,6 +82,7 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
   it("lets a viewer see but neither create nor revoke keys, nor change licence, plan or members", async () => {
     const { orgId, adminId } = await organisation(db, "Viewer");
     await recordLicence(db, adminId, LICENCE, at);
+    await verified(db, orgId);
     await choosePlan(db, adminId, { plan: "pro" });
     const key = await createProductionKeyFor(db, adminId, { name: "Admin's" }, { at });
     const invitation = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays: 7 });
@@ -169,11 +178,13 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
     expect(neither).toContain("No plan");
 
     await recordLicence(db, adminId, { ...LICENCE, validFrom: "2025-01-01", validUntil: "2026-11-20" }, at);
+    await verified(db, orgId);
     const lapsed = refused(await attempt());
     expect(lapsed).toContain("lapsed after 2026-11-20");
     expect(lapsed).toContain("No plan");
 
     await recordLicence(db, adminId, LICENCE, at);
+    await verified(db, orgId);
     expect(refused(await attempt())).toBe("A production key cannot be created yet. No plan: choose a plan first.");
     expect(await keyCount(db, orgId)).toBe(0);
 
@@ -189,6 +200,61 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
     expect(licenceEntries.filter((e) => e.orgId === orgId)).toHaveLength(2);
   });
 
+  it("keeps a licence recorded in the console pending, without production keys, until an operator verifies it", async () => {
+    const { orgId, adminId } = await organisation(db, "Pending");
+    await choosePlan(db, adminId, { plan: "pro" });
+    const recorded = await recordLicence(db, adminId, LICENCE, at);
+    expect(recorded.verification).toBe("pending");
+    const attempt = () => toActionState("done", () => createProductionKeyFor(db, adminId, {}, { at }));
+    expect(refused(await attempt())).toContain("MGA/B2B/1 awaits an operator's verification");
+    expect(await mayHoldProductionKeys(db, orgId, at)).toBe(false);
+
+    await verified(db, orgId);
+    expect(await mayHoldProductionKeys(db, orgId, at)).toBe(true);
+    await createProductionKeyFor(db, adminId, {}, { at });
+    // Saved unchanged, it stays verified; changed (a later expiry, say), it is checked again.
+    await recordLicence(db, adminId, LICENCE, at);
+    expect(await mayHoldProductionKeys(db, orgId, at)).toBe(true);
+    await recordLicence(db, adminId, { ...LICENCE, validUntil: "2099-12-31" }, at);
+    expect((await getLicence(db, orgId))?.verification).toBe("pending");
+    expect(await mayHoldProductionKeys(db, orgId, at)).toBe(false);
+    expect(refused(await attempt())).toContain("awaits an operator's verification");
+
+    await reviewLicence(db, orgId, "reject", { actor: OPERATOR, at, reason: "No such licence in the register" });
+    expect(refused(await attempt())).toContain("was rejected on 2026-11-21 (No such licence in the register)");
+    const actions = (await db.select().from(auditLog).where(eq(auditLog.orgId, orgId))).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["licence.set", "licence.verified", "licence.rejected"]));
+  });
+
+  it("lets an admin choose a listed plan but only request one priced on request, which an operator approves", async () => {
+    const { orgId, adminId } = await organisation(db, "Enterprise");
+    await recordLicence(db, adminId, LICENCE, at);
+    await verified(db, orgId);
+    expect(refused(await toActionState("done", () => choosePlan(db, adminId, { plan: "enterprise" })))).toMatch(
+      /Enterprise is priced on request/,
+    );
+    expect((await consoleAccess(db, adminId))?.organisation.planCode).toBeNull();
+    expect(refused(await toActionState("done", () => requestPlanFor(db, adminId, { plan: "starter" }, at)))).toMatch(
+      /listed price/,
+    );
+
+    await choosePlan(db, adminId, { plan: "starter" });
+    await requestPlanFor(db, adminId, { plan: "enterprise" }, at);
+    // Until the approval the organisation stays on its plan, and its keys on that plan's limits.
+    expect((await consoleAccess(db, adminId))?.organisation).toMatchObject({
+      planCode: "starter",
+      requestedPlanCode: "enterprise",
+    });
+    await approvePlanRequest(db, orgId, OPERATOR);
+    expect((await consoleAccess(db, adminId))?.organisation).toMatchObject({
+      planCode: "enterprise",
+      requestedPlanCode: null,
+    });
+    const actions = (await db.select().from(auditLog).where(eq(auditLog.orgId, orgId))).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["plan.requested", "plan.approved"]));
+    await expect(approvePlanRequest(db, orgId, OPERATOR)).rejects.toThrow(/no plan request waiting/);
+  });
+
   it("lets an invitation link be used once", async () => {
     const { orgId, adminId } = await organisation(db, "Invite");
     const { token } = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays: 7 });
@@ -202,6 +268,7 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
   it("charts requests per day of the month, per key and in total, from usage_daily", async () => {
     const { orgId, adminId } = await organisation(db, "Usage");
     await recordLicence(db, adminId, LICENCE, at);
+    await verified(db, orgId);
     await choosePlan(db, adminId, { plan: "pro" });
     const one = await createProductionKeyFor(db, adminId, { name: "One" }, { at });
     const two = await createProductionKeyFor(db, adminId, {}, { at });

@@ -15,7 +15,7 @@ import {
   productionKeyBlockers,
   revokeKey,
 } from "../../lib/keys/index.ts";
-import { setLicence } from "../../lib/licences.ts";
+import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
@@ -159,12 +159,14 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
       validUntil: utcDay(addDays(at, -1)),
     };
     await setLicence(handle.db, org.id, lapsed, OPERATOR, at);
+    await reviewLicence(handle.db, org.id, "verify", context);
     const refusedLapsed = await refusal(createProductionKey(handle.db, org.id, {}, context));
     expect(refusedLapsed.code).toBe("licence_not_valid");
     expect(refusedLapsed.message).toContain("lapsed");
 
     // Valid through the whole of its last day.
     await setLicence(handle.db, org.id, { ...lapsed, reference: "L-NEW", validUntil: utcDay(at) }, OPERATOR, at);
+    await reviewLicence(handle.db, org.id, "verify", context);
     const created = await createProductionKey(handle.db, org.id, { name: "Web app" }, context);
     expect(checkKeyFormat(created.key)).toBe("production");
     expect(created.summary).toMatchObject({
@@ -185,6 +187,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
     const org = await createOrganisation(handle.db, { name: "Cached Ltd" }, OPERATOR);
     const licence = { reference: "L-C", authority: "Test Authority", holder: "Cached Ltd", validUntil: "2031-12-31" };
     await setLicence(handle.db, org.id, licence, OPERATOR, at);
+    await reviewLicence(handle.db, org.id, "verify", context);
     await setPlan(handle.db, org.id, "starter", OPERATOR);
     const hashes: string[] = [];
     for (let i = 0; i < 4; i++) {

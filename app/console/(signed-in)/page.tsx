@@ -7,6 +7,7 @@ import { now } from "@/lib/clock";
 import { currentMonth, usageForMonth } from "@/lib/console/usage";
 import { listKeys, productionKeyBlockers } from "@/lib/keys";
 import { getLicence, licenceStatus } from "@/lib/licences";
+import { licenceStatusText } from "./licence/status-text";
 import { getPlan } from "@/lib/plans";
 
 export const metadata: Metadata = { title: "Console" };
@@ -69,13 +70,7 @@ export default async function ConsoleOverview() {
             : "Not created yet: one per organisation, for building your integration."}
         </Step>
         <Step done={status === "valid"} title="Licence record" href="/console/licence">
-          {status === "valid"
-            ? `${licence!.reference}, valid until ${formatDay(licence!.validUntil)}.`
-            : status === "missing"
-              ? "Not recorded yet."
-              : status === "lapsed"
-                ? `${licence!.reference} lapsed after ${formatDay(licence!.validUntil)}.`
-                : `${licence!.reference} is valid only from ${formatDay(licence!.validFrom)}.`}
+          {licenceStatusText(licence, status)}
         </Step>
         <Step done={!!plan} title="Plan" href="/console/plan">
           {plan ? `${plan.name}: ${formatNumber(plan.monthlyQuota)} requests a month.` : "Not chosen yet."}

@@ -11,6 +11,9 @@ export const organisations = pgTable("organisations", {
   name: text("name").notNull(),
   slug: text("slug").notNull().unique(),
   planCode: text("plan_code").references(() => plans.code),
+  /** A plan priced on request that an admin asked for; it becomes `planCode` once an operator approves it. */
+  requestedPlanCode: text("requested_plan_code").references(() => plans.code),
+  planRequestedAt: timestampTz("plan_requested_at"),
   createdAt: createdAt(),
 });
 

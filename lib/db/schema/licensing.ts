@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, date, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, sqlList, updatedAt } from "./columns.ts";
+import { createdAt, sqlList, timestampTz, updatedAt } from "./columns.ts";
 import type { Sport } from "./sports.ts";
 import { organisations } from "./accounts.ts";
 
@@ -32,6 +32,13 @@ export const plans = pgTable(
   ],
 );
 
+/**
+ * Where an operator's check of a licence record stands. Only `verified` gives production keys:
+ * what an organisation types into the console is a claim until an operator has checked it.
+ */
+export const LICENCE_VERIFICATIONS = ["pending", "verified", "rejected", "revoked"] as const;
+export type LicenceVerification = (typeof LICENCE_VERIFICATIONS)[number];
+
 /** The organisation's current licence record; earlier versions live in the audit log. */
 export const licences = pgTable(
   "licences",
@@ -47,8 +54,16 @@ export const licences = pgTable(
     territory: text("territory"),
     validFrom: date("valid_from").notNull(),
     validUntil: date("valid_until").notNull(),
+    verification: text("verification").$type<LicenceVerification>().notNull().default("pending"),
+    /** When an operator last verified, rejected or revoked it; null while it waits. */
+    reviewedAt: timestampTz("reviewed_at"),
+    /** The operator's reason for a rejection or revocation, shown to the organisation. */
+    reviewReason: text("review_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check("licences_validity_check", sql`${t.validFrom} <= ${t.validUntil}`)],
+  (t) => [
+    check("licences_validity_check", sql`${t.validFrom} <= ${t.validUntil}`),
+    check("licences_verification_check", sql.raw(`verification in (${sqlList(LICENCE_VERIFICATIONS)})`)),
+  ],
 );

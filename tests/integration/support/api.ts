@@ -5,7 +5,7 @@ import { OPERATOR } from "../../../lib/audit.ts";
 import { loadConfig } from "../../../lib/config.ts";
 import { openDatabase } from "../../../lib/db/index.ts";
 import { createProductionKey, createSandboxKey } from "../../../lib/keys/index.ts";
-import { setLicence } from "../../../lib/licences.ts";
+import { reviewLicence, setLicence } from "../../../lib/licences.ts";
 import { createOrganisation } from "../../../lib/organisations.ts";
 import { setPlan } from "../../../lib/plans.ts";
 import { seedReferenceData } from "../../../seeds/index.ts";
@@ -43,6 +43,7 @@ export async function organisationWithKeys(
       OPERATOR,
       at,
     );
+    await reviewLicence(db, org.id, "verify", { actor: OPERATOR, at });
     await setPlan(db, org.id, options.plan, OPERATOR);
     const sandbox = await createSandboxKey(
       db,

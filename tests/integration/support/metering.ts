@@ -3,7 +3,7 @@ import { OPERATOR } from "../../../lib/audit.ts";
 import { rowsOf, type Database } from "../../../lib/db/index.ts";
 import { organisations, plans } from "../../../lib/db/schema/index.ts";
 import { createProductionKey } from "../../../lib/keys/index.ts";
-import { setLicence } from "../../../lib/licences.ts";
+import { reviewLicence, setLicence } from "../../../lib/licences.ts";
 import { createOrganisation } from "../../../lib/organisations.ts";
 import { recordSecret } from "./logs.ts";
 
@@ -29,6 +29,7 @@ export async function keyOnOwnPlan(
     OPERATOR,
     at,
   );
+  await reviewLicence(db, org.id, "verify", { actor: OPERATOR, at });
   await db.update(organisations).set({ planCode: plan.code }).where(eq(organisations.id, org.id));
   const created = await createProductionKey(db, org.id, { name: "load" }, { actor: OPERATOR, at });
   recordSecret(created.key);

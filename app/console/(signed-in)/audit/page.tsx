@@ -19,7 +19,12 @@ const ACTIONS: Record<string, string> = {
   "member.removed": "removed a member",
   "invitation.revoked": "withdrew an invitation",
   "licence.set": "recorded the licence",
+  "licence.verified": "verified the licence",
+  "licence.rejected": "rejected the licence",
+  "licence.revoked": "revoked the licence",
   "plan.set": "chose the plan",
+  "plan.requested": "requested the plan",
+  "plan.approved": "approved the plan",
   "key.created": "created a key",
   "key.revoked": "revoked a key",
   "user.signed_in": "signed in",
@@ -38,6 +43,10 @@ function describe(entry: AuditEntry, hints: Map<string, string>): string {
           ? ` (was ${(d.previous as Record<string, unknown>).reference}, until ${(d.previous as Record<string, unknown>).validUntil})`
           : "")
       );
+    case "licence.verified":
+    case "licence.rejected":
+    case "licence.revoked":
+      return `${d.reference}${d.reason ? `: ${d.reason}` : ""}`;
     case "plan.set":
       return `${entry.target}${d.previous ? ` (was ${d.previous})` : ""}`;
     case "key.revoked":

@@ -26,7 +26,10 @@ function ProductionKeyForm({
     <KeyCreationSection name="production" title="Production keys" created={created} onDone={onDone}>
       {blockers.length > 0 ? (
         <div className="mt-2 text-sm text-slate-800" data-testid="production-blockers">
-          <p>Production keys need a valid licence record and a plan. Missing:</p>
+          <p>
+            Production keys need a licence verified by an operator and in force, and a plan; while they are missing,
+            existing production keys are refused. Missing:
+          </p>
           <ul className="mt-2 list-disc space-y-1 pl-5">
             {blockers.map((b) => (
               <li key={b}>{b}</li>

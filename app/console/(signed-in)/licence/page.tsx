@@ -6,6 +6,7 @@ import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now, utcDay } from "@/lib/clock";
 import { getLicence, licenceStatus } from "@/lib/licences";
 import { LicenceForm } from "./licence-form";
+import { licenceStatusText } from "./status-text";
 
 export const metadata: Metadata = { title: "Licence" };
 
@@ -23,7 +24,9 @@ export default async function LicencePage() {
   return (
     <>
       <PageHeader title="Licence record">
-        Production keys are available while your organisation&apos;s licence is valid. Every change is kept in the{" "}
+        Production keys are available while your organisation&apos;s licence is verified by us and valid. A new or
+        changed record is checked by an operator before it counts, and production keys pause until then. Every change is
+        kept in the{" "}
         <Link href="/console/audit" className="text-pitch-700 underline">
           audit log
         </Link>
@@ -35,17 +38,14 @@ export default async function LicencePage() {
         className={`mb-6 rounded-md border p-3 text-sm ${
           status === "valid" && left > 30
             ? "border-pitch-600 bg-pitch-50 text-pitch-900"
-            : status === "valid"
+            : status === "valid" || status === "pending"
               ? "border-amber-500 bg-amber-50 text-amber-950"
               : "border-red-300 bg-red-50 text-red-900"
         }`}
       >
-        {status === "missing" && "No licence recorded: production keys cannot be created yet."}
-        {status === "valid" &&
-          `Valid. It lapses after ${formatDay(licence!.validUntil)} (${left === 0 ? "today is its last day" : `in ${left} day${left === 1 ? "" : "s"}`}).`}
-        {status === "lapsed" &&
-          `Lapsed after ${formatDay(licence!.validUntil)}: no new production keys until a valid licence is recorded.`}
-        {status === "not_yet_valid" && `Not valid yet: valid from ${formatDay(licence!.validFrom)}.`}
+        {status === "valid"
+          ? `${licence!.reference} was verified on ${formatDay(licence!.reviewedAt)}. It lapses after ${formatDay(licence!.validUntil)} (${left === 0 ? "today is its last day" : `in ${left} day${left === 1 ? "" : "s"}`}).`
+          : licenceStatusText(licence, status)}
       </div>
       {canEdit ? (
         <LicenceForm
@@ -74,6 +74,7 @@ export default async function LicencePage() {
                 ["Territory", licence.territory ?? "—"],
                 ["Valid from", formatDay(licence.validFrom)],
                 ["Valid until", formatDay(licence.validUntil)],
+                ["Verification", licence.verification],
               ].map(([label, value]) => (
                 <div key={label}>
                   <dt className="text-slate-600">{label}</dt>

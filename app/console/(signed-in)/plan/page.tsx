@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { requireConsole } from "@/app/console/_lib/console";
-import { formatNumber } from "@/components/console/format";
+import { formatDay, formatNumber } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
-import { listPlans } from "@/lib/plans";
+import { listPlans, pricedOnRequest } from "@/lib/plans";
 import { PlanChoice } from "./plan-choice";
 
 export const metadata: Metadata = { title: "Plan" };
@@ -20,12 +20,20 @@ export default async function PlanPage() {
   const plans = await listPlans(db);
   const canEdit = access.role === "admin";
   const currentName = plans.find((p) => p.code === access.organisation.planCode)?.name;
+  const { requestedPlanCode, planRequestedAt } = access.organisation;
+  const requestedName = plans.find((p) => p.code === requestedPlanCode)?.name;
   return (
     <>
       <PageHeader title="Plan">
         The plan sets the sports, the monthly quota, the requests per second and the concurrent streams of your
-        production keys. {currentName ? `Your organisation is on ${currentName}.` : "No plan chosen yet."}
+        production keys. {currentName ? `Your organisation is on ${currentName}.` : "No plan chosen yet."} Plans with a
+        price are chosen here; one priced on request starts once an operator approves it.
       </PageHeader>
+      {requestedName ? (
+        <p role="status" data-testid="plan-request" className="mb-4 text-sm text-amber-950">
+          {`You requested ${requestedName} on ${formatDay(planRequestedAt)}: it starts once an operator approves it.`}
+        </p>
+      ) : null}
       {canEdit ? null : <ViewerNotice what="the plans" />}
       <div
         className="relative mt-4 overflow-x-auto"
@@ -73,6 +81,8 @@ export default async function PlanPage() {
                       code={plan.code}
                       name={plan.name}
                       current={plan.code === access.organisation.planCode}
+                      onRequest={pricedOnRequest(plan)}
+                      requested={plan.code === requestedPlanCode}
                     />
                   ) : plan.code === access.organisation.planCode ? (
                     <span className="font-medium text-pitch-900">Your plan</span>
