@@ -76,6 +76,7 @@ async function start(config: Config): Promise<void> {
     meter,
     streams: streamSettings(config),
     sessionSecret: authSecret(config),
+    trustedHops: config.TRUST_PROXY_HOPS,
     observe: metrics ? (route, status, seconds) => metrics.observeRequest(route, status, seconds) : undefined,
   });
   if (metrics) {

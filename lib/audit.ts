@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Database } from "./db/index.ts";
 import { auditLog } from "./db/schema/index.ts";
@@ -49,6 +50,12 @@ export async function recordAudit(
 }
 
 export type AuditEntry = typeof auditLog.$inferSelect;
+
+/**
+ * The audit page's `before`: the id of the last entry of the previous page, a positive whole
+ * number within what an id can be (a bigint column read as a JavaScript number).
+ */
+export const auditBefore = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** The organisation's log, newest first, a page at a time (`before`: the last id of the previous page). */
 export function listAudit(

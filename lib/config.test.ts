@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CONFIG_VARIABLES, ConfigError, loadConfig, loadEnvFiles } from "./config.ts";
+import { DatabaseUnavailableError, openDatabase } from "./db/index.ts";
 
 describe("configuration", () => {
   it("has a default for everything, so an empty environment starts on the embedded database", () => {
@@ -62,6 +63,21 @@ describe("configuration", () => {
       SANDBOX_KEY_TTL_DAYS: "7",
     });
     expect(config).toMatchObject({ PORT: 8080, DATABASE_URL: "postgresql://u:p@db:5432/svc", SANDBOX_KEY_TTL_DAYS: 7 });
+  });
+
+  it("never echoes the password of a refused DATABASE_URL", () => {
+    const refused = () => loadConfig({ DATABASE_URL: "mysql://app:s3cret/pw@db:3306/svc" });
+    expect(refused).toThrow(ConfigError);
+    expect(refused).toThrow(/DATABASE_URL="mysql:\/\/app:\*\*\*@db:3306\/svc"/);
+    expect(refused).not.toThrow(/s3cret/);
+  });
+
+  it("never echoes the password of a DATABASE_URL the PostgreSQL client cannot read", async () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://app:s3cret@[db/svc" });
+    const opened = openDatabase(config);
+    await expect(opened).rejects.toThrow(DatabaseUnavailableError);
+    await expect(opened).rejects.toThrow(/app:\*\*\*@\[db\/svc/);
+    await expect(opened).rejects.not.toThrow(/s3cret/);
   });
 
   it("treats an empty variable as unset", () => {

@@ -124,10 +124,20 @@ export function loadConfig(env: Environment = process.env): Config {
     const name = issue.path.join(".");
     const value = env[name] ?? "";
     // A secret is never echoed, even a wrong one: it may be the right one for another service.
-    const shown = SECRETS.includes(name) ? `(hidden, ${value.length} characters)` : JSON.stringify(value);
+    const shown = SECRETS.includes(name)
+      ? `(hidden, ${value.length} characters)`
+      : JSON.stringify(name === "DATABASE_URL" ? withoutPassword(value) : value);
     return `  ${name}=${shown}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+}
+
+/**
+ * A connection URL with its password replaced by `***`, for messages: a URL refused for its form
+ * may still carry the right password. The password runs to the last `@` (an unencoded one, too).
+ */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([^:/?#]+:\/\/[^:@/?#]*:).*@/, "$1***@");
 }
 
 /** The files the server, the CLI and the build read variables from, in their folder, weakest first. */

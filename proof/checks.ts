@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { generateKey } from "../lib/keys/format.ts";
 import { randomBase62 } from "../lib/ids.ts";
+import { signIn } from "../tests/integration/support/console.ts";
 import { rawConnect, rawExchange, requestHead, writeDrained } from "./raw.ts";
 import { inParallel, Pacer, requestQueries, residentBytes, sample, scrape, sleep, type Finding } from "./report.ts";
 
@@ -25,6 +26,13 @@ export type Target = {
   prune?: () => Promise<void>;
   /** Posts provider updates, failing unless every line applied. */
   ingest: (updates: unknown[]) => Promise<number>;
+  members: Members;
+};
+
+/** Console members who sign in with a password: of the licensed organisation, and of one without a licence. */
+export type Members = {
+  licensed: { email: string; password: string };
+  unlicensed: { email: string; password: string; sandboxSport: string };
 };
 
 export type CheckResult = { findings: Finding[]; figures: Record<string, string | number> };
@@ -64,10 +72,16 @@ function malformedKey(i: number): string {
 }
 
 /**
- * Malformed and invented keys at a high rate: every one refused with 401, and those that fail their
- * checksum without a single database statement.
+ * Malformed and invented keys at a high rate: every one refused with 401 (or, once the address has
+ * guessed its share, 429), those that fail their checksum and those sent after the share without a
+ * single database statement.
  */
-export async function keyFlood(target: Target, malformed: number, guessed: number): Promise<CheckResult> {
+export async function keyFlood(
+  target: Target,
+  malformed: number,
+  guessed: number,
+  unknown: number,
+): Promise<CheckResult> {
   const findings: Finding[] = [];
   const statuses = new Map<number, number>();
   const send = async (key: string, header: "authorization" | "x-api-key") => {
@@ -92,14 +106,54 @@ export async function keyFlood(target: Target, malformed: number, guessed: numbe
       problem: `${malformed} keys that fail their checksum made ${afterMalformed - before} database statements, not 0`,
     });
   }
-  // Keys with a valid checksum that nobody holds: one indexed read each, at most.
-  await inParallel(guessed, 32, (i) => send(generateKey(i % 2 ? "production" : "sandbox"), "x-api-key"));
+  // Keys with a valid checksum that nobody holds: one indexed read each, at most, until the
+  // address has caused its share of reads; then refused (429 unknown_keys) without any.
+  const guessedKeys: string[] = [];
+  let refusedAt: number | null = null;
+  for (let i = 0; refusedAt === null && i < guessed; i++) {
+    const key = generateKey(i % 2 ? "production" : "sandbox");
+    guessedKeys.push(key);
+    const response = await fetch(`${target.baseUrl}/api/v1/events`, { headers: { "x-api-key": key } });
+    const body = problemOf(await response.text());
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    if (response.status === 429 && body?.["violated-policies"]?.[0] === "unknown_keys") refusedAt = i;
+    else if (response.status !== 401 || body?.code !== "invalid_api_key") {
+      findings.push({ check: "key flood", problem: `a guessed key answered ${response.status} ${body?.code ?? ""}` });
+    }
+  }
   const afterGuessed = await requestQueries(target.baseUrl, target.metricsToken);
-  if (afterGuessed - afterMalformed > guessed) {
+  if (refusedAt === null) {
+    findings.push({ check: "key flood", problem: `${guessed} guessed keys from one address were never refused` });
+  }
+  if (afterGuessed - afterMalformed > guessedKeys.length) {
     findings.push({
       check: "key flood",
-      problem: `${guessed} guessed keys made ${afterGuessed - afterMalformed} statements, more than one each`,
+      problem: `${guessedKeys.length} guessed keys made ${afterGuessed - afterMalformed} statements, more than one each`,
     });
+  }
+  // Then the flood: well-formed keys nobody holds, half of them ones already refused (known to be
+  // no one's), half new (over the address's share). Not one database statement.
+  await inParallel(unknown, 32, async (i) => {
+    const key = i % 2 ? guessedKeys[i % guessedKeys.length]! : generateKey(i % 4 ? "production" : "sandbox");
+    const response = await fetch(`${target.baseUrl}/api/v1/events`, { headers: { "x-api-key": key } });
+    const body = problemOf(await response.text());
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    if (response.status !== 401 && !(response.status === 429 && body?.["violated-policies"]?.[0] === "unknown_keys")) {
+      findings.push({ check: "key flood", problem: `an unknown key answered ${response.status} ${body?.code ?? ""}` });
+    }
+  });
+  const afterUnknown = await requestQueries(target.baseUrl, target.metricsToken);
+  if (afterUnknown !== afterGuessed) {
+    findings.push({
+      check: "key flood",
+      problem: `${unknown} well-formed unknown keys made ${afterUnknown - afterGuessed} database statements, not 0`,
+    });
+  }
+  // The address's own key still works.
+  const own = await fetch(`${target.baseUrl}/api/v1/me`, { headers: { "x-api-key": target.production[0]! } });
+  await own.arrayBuffer();
+  if (own.status !== 200) {
+    findings.push({ check: "key flood", problem: `a valid key from the refused address answered ${own.status}` });
   }
   return {
     findings,
@@ -107,8 +161,10 @@ export async function keyFlood(target: Target, malformed: number, guessed: numbe
       "malformed keys sent": malformed,
       "malformed keys per second": Math.round(malformed / seconds),
       "database statements for malformed keys": afterMalformed - before,
-      "guessed keys sent": guessed,
+      "guessed keys sent until refused": guessedKeys.length,
       "database statements for guessed keys": afterGuessed - afterMalformed,
+      "well-formed unknown keys sent after": unknown,
+      "database statements for them": afterUnknown - afterGuessed,
       "key flood statuses": [...statuses].map(([s, n]) => `${s}×${n}`).join(" "),
     },
   };
@@ -518,4 +574,66 @@ export async function ingestAbuse(target: Target, wrongTokens: number): Promise<
   figures["wrong feed tokens"] =
     `${wrongTokens} at ${Math.round(wrongTokens / ((performance.now() - started) / 1000))}/s: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}`;
   return { findings, figures };
+}
+
+/**
+ * Console members' reads with the session cookie, as a script sends them (no Sec-Fetch-Site, no
+ * Origin): held to the member's per-second limit, and with the organisation's entitlement only.
+ */
+export async function memberReads(target: Target): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  const fail = (problem: string) => findings.push({ check: "member reads", problem });
+  const { licensed: l, unlicensed: u } = target.members;
+  const licensed = (await signIn(target.baseUrl, l.email, l.password)).session;
+  const unlicensed = (await signIn(target.baseUrl, u.email, u.password)).session;
+  if (!licensed || !unlicensed) {
+    fail("a member could not sign in");
+    return { findings, figures: {} };
+  }
+  const read = async (session: string, path: string) => {
+    const response = await fetch(`${target.baseUrl}${path}`, { headers: { cookie: session } });
+    return { status: response.status, body: JSON.parse(await response.text()) as Record<string, unknown> };
+  };
+  const { sandboxSport } = target.members.unlicensed;
+  const sandboxed = await read(unlicensed, "/api/v1/odds");
+  const sports = new Set(((sandboxed.body.data ?? []) as { sport: string }[]).map((e) => e.sport));
+  if (sandboxed.status !== 200 || (sandboxed.body.meta as { sandbox?: boolean } | undefined)?.sandbox !== true) {
+    fail(`a member without a licence read the odds with ${sandboxed.status}, not the sandbox view`);
+  }
+  if ([...sports].some((sport) => sport !== sandboxSport)) {
+    fail(`a member without a licence saw ${[...sports].join(", ")}, not ${sandboxSport} only`);
+  }
+  const other = await read(unlicensed, `/api/v1/odds?sport=${sandboxSport === "soccer" ? "tennis" : "soccer"}`);
+  if (other.status !== 403) fail(`a member without a licence read another sport with ${other.status}, not 403`);
+
+  let sent = 0;
+  let refused = false;
+  const started = performance.now();
+  // A loop of reads: refused once the member's per-second limit is spent, well within a few seconds.
+  while (!refused && performance.now() - started < 5_000) {
+    const answer = await read(licensed, "/api/v1/odds");
+    sent++;
+    if (answer.status === 429) refused = (answer.body["violated-policies"] as string[] | undefined)?.[0] === "second";
+    else if (answer.status !== 200) fail(`a member's read answered ${answer.status}`);
+  }
+  if (!refused) fail(`a member's loop of ${sent} reads with the session cookie was never limited`);
+  return { findings, figures: { "member reads before 429": sent, "sandbox member's sports": [...sports].join(" ") } };
+}
+
+/**
+ * A key pasted into a path: answered 404 as any unknown path, and kept out of the access log (the
+ * suite's log check finds a key in any line).
+ */
+export async function keyInPath(target: Target): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  for (const key of [target.production[0]!, target.sandbox]) {
+    for (const path of [`/api/v1/${key}`, `/api/v1/events/${key}`, `/api/v1/${key}/odds`]) {
+      const response = await fetch(`${target.baseUrl}${path}`, { headers: { "x-api-key": target.production[0]! } });
+      await response.arrayBuffer();
+      if (response.status !== 404) {
+        findings.push({ check: "key in path", problem: `a key in the path answered ${response.status}, not 404` });
+      }
+    }
+  }
+  return { findings, figures: {} };
 }

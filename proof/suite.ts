@@ -4,8 +4,22 @@ import { pruneRevisions } from "../lib/feed/history.ts";
 import { admin, startServer, type RunningServer } from "../tests/integration/support/processes.ts";
 import { FEED_TOKEN, ingest, organisationWithKeys } from "../tests/integration/support/api.ts";
 import type { Backend, TestDatabase } from "../tests/integration/support/databases.ts";
-import { logFindings } from "../tests/integration/support/logs.ts";
-import { headerAbuse, ingestAbuse, keyFlood, streamAbuse, type CheckResult, type Target } from "./checks.ts";
+import { logFindings, recordSecret } from "../tests/integration/support/logs.ts";
+import { OPERATOR } from "../lib/audit.ts";
+import { createSandboxKey } from "../lib/keys/index.ts";
+import { createOrganisation } from "../lib/organisations.ts";
+import { addMember } from "../lib/users.ts";
+import {
+  headerAbuse,
+  ingestAbuse,
+  keyFlood,
+  keyInPath,
+  memberReads,
+  streamAbuse,
+  type CheckResult,
+  type Members,
+  type Target,
+} from "./checks.ts";
 import { fuzzCases, OPERATIONS, runFuzz, type FuzzContext } from "./fuzz.ts";
 import { residentBytes, sleep, Tally, type Finding } from "./report.ts";
 
@@ -101,6 +115,30 @@ function world(): { updates: unknown[]; live: string[]; all: string[] } {
   return { updates, live, all };
 }
 
+/** A member of the abuse organisation, and one of an organisation without a licence or plan. */
+async function addMembers(database: TestDatabase, orgId: string): Promise<Members> {
+  const password = "an abuse member password";
+  const handle = await openDatabase(database.config);
+  try {
+    const { db } = handle;
+    const at = new Date();
+    const licensed = { email: "member@abuse.test", password };
+    await addMember(db, { orgId, email: licensed.email, name: "Member", password, role: "viewer" }, OPERATOR);
+    const other = await createOrganisation(db, { name: "Abuse unlicensed", slug: "abuse-unlicensed" }, OPERATOR);
+    const unlicensed = { email: "member@unlicensed.test", password, sandboxSport: "tennis" };
+    await createSandboxKey(db, other.id, { sport: "tennis" }, { actor: OPERATOR, at, ttlDays: 30 });
+    await addMember(
+      db,
+      { orgId: other.id, email: unlicensed.email, name: "Member", password, role: "admin" },
+      OPERATOR,
+    );
+    recordSecret(password);
+    return { licensed, unlicensed };
+  } finally {
+    await handle.close();
+  }
+}
+
 type Counts = Record<"organisations" | "api_keys" | "events", number>;
 
 async function counts(database: TestDatabase): Promise<Counts> {
@@ -139,6 +177,8 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       const extra = await admin<{ key: string }>(["key", "create", "--org", "abuse", "--env", "production"], env);
       production.push(extra.key);
     }
+    const members = await addMembers(database, org.orgId);
+    for (const key of [...production, org.sandbox.key]) recordSecret(key);
     const start = () =>
       startServer({
         ...env,
@@ -220,10 +260,17 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
             }
           : undefined,
       ingest: (more) => ingest(running.url, more),
+      members,
     };
     const checks: [string, () => Promise<CheckResult>][] = [
-      ["keys", () => keyFlood(target, options.short ? 3_000 : 20_000, options.short ? 200 : 2_000)],
+      [
+        "keys",
+        () =>
+          keyFlood(target, options.short ? 3_000 : 20_000, options.short ? 400 : 2_000, options.short ? 2_000 : 20_000),
+      ],
       ["headers", () => headerAbuse(target)],
+      ["member reads", () => memberReads(target)],
+      ["key in path", () => keyInPath(target)],
       ["ingest", () => ingestAbuse(target, options.short ? 300 : 3_000)],
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
     ];

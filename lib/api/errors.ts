@@ -36,7 +36,7 @@ export const API_ERRORS = {
   session_expired: {
     status: 401,
     title: "Session expired",
-    description: "Streams only: the console session cookie sent instead of a key is not valid any more; sign in again.",
+    description: "The console session cookie sent instead of a key is not valid any more; sign in again.",
   },
   sport_not_covered: {
     status: 403,
@@ -59,12 +59,13 @@ export const API_ERRORS = {
     status: 429,
     title: "Rate limited",
     description:
-      "Over the key's requests per second, or (streams) its plan's concurrent streams: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.",
+      "Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.",
   },
   quota_exceeded: {
     status: 429,
     title: "Monthly quota exceeded",
-    description: "The key used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).",
+    description:
+      "The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).",
   },
   internal_error: {
     status: 500,

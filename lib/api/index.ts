@@ -6,6 +6,8 @@ import type { Meter } from "../metering/index.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
+import { KeyGuesses } from "./guesses.ts";
+import { cachedSessions, memberLimits } from "./members.ts";
 import { ENDPOINTS } from "./endpoints.ts";
 import { newRequestId } from "../http/problem.ts";
 import { inRequest, logAccess } from "../log/index.ts";
@@ -54,8 +56,10 @@ export async function startApi(options: {
   now: () => Date;
   meter: Meter;
   streams: StreamSettings;
-  /** Signs console sessions: a member's board streams with the session cookie. */
+  /** Signs console sessions: a member's board reads and streams with the session cookie. */
   sessionSecret: string;
+  /** Load balancers in front that append to X-Forwarded-For (TRUST_PROXY_HOPS). */
+  trustedHops?: number;
   /** Told of every answer: its route (the operation id), status and time taken. */
   observe?: (route: string, status: number, seconds: number) => void;
 }): Promise<Api> {
@@ -70,7 +74,11 @@ export async function startApi(options: {
     views: options.views,
     now: options.now,
     streams,
-    session: (token, at) => sessionViewer(options.db, token, options.sessionSecret, at),
+    session: cachedSessions((token, at) =>
+      sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
+    ),
+    guesses: new KeyGuesses(),
+    trustedHops: options.trustedHops ?? 0,
   };
   const observe = options.observe;
   // Every answer, from either entry, in the request's log scope, with one access line. Plain

@@ -14,6 +14,7 @@ export function apiRequestFromNode(req: IncomingMessage): ApiRequest {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     },
+    peer: req.socket.remoteAddress ?? "unknown",
   };
 }
 

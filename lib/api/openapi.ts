@@ -12,6 +12,8 @@ import {
   type ApiResponse,
   type Endpoint,
 } from "./pipeline.ts";
+import { GUESSES_PER_WINDOW } from "./guesses.ts";
+import { MEMBER_LIMITS } from "./members.ts";
 import { components } from "./schemas.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
@@ -185,8 +187,11 @@ function parameters(endpoint: Endpoint) {
 
 const CONSOLE_NOTE =
   "A signed-in console member's browser may read it with the console's session cookie instead of a key (the live " +
-  "board does): the organisation's plan sports in real time with a production plan and a valid licence, otherwise " +
-  "the sandbox's view; not counted against any key. A key sent with the request always wins over the cookie.\n\n";
+  "board does), with the organisation's entitlement: its plan's sports in real time while it may hold production " +
+  "keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits " +
+  `of their own, across instances: ${MEMBER_LIMITS.requestsPerSecond} requests per second and ` +
+  `${MEMBER_LIMITS.monthlyQuota} a month (UTC), reported in \`RateLimit\` and \`meta\` as a key's are; the ` +
+  "organisation's keys are not charged. A key sent with the request always wins over the cookie.\n\n";
 
 function operation(endpoint: Endpoint) {
   const byStatus = new Map<number, ApiErrorCode[]>();
@@ -279,7 +284,7 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Envelope.** Every success is \`{"data": …, "meta": {"sandbox", "delay_seconds", "requests_used", "requests_quota"}}\`; lists add \`meta.next_cursor\`. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` and the \`request_id\` that is also in the \`X-Request-Id\` header.
 
-**Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key. Windows are wall-clock: the per-second limit counts the UTC second a request arrives in, the quota the UTC calendar month. Every admitted request is recorded before it is answered, and never lost; \`meta.requests_used\` includes the request being answered and never goes down along one connection. Over the quota: 429 \`quota_exceeded\` until the month turns; over the per-second limit or the plan's concurrent streams: 429 \`rate_limited\`; both with \`Retry-After\` and \`violated-policies\`.
+**Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key. Windows are wall-clock: the per-second limit counts the UTC second a request arrives in, the quota the UTC calendar month. Every admitted request is recorded before it is answered, and never lost; \`meta.requests_used\` includes the request being answered and never goes down along one connection. Over the quota: 429 \`quota_exceeded\` until the month turns; over the per-second limit or the plan's concurrent streams: 429 \`rate_limited\`; both with \`Retry-After\` and \`violated-policies\`. Keys that pass their checksum but that no one holds: each client address may send ${GUESSES_PER_WINDOW} a minute (401 \`invalid_api_key\`), then 429 \`rate_limited\` (\`violated-policies\` \`unknown_keys\`) until it has sent none for a minute; keys already used from that address keep working.
 
 **Lists.** \`GET /api/v1/events\` is ordered by kickoff, then id, with \`limit\` 1 to 100 (default 50); follow \`meta.next_cursor\` until it is null. Unknown query parameters are refused (400 \`unknown_parameter\`).
 

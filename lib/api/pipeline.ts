@@ -10,9 +10,10 @@ import { CORS_HEADERS, JSON_SECURITY_HEADERS, PREFLIGHT_HEADERS } from "../http/
 import type { Meter, StreamSlot } from "../metering/index.ts";
 import type { StreamHub, StreamRequest } from "../streams/hub.ts";
 import type { StreamSink } from "../streams/sink.ts";
-import { sessionToken } from "../streams/session.ts";
 import { SSE_CONTENT_TYPE } from "../streams/sse.ts";
 import { readCredentials } from "./credentials.ts";
+import { clientAddressOf, type KeyGuesses } from "./guesses.ts";
+import { overLimit, sessionCookieOf, sessionExpired, type SessionReader } from "./members.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode, type ParamError } from "./errors.ts";
 import type { Payload } from "./payload.ts";
 import { logger } from "../log/index.ts";
@@ -25,6 +26,8 @@ export type ApiRequest = {
   query: URLSearchParams;
   /** A header by its lower-case name; undefined when absent. */
   header(name: string): string | undefined;
+  /** The connection's peer, when X-Forwarded-For does not end with it yet (node:http). */
+  peer?: string;
 };
 
 /**
@@ -81,7 +84,7 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
   stream?: { messages: Record<string, z.ZodType> };
   /**
    * A console member's browser may read it with the session cookie instead of a key (the live
-   * board's first state); streams always may. Not counted against any key.
+   * board's first state); streams always may. Counted against the member (lib/api/members.ts).
    */
   console?: true;
   handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply | StreamReply;
@@ -99,7 +102,10 @@ export type ApiServices = {
   now: () => Date;
   /** This instance's streams, and how a console member's session is read (the board's endpoints). */
   streams?: StreamHub;
-  session?: (token: string, at: Date) => Promise<{ key: ApiKeyRecord; userId: string } | null>;
+  session?: SessionReader;
+  /** Unknown keys per client address, and how many load balancers append to X-Forwarded-For. */
+  guesses?: KeyGuesses;
+  trustedHops?: number;
 };
 
 /** Who a request was for, once known, for its access log line (never the key itself). */
@@ -146,37 +152,30 @@ export async function serve(
     const member = token !== undefined ? await openSession(services, token, at) : null;
     const keyValue = member ? "" : readCredentials(request.header, request.query);
     // Awaited only when a read is under way: once its key is cached, a request never waits.
-    const authenticated = member ? member.key : authenticate(services.keys, keyValue, at);
+    const authenticated = member ? member.key : authenticate(services, request, keyValue, at);
     const key = authenticated instanceof Promise ? await authenticated : authenticated;
     if (member) trace.userId = member.userId;
     else trace.key = { id: key.id, hint: keyHint(keyValue) };
     // Before admission: a stream over the limit is refused, and not counted.
-    slot = endpoint?.stream ? streamSlot(services, key, member?.userId ?? null, at) : null;
+    slot = endpoint?.stream ? streamSlot(services, key, member !== null, at) : null;
     try {
-      if (!member) {
-        const notAfter = Date.now() + DATABASE_WAIT_MS;
-        const admitting = unlessDatabaseFails(
-          () => services.meter.admit(key, at, notAfter),
-          "count the request",
-          notAfter,
-        );
-        const admission = admitting instanceof Promise ? await admitting : admitting;
-        limitHeaders = admission.headers;
-        if (!admission.admitted) {
-          throw new ApiError(
-            admission.code,
-            admission.code === "quota_exceeded"
-              ? `The key used its monthly quota of ${admission.quota} requests; it starts again at the next month (UTC).`
-              : `Over the key's limit of ${key.requestsPerSecond} requests per second.`,
-            {
-              headers: { "retry-after": String(admission.retryAfter) },
-              extensions: { "violated-policies": [admission.violated] },
-            },
-          );
-        }
-        journaled = admission.journaled;
-        meta = { used: admission.used, quota: admission.quota };
+      // A member's reads are counted as a key's are, under the member's own principal and limits.
+      const notAfter = Date.now() + DATABASE_WAIT_MS;
+      const admitting = unlessDatabaseFails(
+        () => services.meter.admit(key, at, notAfter),
+        "count the request",
+        notAfter,
+      );
+      const admission = admitting instanceof Promise ? await admitting : admitting;
+      limitHeaders = admission.headers;
+      if (!admission.admitted) {
+        throw new ApiError(admission.code, overLimit(member !== null, admission, key), {
+          headers: { "retry-after": String(admission.retryAfter) },
+          extensions: { "violated-policies": [admission.violated] },
+        });
       }
+      journaled = admission.journaled;
+      meta = { used: admission.used, quota: admission.quota };
       if (!endpoint)
         throw new ApiError("not_found", `There is no ${request.path}. The API's paths are in /api/v1/openapi.json.`);
       const input = {
@@ -249,33 +248,6 @@ export async function serve(
   return response;
 }
 
-/**
- * The session cookie of a request that sends no key (a key always wins over a cookie), from one of
- * this site's own pages only. SameSite=Lax (next-auth's) keeps the cookie off other sites'
- * requests but not off a top-level navigation, nor off another origin of the same site (another
- * port or subdomain); such a request is answered as one without credentials. Browsers say where
- * a request comes from in Sec-Fetch-Site; those without it send Origin on every CORS request.
- */
-function sessionCookieOf(request: ApiRequest): string | undefined {
-  if (request.header("authorization") !== undefined || request.header("x-api-key") !== undefined) return undefined;
-  const cookie = request.header("cookie");
-  if (cookie === undefined || !fromOwnPages(request)) return undefined;
-  return sessionToken(cookie);
-}
-
-function fromOwnPages(request: ApiRequest): boolean {
-  const site = request.header("sec-fetch-site");
-  // "none": the member typed the address or opened a bookmark.
-  if (site !== undefined) return site === "same-origin" || site === "none";
-  const origin = request.header("origin");
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === request.header("host");
-  } catch {
-    return false; // "null" (a sandboxed frame, a redirect across origins) or malformed
-  }
-}
-
 /** A CORS preflight: the browser asks before a cross-origin GET with a key in a header. */
 export function isPreflight(request: ApiRequest): boolean {
   return request.method === "OPTIONS" && request.header("access-control-request-method") !== undefined;
@@ -298,28 +270,23 @@ async function openSession(services: ApiServices, token: string, at: Date) {
   if (!services.session) return null;
   const session = services.session;
   const member = await unlessDatabaseFails(() => session(token, at), "read the session");
-  if (!member) {
-    throw new ApiError("session_expired", "The console session is not valid any more; sign in again.", {
-      headers: INVALID_TOKEN,
-    });
-  }
+  if (!member) throw sessionExpired();
   return member;
 }
 
-/** A place among the key's (or the member's) concurrent streams; 429 over the limit. */
-function streamSlot(services: ApiServices, key: ApiKeyRecord, userId: string | null, at: Date): StreamSlot {
+/** A place among the key's (or the member's) concurrent streams, across instances; 429 over the limit. */
+function streamSlot(services: ApiServices, key: ApiKeyRecord, member: boolean, at: Date): StreamSlot {
   const hub = services.streams;
   if (!hub?.acceptingStreams) {
     throw new ApiError("unavailable", "This instance is not opening streams (it is stopping); reconnect.", {
       headers: { "retry-after": "1" },
     });
   }
-  const slot = userId === null ? services.meter.openStream(key, at) : hub.sessionSlot(userId);
+  const slot = services.meter.openStream(key, at);
   if (slot) return slot;
-  const limit = userId === null ? key.concurrentStreams : hub.settings.sessionStreams;
   throw new ApiError(
     "rate_limited",
-    `${userId === null ? "The key" : "Your session"} already has ${limit} streams open, as many as ${userId === null ? "its plan allows" : "a console member may"}. Close one first.`,
+    `${member ? "Your session" : "The key"} already has ${key.concurrentStreams} streams open, as many as ${member ? "a console member may" : "its plan allows"}. Close one first.`,
     { headers: { "retry-after": "5" }, extensions: { "violated-policies": ["streams"] } },
   );
 }
@@ -354,12 +321,30 @@ function wellFormedKeyHash(keyValue: string): string | null {
   return keyHash;
 }
 
-/** The active key sent: synchronous once the key is cached, a promise while it is read. */
-function authenticate(keys: KeyCache, keyValue: string, at: Date): ApiKeyRecord | Promise<ApiKeyRecord> {
+/**
+ * The active key sent: synchronous once the key is cached, a promise while it is read. A key this
+ * instance knows nothing of costs a read, so each client address may cause only so many.
+ */
+function authenticate(
+  services: ApiServices,
+  request: ApiRequest,
+  keyValue: string,
+  at: Date,
+): ApiKeyRecord | Promise<ApiKeyRecord> {
+  const { keys, guesses } = services;
   const keyHash = wellFormedKeyHash(keyValue);
   if (keyHash === null) throw invalidKey();
+  let address: string | undefined;
+  if (guesses && !keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
+    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops ?? 0);
+    guesses.take(address, Date.now());
+  }
   const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
-  return found instanceof Promise ? found.then((key) => usableKey(key, at)) : usableKey(found, at);
+  if (!(found instanceof Promise)) return usableKey(found, at);
+  return found.then((key) => {
+    if (key && address !== undefined) guesses!.giveBack(address);
+    return usableKey(key, at);
+  });
 }
 
 function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {

@@ -174,9 +174,11 @@ export const Problem = component(
         .optional()
         .describe("One entry per invalid or unknown parameter"),
       "violated-policies": z
-        .array(z.enum(["second", "month", "streams"]))
+        .array(z.enum(["second", "month", "streams", "unknown_keys"]))
         .optional()
-        .describe("On 429: the policy that was exceeded (`streams`: the plan's concurrent streams)"),
+        .describe(
+          "On 429: the policy that was exceeded (`streams`: the plan's concurrent streams; `unknown_keys`: too many keys no one holds from the client's address)",
+        ),
     })
     .describe("RFC 9457 problem details"),
 );

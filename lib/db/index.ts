@@ -8,7 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { loadConfig, type Config } from "../config.ts";
+import { loadConfig, withoutPassword, type Config } from "../config.ts";
 import { currentRequestId } from "../log/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema/index.ts";
@@ -87,12 +87,21 @@ export function reconnectDelaySeconds(retries: number): number {
 const CONNECT_TIMEOUT_SECONDS = 5;
 
 function redact(url: string): string {
+  if (!URL.canParse(url)) return withoutPassword(url);
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
 async function openPostgres(config: Config & { DATABASE_URL: string }): Promise<DatabaseHandle> {
-  const migrator = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  let migrator: postgres.Sql;
+  try {
+    migrator = postgres(config.DATABASE_URL, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  } catch (error) {
+    // The client's own error carries the whole URL, password included.
+    throw new DatabaseUnavailableError(
+      `DATABASE_URL=${JSON.stringify(withoutPassword(config.DATABASE_URL))} cannot be read as a URL: ${(error as Error).message}`,
+    );
+  }
   try {
     await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.catch((error: Error) => {
       throw new DatabaseUnavailableError(`Cannot reach PostgreSQL at ${redact(config.DATABASE_URL)}: ${error.message}`);

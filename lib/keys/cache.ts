@@ -21,6 +21,10 @@ export async function notifyKeyChange(tx: Database, change: KeyChange): Promise<
 // connection (the bus's resync empties everything too).
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 50_000;
+// Hashes no key has, so that a client repeating an invented key costs one read a minute, not one a
+// request. Nothing needs forgetting: a new key's hash is random, so it was never looked up before.
+const UNKNOWN_MAX_AGE_MS = 60_000;
+const UNKNOWN_MAX_ENTRIES = 50_000;
 
 type Entry = { record: ApiKeyRecord; loadedAt: number };
 
@@ -31,6 +35,8 @@ type Entry = { record: ApiKeyRecord; loadedAt: number };
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
+  /** Hashes found to be no key's, by when that was learned; oldest first. */
+  private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<ApiKeyRecord | null>>();
   private generation = 0;
 
@@ -51,6 +57,11 @@ export class KeyCache {
       this.entries.set(keyHash, entry);
       return entry.record;
     }
+    const unknownSince = this.unknown.get(keyHash);
+    if (unknownSince !== undefined) {
+      if (Date.now() - unknownSince < UNKNOWN_MAX_AGE_MS) return null;
+      this.unknown.delete(keyHash);
+    }
     let pending = this.loading.get(keyHash);
     if (!pending) {
       const generation = this.generation;
@@ -61,6 +72,9 @@ export class KeyCache {
             this.entries.delete(keyHash);
             if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
             this.entries.set(keyHash, { record, loadedAt: Date.now() });
+          } else if (!record) {
+            if (this.unknown.size >= UNKNOWN_MAX_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
+            this.unknown.set(keyHash, Date.now());
           }
           return record;
         })
@@ -68,6 +82,17 @@ export class KeyCache {
       this.loading.set(keyHash, pending);
     }
     return pending;
+  }
+
+  /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */
+  knows(keyHash: string): boolean {
+    return this.entries.has(keyHash);
+  }
+
+  /** Whether this hash is known to be no key's: answered without a read. */
+  knowsUnknown(keyHash: string): boolean {
+    const since = this.unknown.get(keyHash);
+    return since !== undefined && Date.now() - since < UNKNOWN_MAX_AGE_MS;
   }
 
   forget(change: KeyChange): void {

@@ -178,9 +178,14 @@ export type Access = {
  * fields in the same order, to the same destination) but without pino's generic serialiser: one
  * line per request under load, where pino's per-field work was a visible share of the request.
  */
+// A key pasted into a path (`/api/v1/svc_sk_…`) would be kept in every log store the line reaches.
+const KEY_IN_PATH = /svc_s[bkt]_/;
+const KEYS_IN_PATH = /(svc_s[bkt]_)[0-9A-Za-z]+/g;
+
 export function logAccess(access: Access): void {
   const { log, json } = instance();
   if (!log.isLevelEnabled("info")) return;
+  if (KEY_IN_PATH.test(access.path)) access = { ...access, path: access.path.replace(KEYS_IN_PATH, "$1[hidden]") };
   if (!json) {
     const fields: Partial<Access> = { ...access };
     delete fields.request_id; // the request's scope adds it

@@ -1,5 +1,6 @@
-// Metering: monthly quotas, per-second limits and concurrent streams per key, and the usage
-// records the console charts. The design and its guarantees are in docs/metering.md.
+// Metering: monthly quotas, per-second limits and concurrent streams per key (and per console
+// member reading with the session cookie), and the usage records the console charts. The design
+// and its guarantees are in docs/metering.md.
 export {
   JournalMeter,
   startInstanceMeter,
@@ -11,3 +12,4 @@ export {
   type StreamSlot,
 } from "./meter.ts";
 export { monthOf, nextMonthStart, type Policy } from "./policies.ts";
+export { memberPrincipal } from "./tally.ts";

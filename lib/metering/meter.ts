@@ -10,7 +10,7 @@ import type { ChangeBus } from "../feed/bus.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { claimOrphans, Journal, readJournal, removeJournalFile } from "./journal.ts";
 import { monthOf, nextMonthStart, rateLimit, rateLimitPolicy, secondsUntil, type Policy } from "./policies.ts";
-import { add, addTally, count, merge, type MonthTotal, type Tally } from "./tally.ts";
+import { add, addTally, count, memberOf, merge, type MonthTotal, type Tally } from "./tally.ts";
 import { logger } from "../log/index.ts";
 
 export type Admission =
@@ -352,9 +352,12 @@ export class JournalMeter implements Meter {
     let pending = this.loading.get(id);
     if (!pending) {
       pending = (async () => {
+        const userId = memberOf(keyId);
         const [row] = rowsOf<{ requests: string | number }>(
           await this.options.db.execute(
-            sql`select requests from usage_monthly where key_id = ${keyId} and month = ${month}`,
+            userId === undefined
+              ? sql`select requests from usage_monthly where key_id = ${keyId} and month = ${month}`
+              : sql`select requests from member_usage_monthly where user_id = ${userId} and month = ${month}`,
           ),
         );
         // Requests of that month this instance journaled and has not flushed (the clock moved back

@@ -3,6 +3,21 @@ import { utcDay } from "../clock.ts";
 import { rowsOf, type Database } from "../db/index.ts";
 import { monthOf } from "./policies.ts";
 
+/**
+ * A console member counted by the meter, as a key is: the principal stands where a key id does
+ * (the journal, the tallies, the notices), and its months go to member_usage_monthly.
+ */
+const MEMBER = "member:";
+
+export function memberPrincipal(userId: string): string {
+  return `${MEMBER}${userId}`;
+}
+
+/** The user id of a member's principal; undefined for a key's id. */
+export function memberOf(principal: string): string | undefined {
+  return principal.startsWith(MEMBER) ? principal.slice(MEMBER.length) : undefined;
+}
+
 /** Admitted requests not yet in the usage tables, per key: by month, by day, and the latest. */
 export type Tally = Map<string, { months: Map<string, number>; days: Map<string, number>; lastUsed: number }>;
 
@@ -55,7 +70,13 @@ export async function addTally(
   const months: { key_id: string; month: string; requests: number }[] = [];
   const days: { key_id: string; day: string; requests: number }[] = [];
   const lastUsed: { key_id: string; at: string }[] = [];
+  const memberMonths: { user_id: string; month: string; requests: number }[] = [];
   for (const [keyId, entry] of tally) {
+    const userId = memberOf(keyId);
+    if (userId !== undefined) {
+      for (const [month, requests] of entry.months) memberMonths.push({ user_id: userId, month, requests });
+      continue;
+    }
     for (const [month, requests] of entry.months) months.push({ key_id: keyId, month, requests });
     for (const [day, requests] of entry.days) days.push({ key_id: keyId, day, requests });
     lastUsed.push({ key_id: keyId, at: new Date(entry.lastUsed).toISOString() });
@@ -85,10 +106,29 @@ export async function addTally(
       from jsonb_to_recordset(${JSON.stringify(lastUsed)}::jsonb) as t(key_id text, at timestamptz)
       where k.id = t.key_id`);
   }
+  const memberTotals =
+    memberMonths.length === 0
+      ? []
+      : rowsOf<{ user_id: string; month: string; requests: string | number }>(
+          await tx.execute(sql`
+            insert into member_usage_monthly (user_id, month, requests)
+            select t.user_id, t.month, t.requests
+            from jsonb_to_recordset(${JSON.stringify(memberMonths)}::jsonb) as t(user_id text, month date, requests bigint)
+            where exists (select 1 from users u where u.id = t.user_id)
+            on conflict (user_id, month) do update set requests = member_usage_monthly.requests + excluded.requests
+            returning user_id, month::text as month, requests`),
+        );
   for (const journal of journals) {
     await tx.execute(sql`
       insert into meter_journals (id, flushed_bytes, updated_at) values (${journal.id}, ${journal.flushedBytes}, now())
       on conflict (id) do update set flushed_bytes = excluded.flushed_bytes, updated_at = now()`);
   }
-  return totals.map((row) => ({ keyId: row.key_id, month: row.month, requests: Number(row.requests) }));
+  return [
+    ...totals.map((row) => ({ keyId: row.key_id, month: row.month, requests: Number(row.requests) })),
+    ...memberTotals.map((row) => ({
+      keyId: memberPrincipal(row.user_id),
+      month: row.month,
+      requests: Number(row.requests),
+    })),
+  ];
 }

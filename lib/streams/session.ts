@@ -1,10 +1,8 @@
 import { decode } from "next-auth/jwt";
-import { SPORTS, type Sport } from "../db/schema/index.ts";
 import type { Database } from "../db/index.ts";
 import { consoleAccess } from "../console/access.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { getLicence, licenceStatus } from "../licences.ts";
-import { getPlan } from "../plans.ts";
+import { memberEntitlement, type MemberLimits } from "../api/member-entitlement.ts";
 
 // The console's board follows the same streams as API clients, with the member's session cookie
 // instead of a key. The cookie is next-auth's JWT; it is decoded here with next-auth's own code,
@@ -25,16 +23,16 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
 }
 
 /**
- * What a signed-in member may follow, as a key-shaped record so that the streams apply one set of
- * rules: an organisation with a valid licence and a plan sees its plan's sports in real time;
- * any other sees every sport as the sandbox does, 60 seconds behind. It is valid until the
- * session expires. Null when the token is not a valid session or the member has no organisation.
+ * The member of a session token and what they may read (lib/api/member-entitlement.ts). Valid
+ * until the session expires. Null when the token is not a valid session or the member has no
+ * organisation.
  */
 export async function sessionViewer(
   db: Database,
   token: string,
   secret: string,
   at: Date,
+  limits: MemberLimits,
 ): Promise<{ key: ApiKeyRecord; userId: string } | null> {
   let payload: Awaited<ReturnType<typeof decode>>;
   try {
@@ -48,23 +46,6 @@ export async function sessionViewer(
   const access = await consoleAccess(db, userId);
   if (!access) return null;
   const { organisation } = access;
-  const licensed = licenceStatus(await getLicence(db, organisation.id), at) === "valid";
-  const plan = licensed && organisation.planCode ? await getPlan(db, organisation.planCode) : undefined;
-  const production = plan !== undefined && plan.environment === "production";
-  return {
-    userId,
-    key: {
-      id: `session:${userId}`,
-      orgId: organisation.id,
-      environment: production ? "production" : "sandbox",
-      planCode: production ? plan.code : null,
-      sports: production ? (plan.sports as Sport[]) : [...SPORTS],
-      monthlyQuota: 0,
-      requestsPerSecond: 0,
-      concurrentStreams: 0,
-      createdAt: at,
-      expiresAt: expires,
-      revokedAt: null,
-    },
-  };
+  const member = { userId, orgId: organisation.id, planCode: organisation.planCode, expiresAt: expires };
+  return { userId, key: await memberEntitlement(db, member, limits, at) };
 }

@@ -75,6 +75,25 @@ export const usageDaily = pgTable(
 );
 
 /**
+ * Requests counted per console member per month (UTC): their reads of the board's endpoints with
+ * the session cookie, under the member's own allowance (lib/api/members.ts).
+ */
+export const memberUsageMonthly = pgTable(
+  "member_usage_monthly",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: date("month").notNull(), // first day of the month
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.month] }),
+    check("member_usage_monthly_first_day_check", sql`extract(day from ${t.month}) = 1`),
+  ],
+);
+
+/**
  * How far each instance's metering journal (DATA_DIR/meter) has been added to the usage tables,
  * in bytes. Written in the same transaction as the counts, so replaying a journal after a crash
  * adds exactly what was not added yet (lib/metering/journal.ts).

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatDateTime } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
-import { listAudit, type AuditEntry } from "@/lib/audit";
+import { auditBefore, listAudit, type AuditEntry } from "@/lib/audit";
 import { now } from "@/lib/clock";
 import { listKeys } from "@/lib/keys";
 
@@ -67,7 +68,11 @@ function describe(entry: AuditEntry, hints: Map<string, string>): string {
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
   const { db, access } = await requireConsole();
-  const before = Number((await searchParams).before) || undefined;
+  const raw = (await searchParams).before;
+  const parsed = raw === undefined ? undefined : auditBefore.safeParse(raw);
+  // A page that cannot exist (not an entry's id): not found, rather than a failed query.
+  if (parsed && !parsed.success) notFound();
+  const before = parsed?.data;
   const entries = await listAudit(db, access.organisation.id, { limit: PAGE_SIZE, before });
   // Keys are named by their hint, as everywhere else in the console.
   const hints = new Map((await listKeys(db, access.organisation.id, now())).map((k) => [k.id, k.hint]));
