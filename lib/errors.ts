@@ -13,6 +13,7 @@ export const DOMAIN_ERROR_CODES = [
   "plan_missing",
   "forbidden",
   "invitation_invalid",
+  "throttled",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@ import { FEED_TOKEN, ingest, organisationWithKeys } from "../tests/integration/s
 import type { Backend, TestDatabase } from "../tests/integration/support/databases.ts";
 import { logFindings } from "../tests/integration/support/logs.ts";
 import { headerAbuse, ingestAbuse, keyFlood, streamAbuse, type CheckResult, type Target } from "./checks.ts";
+import { consoleAbuse, consoleMember } from "./console-checks.ts";
 import { fuzzCases, OPERATIONS, runFuzz, type FuzzContext } from "./fuzz.ts";
 import { residentBytes, sleep, Tally, type Finding } from "./report.ts";
 
@@ -134,6 +135,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
     const env = database.env;
     const org = await organisationWithKeys(env, "abuse", { plan: "enterprise", sandboxSport: "soccer" });
     const production = [org.production.key];
+    const member = await consoleMember(env, org.orgId);
     // More keys, more requests per second within each key's limit (a short run needs one).
     for (let i = 0; i < (options.short ? 0 : 3); i++) {
       const extra = await admin<{ key: string }>(["key", "create", "--org", "abuse", "--env", "production"], env);
@@ -226,6 +228,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["headers", () => headerAbuse(target)],
       ["ingest", () => ingestAbuse(target, options.short ? 300 : 3_000)],
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
+      ["console", () => consoleAbuse({ baseUrl: running.url, member })],
     ];
     for (const [name, check] of checks) {
       const checkStarted = performance.now();
