@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, loadEnvFiles, streamSettings, type Config } fr
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
-import { JSON_SECURITY_HEADERS } from "./lib/http/security-headers.ts";
+import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./lib/http/security-headers.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
@@ -94,6 +94,15 @@ async function start(config: Config): Promise<void> {
   await app.prepare();
   const handleWithNext = app.getRequestHandler();
 
+  // Over https (the public address says so, or a trusted load balancer did), browsers are told to
+  // use nothing else: a session cookie must never travel in the clear.
+  const servedOverHttps = (req: IncomingMessage): boolean =>
+    config.NEXTAUTH_URL?.startsWith("https:") === true ||
+    (config.TRUST_PROXY_HOPS > 0 &&
+      String(req.headers["x-forwarded-proto"] ?? "")
+        .split(",")[0]
+        ?.trim() === "https");
+
   let stopping = false;
   // Node's own limits let a client take a minute to send its headers (checked every 30 s) and five
   // to send its request: a client trickling bytes held a connection that long. Headers get
@@ -107,6 +116,7 @@ async function start(config: Config): Promise<void> {
   const server = createServer(limits, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
+    if (servedOverHttps(req)) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
       if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
       // A stopping instance says so at once, so the load balancer sends new clients elsewhere.
@@ -144,6 +154,12 @@ async function start(config: Config): Promise<void> {
     const peer = req.socket.remoteAddress ?? "unknown";
     const forwarded = req.headers["x-forwarded-for"];
     req.headers["x-forwarded-for"] = config.TRUST_PROXY_HOPS > 0 && forwarded ? `${String(forwarded)}, ${peer}` : peer;
+    // next-auth takes its origin and the cookie's Secure flag from these when NEXTAUTH_URL is
+    // unset: a client must not choose them, only a trusted load balancer may have set them.
+    if (config.TRUST_PROXY_HOPS === 0) {
+      delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
+    }
     handleWithNext(req, res).catch((error: unknown) => {
       logger().error({ err: error, path }, "Unhandled error in a page or action");
       if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);

@@ -11,17 +11,21 @@ function unique(label: string): string {
   return `${label}-${randomBytes(4).toString("hex")}`;
 }
 
-async function signUp(browser: Browser, label: string): Promise<{ context: BrowserContext; page: Page }> {
+async function signUp(
+  browser: Browser,
+  label: string,
+): Promise<{ context: BrowserContext; page: Page; email: string }> {
   const context = await browser.newContext();
   const page = await context.newPage();
+  const email = `${unique("admin")}@security.example`;
   await page.goto("/console/sign-up");
   await page.getByLabel("Organisation name").fill(unique(label));
   await page.getByLabel("Your name").fill("Ada Admin");
-  await page.getByLabel("E-mail").fill(`${unique("admin")}@security.example`);
+  await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create organisation" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
-  return { context, page };
+  return { context, page, email };
 }
 
 test("a viewer joins by invitation, sees no controls, and is refused by the server when posting an admin's form", async ({
@@ -111,4 +115,54 @@ test("an admin cannot revoke another organisation's key by posting its id", asyn
 
   await orgA.context.close();
   await orgB.context.close();
+});
+
+test("after a wrong password the e-mail stays, and nothing is sent while a field is empty", async ({ browser }) => {
+  const { context, email } = await signUp(browser, "Retry org");
+  await context.close();
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  const credentialPosts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/auth/callback/credentials")) credentialPosts.push(request.postData() ?? "");
+  });
+  await page.goto("/console/sign-in");
+
+  // Nothing typed: the form says what is missing and sends nothing.
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Enter your e-mail address")).toBeVisible();
+  await expect(page.getByText("Enter your password")).toBeVisible();
+  expect(credentialPosts).toHaveLength(0);
+
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill("not the password at all");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await expect(page.getByLabel("E-mail")).toHaveValue(email);
+  expect(credentialPosts).toHaveLength(1);
+
+  // The retry: only the password typed again.
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+  expect(credentialPosts).toHaveLength(2);
+  expect(new URLSearchParams(credentialPosts[1]).get("email")).toBe(email);
+  await visitor.close();
+});
+
+test("signing out ends the session everywhere, a copied cookie included", async ({ browser }) => {
+  const member = await signUp(browser, "Sign-out org");
+  const session = (await member.context.cookies()).filter((c) => c.name === SESSION_COOKIE);
+  const thief = await browser.newContext();
+  await thief.addCookies(session);
+  const stolen = await thief.newPage();
+  await stolen.goto("/console");
+  await expect(stolen.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+
+  await member.page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(member.page).toHaveURL(/\/console\/sign-in/);
+  await stolen.goto("/console");
+  await expect(stolen).toHaveURL(/\/console\/sign-in/);
+  await thief.close();
+  await member.context.close();
 });

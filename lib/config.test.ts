@@ -32,6 +32,12 @@ describe("configuration", () => {
     });
   });
 
+  it("asks for NEXTAUTH_URL in production behind load balancers", () => {
+    expect(() => loadConfig({ TRUST_PROXY_HOPS: "1" })).toThrow(/NEXTAUTH_URL=.*must be set in production/);
+    expect(loadConfig({ TRUST_PROXY_HOPS: "1", NEXTAUTH_URL: "https://data.example.com" }).TRUST_PROXY_HOPS).toBe(1);
+    expect(loadConfig({ TRUST_PROXY_HOPS: "1", NODE_ENV: "development" }).TRUST_PROXY_HOPS).toBe(1);
+  });
+
   it("checks the feed's settings", () => {
     expect(loadConfig({ SIM: "off", SIM_SPEED: "60", SIM_SEED: "42", FEED_TOKEN: "x".repeat(16) })).toMatchObject({
       SIM: "off",

@@ -40,6 +40,7 @@ const configSchema = z.object({
   // Signs the console's session cookies. Unset: one is generated once and kept in DATA_DIR.
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
   // The console's public address (next-auth's own variable); unset: taken from each request's Host.
+  // Required in production when TRUST_PROXY_HOPS > 0.
   NEXTAUTH_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
   // Load balancers in front of the server that append to X-Forwarded-For; 0 trusts no header.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -119,7 +120,18 @@ export function loadConfig(env: Environment = process.env): Config {
   // An empty variable means "not set", as in most shells and .env tooling.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const parsed = configSchema.safeParse(present);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const { NODE_ENV, TRUST_PROXY_HOPS, NEXTAUTH_URL } = parsed.data;
+    // Behind load balancers the address clients use is not the one the server sees: next-auth
+    // would take it (and the session cookie's Secure flag) from forwarded headers, so it is given.
+    if (NODE_ENV === "production" && TRUST_PROXY_HOPS > 0 && !NEXTAUTH_URL) {
+      throw new ConfigError(
+        'Invalid configuration:\n  NEXTAUTH_URL="": must be set in production behind load balancers ' +
+          "(TRUST_PROXY_HOPS > 0): the console's public address, e.g. https://data.example.com",
+      );
+    }
+    return parsed.data;
+  }
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join(".");
     const value = env[name] ?? "";

@@ -109,11 +109,14 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
   // nginx's workers run as another user when it is started as root: they must reach its temporary
   // folders (a request body larger than its buffer is written there).
   chmodSync(root, 0o755);
-  // Instances that share a database share the secret that signs console sessions.
+  const nginxPort = options.port || (await freePort());
+  // Instances that share a database share the secret that signs console sessions, and behind
+  // nginx they are told the address clients use.
   const shared = {
     DATABASE_URL: options.databaseUrl,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     TRUST_PROXY_HOPS: "1",
+    NEXTAUTH_URL: `http://127.0.0.1:${nginxPort}`,
     HOST: "127.0.0.1",
     ...options.env,
   };
@@ -148,7 +151,7 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
   try {
     nginx = await startNginx(
       instances.map((i) => i.port),
-      options.port || (await freePort()),
+      nginxPort,
       path.join(root, "nginx"),
     );
   } catch (error) {

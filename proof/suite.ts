@@ -20,6 +20,7 @@ import {
   type Members,
   type Target,
 } from "./checks.ts";
+import { consoleAbuse, consoleMember } from "./console-checks.ts";
 import { fuzzCases, OPERATIONS, runFuzz, type FuzzContext } from "./fuzz.ts";
 import { residentBytes, sleep, Tally, type Finding } from "./report.ts";
 
@@ -172,6 +173,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
     const env = database.env;
     const org = await organisationWithKeys(env, "abuse", { plan: "enterprise", sandboxSport: "soccer" });
     const production = [org.production.key];
+    const member = await consoleMember(env, org.orgId);
     // More keys, more requests per second within each key's limit (a short run needs one).
     for (let i = 0; i < (options.short ? 0 : 3); i++) {
       const extra = await admin<{ key: string }>(["key", "create", "--org", "abuse", "--env", "production"], env);
@@ -273,6 +275,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["key in path", () => keyInPath(target)],
       ["ingest", () => ingestAbuse(target, options.short ? 300 : 3_000)],
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
+      ["console", () => consoleAbuse({ baseUrl: running.url, member })],
     ];
     for (const [name, check] of checks) {
       const checkStarted = performance.now();

@@ -1,6 +1,7 @@
 "use server";
 // The console's server actions: one-line adapters from a form to lib/console, which checks the
 // membership, the role and the input. Public POST endpoints, whatever the UI shows.
+import { headers } from "next/headers";
 import { now } from "@/lib/clock";
 import { loadConfig } from "@/lib/config";
 import {
@@ -20,6 +21,8 @@ import {
   type ShownOnceKey,
 } from "@/lib/console/actions";
 import { acceptInvitation, signUp } from "@/lib/console/members";
+import { clientAddress } from "@/lib/console/sign-in";
+import { admitSignUp } from "@/lib/console/sign-up-limits";
 import { database, runAction } from "./_lib/console";
 
 type Invitation = { token: string; role: string; expiresAt: string };
@@ -80,7 +83,9 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 
 export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
+  const address = clientAddress((await headers()).get("x-forwarded-for"), loadConfig().TRUST_PROXY_HOPS);
   return toActionState("Organisation created.", async () => {
+    await admitSignUp(db, address, now());
     const { user } = await signUp(db, formFields(form) as never);
     return { email: user.email };
   });

@@ -1,11 +1,25 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-// scrypt with N = 2^15, r = 8, p = 1: OWASP's recommended floor, about 50 ms a hash here.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+// scrypt with N = 2^17, r = 8, p = 1: OWASP's minimum for scrypt. Each hash takes 128 MiB
+// (128 · N · r bytes) for a fraction of a second; libuv's four threads bound how many run at once.
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 64;
+// Stored parameters above these are refused: a stored hash must not make a sign-in take gigabytes.
+const MAX_N = 2 ** 20;
+const MAX_R = 16;
 
-function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
-  const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
+/**
+ * The longest password hashed or checked, in UTF-16 code units. Longer ones are refused before
+ * any work: normalising and hashing a megabyte on every attempt would be the attacker's lever.
+ */
+export const PASSWORD_MAX_LENGTH = 256;
+
+type Params = typeof PARAMS;
+
+function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  // Node refuses scrypt above 32 MiB unless told; this allows what OpenSSL reckons the parameters
+  // need (128 · r · (N + p + 2) bytes), and no more.
+  const options: ScryptOptions = { ...params, maxmem: 128 * params.r * (params.N + params.p + 2) + 1024 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
       error ? reject(error) : resolve(key),
@@ -15,15 +29,30 @@ function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<
 
 /** `scrypt$N$r$p$salt$hash`, so the parameters can be raised later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
+  if (password.length > PASSWORD_MAX_LENGTH) throw new RangeError("The password is too long to hash.");
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS);
   return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+function parse(stored: string): { params: Params; salt: Buffer; hash: Buffer } | null {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64");
-  const key = await derive(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== "scrypt" || !salt || !hash) return null;
+  if (!Number.isInteger(params.N) || params.N < 2 || params.N > MAX_N) return null;
+  if (!Number.isInteger(params.r) || params.r < 1 || params.r > MAX_R || params.p !== 1) return null;
+  return { params, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") };
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parse(stored);
+  if (!parsed || password.length > PASSWORD_MAX_LENGTH) return false;
+  const key = await derive(password, parsed.salt, parsed.params);
+  return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
+}
+
+/** Whether a stored hash was made with weaker parameters than today's: it is replaced at the next sign-in. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored);
+  return !parsed || parsed.params.N < PARAMS.N || parsed.params.r < PARAMS.r;
 }

@@ -8,7 +8,7 @@ import { DomainError } from "../errors.ts";
 import { hashKey } from "../keys/format.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { createOrganisation, organisationInput, type Organisation } from "../organisations.ts";
-import { addMember, email, password, type User } from "../users.ts";
+import { email, insertMember, newPasswordHash, password, type User } from "../users.ts";
 
 const personName = z.string().trim().min(1, "Your name is required").max(120);
 
@@ -26,12 +26,13 @@ export async function signUp(
 ): Promise<{ organisation: Organisation; user: User }> {
   const parsed = signUpInput.parse(input);
   const actor: Actor = { userId: null, label: parsed.email };
+  const passwordHash = await newPasswordHash(parsed.password);
   return db
     .transaction(async (tx) => {
       const organisation = await createOrganisation(tx, { name: parsed.organisation }, actor);
-      const user = await addMember(
+      const user = await insertMember(
         tx,
-        { orgId: organisation.id, email: parsed.email, name: parsed.name, password: parsed.password, role: "admin" },
+        { orgId: organisation.id, email: parsed.email, name: parsed.name, passwordHash, role: "admin" },
         actor,
       );
       return { organisation, user };
@@ -146,6 +147,7 @@ export const acceptInput = z.object({ token: z.string().min(1).max(100), name: p
 /** Accepting creates the member's account; the link works once, even when two people race for it. */
 export async function acceptInvitation(db: Database, input: z.input<typeof acceptInput>, at: Date): Promise<User> {
   const parsed = acceptInput.parse(input);
+  const passwordHash = await newPasswordHash(parsed.password);
   return db.transaction(async (tx) => {
     const [invitation] = await tx
       .update(invitations)
@@ -159,15 +161,9 @@ export async function acceptInvitation(db: Database, input: z.input<typeof accep
       )
       .returning();
     if (!invitation) throw new DomainError("invitation_invalid", INVALID_INVITATION);
-    const user = await addMember(
+    const user = await insertMember(
       tx,
-      {
-        orgId: invitation.orgId,
-        email: parsed.email,
-        name: parsed.name,
-        password: parsed.password,
-        role: invitation.role,
-      },
+      { orgId: invitation.orgId, email: parsed.email, name: parsed.name, passwordHash, role: invitation.role },
       { userId: null, label: parsed.email },
     );
     await tx.update(invitations).set({ acceptedBy: user.id }).where(eq(invitations.id, invitation.id));

@@ -1,12 +1,24 @@
-import { and, count, desc, eq, gt, lt } from "drizzle-orm";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { isIPv6 } from "node:net";
+import { and, count, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "../auth/password.ts";
 import { recordAudit } from "../audit.ts";
 import type { Database } from "../db/index.ts";
-import { memberships, signInFailures } from "../db/schema/index.ts";
+import { memberships, signInFailures, users } from "../db/schema/index.ts";
 import { findUserByEmail } from "../users.ts";
 
-/** Failures allowed within the window before further attempts are refused unheard. */
-export const SIGN_IN_LIMITS = { perEmail: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
+/**
+ * Failures allowed within the window. One client guessing at one e-mail (`perEmailAndAddress`) or
+ * at many (`perAddress`) is refused unheard once over its limit. Failures for one e-mail from
+ * everywhere only slow its sign-ins down, by a delay that doubles with each failure past
+ * `emailDelayAfter` up to `maxDelaySeconds`: refusing them would let anyone lock a chosen member out.
+ */
+export const SIGN_IN_LIMITS = {
+  perEmailAndAddress: 5,
+  perAddress: 20,
+  emailDelayAfter: 5,
+  maxDelaySeconds: 8,
+  windowSeconds: 15 * 60,
+} as const;
 
 export type SignInResult =
   | { ok: true; userId: string }
@@ -16,22 +28,17 @@ export type SignInResult =
 // Checked against when the e-mail is unknown, so an unknown address takes as long as a wrong password.
 let decoyHash: Promise<string> | undefined;
 
+const windowStart = (at: Date) => new Date(at.getTime() - SIGN_IN_LIMITS.windowSeconds * 1000);
+
 /**
- * Seconds until the `limit`-th most recent failure leaves the window, or 0 when fewer than
- * `limit` failures are in it.
+ * Seconds until the `limit`-th most recent failure matching `where` leaves the window, or 0 when
+ * fewer than `limit` failures are in it.
  */
-async function waitFor(
-  db: Database,
-  column: typeof signInFailures.email | typeof signInFailures.address,
-  value: string,
-  limit: number,
-  at: Date,
-): Promise<number> {
-  const since = new Date(at.getTime() - SIGN_IN_LIMITS.windowSeconds * 1000);
+async function waitFor(db: Database, where: SQL | undefined, limit: number, at: Date): Promise<number> {
   const recent = await db
     .select({ at: signInFailures.at })
     .from(signInFailures)
-    .where(and(eq(column, value), gt(signInFailures.at, since)))
+    .where(and(where, gt(signInFailures.at, windowStart(at))))
     .orderBy(desc(signInFailures.at))
     .limit(limit);
   if (recent.length < limit) return 0;
@@ -39,53 +46,72 @@ async function waitFor(
   return Math.max(1, Math.ceil((leaves - at.getTime()) / 1000));
 }
 
-/** Recent failures for an e-mail address (the tests and the sign-in page use it). */
+/** Recent failures for an e-mail address, from every client address. */
 export async function recentFailures(db: Database, address: string, at: Date): Promise<number> {
   const email = address.trim().toLowerCase();
-  const since = new Date(at.getTime() - SIGN_IN_LIMITS.windowSeconds * 1000);
   const [row] = await db
     .select({ n: count() })
     .from(signInFailures)
-    .where(and(eq(signInFailures.email, email), gt(signInFailures.at, since)));
+    .where(and(eq(signInFailures.email, email), gt(signInFailures.at, windowStart(at))));
   return row?.n ?? 0;
 }
 
+/** How long a sign-in for an e-mail with `failures` recent failures waits before it is checked. */
+export function emailDelaySeconds(failures: number): number {
+  const past = failures - SIGN_IN_LIMITS.emailDelayAfter;
+  return past < 0 ? 0 : Math.min(SIGN_IN_LIMITS.maxDelaySeconds, 2 ** past);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
- * Checks an e-mail and password. Refuses without checking the password once the e-mail or the
- * client's address has too many recent failures, so guessing is slow whichever one an attacker varies.
- * The count is read before the failure is written, so a burst of parallel guesses may overshoot the
- * limit by the number in flight; each of them still costs a full scrypt.
+ * Checks an e-mail and password. Refuses without checking the password once this client has too
+ * many recent failures for this e-mail or for any, so guessing is slow whichever one an attacker
+ * varies; an e-mail's failures from elsewhere only delay the answer. The counts are read before
+ * the failure is written, so a burst of parallel guesses may overshoot a limit by the number in
+ * flight; each of them still costs a full scrypt. `pause` waits the delay (tests pass their own).
  */
 export async function signInWithPassword(
   db: Database,
   input: { email: string; password: string; address: string },
   at: Date,
+  { pause = sleep }: { pause?: (ms: number) => Promise<void> } = {},
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase().slice(0, 254);
-  const address = input.address.slice(0, 100) || "unknown";
+  const address = clientNetwork(input.address.slice(0, 100)) || "unknown";
   const wait = Math.max(
-    await waitFor(db, signInFailures.email, email, SIGN_IN_LIMITS.perEmail, at),
-    await waitFor(db, signInFailures.address, address, SIGN_IN_LIMITS.perAddress, at),
+    await waitFor(
+      db,
+      and(eq(signInFailures.email, email), eq(signInFailures.address, address)),
+      SIGN_IN_LIMITS.perEmailAndAddress,
+      at,
+    ),
+    await waitFor(db, eq(signInFailures.address, address), SIGN_IN_LIMITS.perAddress, at),
   );
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
+  const delay = emailDelaySeconds(await recentFailures(db, email, at));
+  if (delay > 0) await pause(delay * 1000);
 
-  const user = email.includes("@") ? await findUserByEmail(db, email).catch(() => undefined) : undefined;
+  // An over-long password is wrong without being hashed: the cap is what makes each attempt cheap.
+  const tooLong = input.password.length > PASSWORD_MAX_LENGTH;
+  const user = email.includes("@") && !tooLong ? await findUserByEmail(db, email).catch(() => undefined) : undefined;
   decoyHash ??= hashPassword("decoy password that matches nothing");
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
+  const valid = !tooLong && (await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash)));
   if (!user || !valid) {
     await db.transaction(async (tx) => {
       await tx.insert(signInFailures).values({ email, address, at });
       // Old failures no longer count; dropping them here keeps the table the size of one window.
-      await tx
-        .delete(signInFailures)
-        .where(lt(signInFailures.at, new Date(at.getTime() - SIGN_IN_LIMITS.windowSeconds * 1000)));
+      await tx.delete(signInFailures).where(lt(signInFailures.at, windowStart(at)));
     });
     return { ok: false, reason: "invalid" };
   }
 
+  // Hashed before the transaction, which must not hold the database for a hash's time.
+  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
   await db.transaction(async (tx) => {
     // A success clears the e-mail's failures (not the address's: one account must not unlock guessing at others).
     await tx.delete(signInFailures).where(eq(signInFailures.email, email));
+    if (rehashed) await tx.update(users).set({ passwordHash: rehashed }).where(eq(users.id, user.id));
     const orgs = await tx.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.userId, user.id));
     for (const { orgId } of orgs) {
       await recordAudit(tx, {
@@ -110,4 +136,23 @@ export function clientAddress(forwardedFor: string | null | undefined, trustedHo
     .map((part) => part.trim())
     .filter(Boolean);
   return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? "unknown";
+}
+
+/**
+ * The network a client address stands for when counting: an IPv4 address itself (an IPv4-mapped
+ * IPv6 one too), an IPv6 address's /64, which one subscriber usually holds whole.
+ */
+export function clientNetwork(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = "", tail] = address.toLowerCase().split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const missing = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
+  const groups = [...headGroups, ...Array<string>(Math.max(0, missing)).fill("0"), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -2,6 +2,9 @@
 // them from next.config.ts (every response Next sends) and proxy.ts (the Content-Security-Policy,
 // which carries a fresh nonce per page); API, health and metrics answers get the JSON set.
 
+/** Sent on every answer served over https (server.ts decides): a year, subdomains included. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
 /** Answers that are data, never a document: nothing in them may load, run or be framed. */
 export const JSON_SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",

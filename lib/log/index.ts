@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { format } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { loadLogSettings, type LogSettings } from "../config.ts";
+import { loggedError } from "./safe-error.ts";
 
 // The service's one logger: JSON lines in production (LOG_FORMAT=json), readable lines in
 // development (pretty), at LOG_LEVEL. Every line written while a request is served carries its
@@ -125,6 +126,8 @@ function createLogging(
       base: { pid: process.pid },
       timestamp: () => `,"time":"${isoNow()}"`,
       formatters: { level: (label) => ({ level: label }) },
+      // Errors without the parameters of a failed query (passwords' and keys' hashes among them).
+      serializers: { err: loggedError },
       mixin: () => {
         const request = scope.getStore();
         return request ? { request_id: request.requestId } : {};

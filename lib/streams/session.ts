@@ -1,6 +1,7 @@
 import { decode } from "next-auth/jwt";
 import type { Database } from "../db/index.ts";
 import { consoleAccess } from "../console/access.ts";
+import { sessionActive, sessionEndsAt } from "../console/sessions.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberEntitlement, type MemberLimits } from "../api/member-entitlement.ts";
 
@@ -17,7 +18,12 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
     const at = part.indexOf("=");
     if (at === -1) continue;
     const name = part.slice(0, at).trim();
-    if (SESSION_COOKIES.includes(name)) return decodeURIComponent(part.slice(at + 1).trim());
+    if (!SESSION_COOKIES.includes(name)) continue;
+    try {
+      return decodeURIComponent(part.slice(at + 1).trim());
+    } catch {
+      return undefined; // a malformed escape (`%`) is no session, not a server error
+    }
   }
   return undefined;
 }
@@ -40,9 +46,14 @@ export async function sessionViewer(
   } catch {
     return null;
   }
-  const userId = payload?.sub;
-  const expires = typeof payload?.exp === "number" ? new Date(payload.exp * 1000) : null;
-  if (!userId || !expires || expires <= at) return null;
+  if (!payload) return null;
+  const userId = payload.sub;
+  const idleEnd = typeof payload.exp === "number" ? new Date(payload.exp * 1000) : null;
+  if (!userId || !idleEnd || idleEnd <= at) return null;
+  // Revoked (sign-out, password reset) or past its absolute lifetime: refused as the console refuses it.
+  if (!(await sessionActive(db, userId, payload.signed_in_at, at))) return null;
+  const absoluteEnd = sessionEndsAt(payload.signed_in_at as number);
+  const expires = absoluteEnd < idleEnd ? absoluteEnd : idleEnd;
   const access = await consoleAccess(db, userId);
   if (!access) return null;
   const { organisation } = access;

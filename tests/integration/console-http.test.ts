@@ -1,9 +1,9 @@
-import { decode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/console/sign-in.ts";
 import { BACKENDS, useTestDatabase } from "./support/databases.ts";
 import { startServer, type RunningServer } from "./support/processes.ts";
-import { demoSignIn, signIn } from "./support/console.ts";
+import { cookiesOf, demoSignIn, signIn } from "./support/console.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
 
@@ -33,7 +33,7 @@ describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
     expect(error).toBeNull();
     expect(session).not.toBeNull();
     const token = await decode({ token: session!.split("=")[1]!, secret: AUTH_SECRET });
-    expect(Object.keys(token!).sort()).toEqual(["exp", "iat", "jti", "sub"]);
+    expect(Object.keys(token!).sort()).toEqual(["exp", "iat", "jti", "signed_in_at", "sub"]);
     expect(token!.sub).toMatch(/^usr_/);
 
     const res = await fetch(`${server.url}/console/keys`, { headers: { cookie: session! } });
@@ -44,8 +44,129 @@ describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
     expect(html).toContain("Create production key");
   });
 
-  it("throttles repeated failed sign-ins for an e-mail, refusing even the right password", async () => {
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+  it("answers a GET of the credentials callback 405, not 500", async () => {
+    const res = await fetch(`${server.url}/api/auth/callback/credentials`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(((await res.json()) as { code: string }).code).toBe("method_not_allowed");
+  });
+
+  it("refuses auth bodies over 64 KB, declared or not, before reading them", async () => {
+    const big = new URLSearchParams({ email: demo.email, password: "x".repeat(70_000), csrfToken: "t" });
+    const declared = await fetch(`${server.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    const bytes = new TextEncoder().encode(big.toString());
+    const chunked = await fetch(`${server.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 8_192) controller.enqueue(bytes.subarray(at, at + 8_192));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
+  it("ends a session for good at sign-out: a copy of its cookie no longer works", async () => {
+    const { session } = await signIn(server.url, demo.email, demo.password);
+    const copy = session!;
+    expect((await fetch(`${server.url}/console`, { headers: { cookie: copy }, redirect: "manual" })).status).toBe(200);
+    const csrf = await fetch(`${server.url}/api/auth/csrf`, { headers: { cookie: copy } });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const out = await fetch(`${server.url}/api/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: [copy, ...cookiesOf(csrf)].join("; "),
+      },
+      body: new URLSearchParams({ csrfToken, json: "true" }),
+    });
+    expect(out.status).toBe(200);
+    const after = await fetch(`${server.url}/console`, { headers: { cookie: copy }, redirect: "manual" });
+    expect(after.status).toBe(307);
+    expect(await (await fetch(`${server.url}/api/auth/session`, { headers: { cookie: copy } })).json()).toEqual({});
+    // Signing in again works.
+    const again = await signIn(server.url, demo.email, demo.password);
+    expect((await fetch(`${server.url}/console`, { headers: { cookie: again.session! } })).status).toBe(200);
+  });
+
+  it("ends a session at its absolute lifetime, however often it was renewed", async () => {
+    const { session } = await signIn(server.url, demo.email, demo.password);
+    const token = await decode({ token: session!.split("=")[1]!, secret: AUTH_SECRET });
+    // The same session, renewed a moment ago (a fresh exp), but signed in 13 hours ago.
+    const old = await encode({
+      token: { ...token, signed_in_at: Date.now() - 13 * 60 * 60 * 1000 },
+      secret: AUTH_SECRET,
+    });
+    const cookie = `next-auth.session-token=${old}`;
+    expect(await (await fetch(`${server.url}/api/auth/session`, { headers: { cookie } })).json()).toEqual({});
+    expect((await fetch(`${server.url}/console`, { headers: { cookie }, redirect: "manual" })).status).toBe(307);
+  });
+
+  it("treats a malformed session cookie as none, never as a server error", async () => {
+    const cookie = "next-auth.session-token=%";
+    for (const path of ["/console", "/console/sign-in", "/api/auth/session", "/api/v1/odds", "/api/v1/odds/stream"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
+      await res.body?.cancel();
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+
+  it("sends a signed-in member only to a path of its own origin after sign-in", async () => {
+    const { session } = await signIn(server.url, demo.email, demo.password);
+    for (const next of ["/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
+      const res = await fetch(`${server.url}/console/sign-in?next=${encodeURIComponent(next)}`, {
+        headers: { cookie: session! },
+        redirect: "manual",
+      });
+      expect(res.status, next).toBe(307);
+      expect(new URL(res.headers.get("location")!, server.url).origin, next).toBe(server.url);
+    }
+    const kept = await fetch(`${server.url}/console/sign-in?next=${encodeURIComponent("/console/keys?x=1")}`, {
+      headers: { cookie: session! },
+      redirect: "manual",
+    });
+    expect(new URL(kept.headers.get("location")!, server.url).pathname).toBe("/console/keys");
+  });
+
+  it("shows only its own message for a known ?error= code, never text from the link", async () => {
+    const planted = "Your account is locked. Call +1 555 0100 to unlock it.";
+    const html = await (await fetch(`${server.url}/console/sign-in?error=${encodeURIComponent(planted)}`)).text();
+    expect(html).not.toContain("Call +1 555 0100");
+    const known = await (await fetch(`${server.url}/console/sign-in?error=CredentialsSignin`)).text();
+    expect(known).toContain("Wrong e-mail or password.");
+  });
+
+  it("takes neither its origin nor the cookie's Secure flag from a client's X-Forwarded-Host and -Proto", async () => {
+    const csrf = await fetch(`${server.url}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${server.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: cookiesOf(csrf).join("; "),
+        "x-forwarded-host": "evil.example",
+        "x-forwarded-proto": "https",
+      },
+      body: new URLSearchParams({ email: demo.email, password: demo.password, csrfToken, json: "true" }),
+    });
+    const { url } = (await res.json()) as { url: string };
+    expect(new URL(url).origin).toBe(server.url);
+    expect(cookiesOf(res).some((c) => c.startsWith("next-auth.session-token="))).toBe(true);
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("throttles one client's repeated failed sign-ins for an e-mail, refusing even the right password", async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i++) {
       expect((await signIn(server.url, demo.email, `wrong password ${i}`)).error).toBe("CredentialsSignin");
     }
     const refused = await signIn(server.url, demo.email, demo.password);

@@ -14,7 +14,7 @@ import {
   type ActionState,
 } from "../../lib/console/actions.ts";
 import { acceptInvitation, changeRole, removeMember, signUp } from "../../lib/console/members.ts";
-import { recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/console/sign-in.ts";
+import { emailDelaySeconds, recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/console/sign-in.ts";
 import { usageForMonth } from "../../lib/console/usage.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, usageDaily } from "../../lib/db/schema/index.ts";
@@ -294,26 +294,43 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
     expect((await usageForMonth(db, orgId, "2026-02")).days).toHaveLength(28);
   });
 
-  it("throttles repeated failed sign-ins per e-mail, even with the right password, until the window passes", async () => {
+  it("throttles one client's failed sign-ins for an e-mail, even with the right password, until the window passes", async () => {
     const { email } = await organisation(db, "Throttle");
     const address = "198.51.100.7";
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i++) {
       expect(await signInWithPassword(db, { email, password: "wrong password!", address }, at)).toEqual({
         ok: false,
         reason: "invalid",
       });
     }
-    expect(await recentFailures(db, email, at)).toBe(SIGN_IN_LIMITS.perEmail);
+    expect(await recentFailures(db, email, at)).toBe(SIGN_IN_LIMITS.perEmailAndAddress);
     const throttled = await signInWithPassword(db, { email: email.toUpperCase(), password: PASSWORD, address }, at);
     expect(throttled).toEqual({ ok: false, reason: "throttled", retryAfterSeconds: SIGN_IN_LIMITS.windowSeconds });
-    // Another address does not help: the e-mail itself is throttled.
-    const elsewhere = await signInWithPassword(db, { email, password: PASSWORD, address: "203.0.113.9" }, at);
-    expect(elsewhere).toMatchObject({ reason: "throttled" });
 
     const later = new Date(at.getTime() + SIGN_IN_LIMITS.windowSeconds * 1000 + 1000);
     const signedIn = await signInWithPassword(db, { email, password: PASSWORD, address }, later);
     expect(signedIn.ok).toBe(true);
     expect(await recentFailures(db, email, later)).toBe(0);
+  });
+
+  it("lets the member in from their own address while others fail at their e-mail, only slower", async () => {
+    const { email } = await organisation(db, "Lockout");
+    const pauses: number[] = [];
+    const pause = async (ms: number) => void pauses.push(ms);
+    // Attackers from a few addresses, each up to its limit for this e-mail.
+    for (let i = 0; i < 2 * SIGN_IN_LIMITS.perEmailAndAddress; i++) {
+      const address = `203.0.113.${i % 2}`;
+      const attempt = await signInWithPassword(db, { email, password: "wrong password!", address }, at, { pause });
+      expect(attempt).toMatchObject({ reason: "invalid" });
+    }
+    pauses.length = 0;
+    const member = await signInWithPassword(db, { email, password: PASSWORD, address: "198.51.100.20" }, at, { pause });
+    expect(member.ok).toBe(true);
+    // Ten failures, five past the free ones: the delay has doubled up to its ceiling.
+    expect(pauses).toEqual([SIGN_IN_LIMITS.maxDelaySeconds * 1000]);
+    expect(emailDelaySeconds(SIGN_IN_LIMITS.emailDelayAfter - 1)).toBe(0);
+    expect(emailDelaySeconds(SIGN_IN_LIMITS.emailDelayAfter)).toBe(1);
+    expect(emailDelaySeconds(SIGN_IN_LIMITS.emailDelayAfter + 2)).toBe(4);
   });
 
   it("throttles one address guessing across many e-mail addresses, known or not", async () => {
@@ -345,18 +362,19 @@ describe.runIf(POSTGRES)("sign-in throttling across instances on postgres", () =
   it("counts failures made on one instance when another is asked", async () => {
     const [one, two] = instances as [DatabaseHandle, DatabaseHandle];
     const { email } = await organisation(one.db, "Shared");
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+    const address = "10.0.0.1";
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress; i++) {
       const instance = i % 2 === 0 ? one : two;
-      await signInWithPassword(instance.db, { email, password: "wrong password!", address: `10.0.0.${i}` }, at);
+      await signInWithPassword(instance.db, { email, password: "wrong password!", address }, at);
     }
-    expect(await signInWithPassword(two.db, { email, password: PASSWORD, address: "10.0.1.1" }, at)).toMatchObject({
+    expect(await signInWithPassword(two.db, { email, password: PASSWORD, address }, at)).toMatchObject({
       reason: "throttled",
     });
-    expect(await signInWithPassword(one.db, { email, password: PASSWORD, address: "10.0.1.1" }, at)).toMatchObject({
+    expect(await signInWithPassword(one.db, { email, password: PASSWORD, address }, at)).toMatchObject({
       reason: "throttled",
     });
     expect(rowsCount(await one.db.execute(sql`select count(*)::int as n from sign_in_failures`))).toBe(
-      SIGN_IN_LIMITS.perEmail,
+      SIGN_IN_LIMITS.perEmailAndAddress,
     );
   });
 });

@@ -6,48 +6,66 @@ import { authSecret } from "@/lib/auth/secret";
 import { now } from "@/lib/clock";
 import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
+import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
 import { clientAddress, signInWithPassword } from "@/lib/console/sign-in";
 import { getDatabase } from "@/lib/db";
+import { logger } from "@/lib/log";
 
 export const SIGN_IN_PAGE = "/console/sign-in";
+
+/** What the sign-in form shows when signing in failed on our side: never the error itself. */
+export const SIGN_IN_UNAVAILABLE = "Signing in is not possible right now. Try again in a minute.";
+
+// Thrown by the jwt callback: next-auth then clears the cookie and answers "no session".
+class SessionEnded extends Error {
+  override name = "SessionEnded";
+}
 
 let options: NextAuthOptions | undefined;
 
 /**
  * next-auth's configuration, built on first use rather than at import, so `next build` neither
  * reads the configuration nor writes a secret. The session is a signed JWT cookie that carries
- * the user's id and nothing else; roles and organisations are read from the database each time.
+ * the user's id and when they signed in, nothing else; roles and organisations are read from the
+ * database each time, and so is whether the session was revoked.
  */
 export function authOptions(): NextAuthOptions {
   if (options) return options;
   const config = loadConfig();
   // next-auth 4 takes its own address from NEXTAUTH_URL, or from the Host header when told to trust
-  // it; without either it assumes localhost:3000 and warns. Our server is reached by whatever name.
+  // it; without either it assumes localhost:3000 and warns. server.ts drops X-Forwarded-Host and
+  // -Proto unless a trusted proxy sent them, so only the Host the client connected to is left.
   if (!config.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "1";
   const built: NextAuthOptions = {
     secret: authSecret(config),
-    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_LIFETIME.idleSeconds },
     pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_PAGE },
     providers: [
       CredentialsProvider({
         name: "e-mail and password",
         credentials: { email: { type: "email" }, password: { type: "password" } },
         async authorize(credentials, req) {
-          const { db } = await getDatabase();
           const forwardedFor = (req.headers as Record<string, string | undefined> | undefined)?.["x-forwarded-for"];
-          const result = await signInWithPassword(
-            db,
-            {
-              email: String(credentials?.email ?? ""),
-              password: String(credentials?.password ?? ""),
-              address: clientAddress(forwardedFor, config.TRUST_PROXY_HOPS),
-            },
-            now(),
-          );
+          let result: Awaited<ReturnType<typeof signInWithPassword>>;
+          try {
+            const { db } = await getDatabase();
+            result = await signInWithPassword(
+              db,
+              {
+                email: String(credentials?.email ?? ""),
+                password: String(credentials?.password ?? ""),
+                address: clientAddress(forwardedFor, config.TRUST_PROXY_HOPS),
+              },
+              now(),
+            );
+          } catch (error) {
+            // next-auth hands a thrown message to the browser: a fixed one, the error to the log.
+            logger().error({ err: error }, "Signing in failed");
+            throw new Error(SIGN_IN_UNAVAILABLE);
+          }
           if (result.ok) return { id: result.userId };
           if (result.reason === "throttled") {
             const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            // next-auth hands a thrown message to the sign-in form as its error.
             throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
           }
           return null;
@@ -55,14 +73,22 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      // Only the user's id goes into the cookie: no name, e-mail, role or organisation.
-      jwt: ({ token, user }) => ({ sub: user?.id ?? token.sub }),
+      // Only the user's id and the time of sign-in go into the cookie: no name, e-mail, role or
+      // organisation. Every later use checks the session is not revoked nor past its lifetime.
+      async jwt({ token, user }) {
+        if (user) return { sub: user.id, signed_in_at: now().getTime() };
+        const { db } = await getDatabase();
+        if (!token.sub || !(await sessionActive(db, token.sub, token.signed_in_at, now()))) throw new SessionEnded();
+        return { sub: token.sub, signed_in_at: token.signed_in_at };
+      },
       session: ({ session, token }) => ({ expires: session.expires, user: { id: token.sub ?? "" } }),
     },
     events: {
       async signOut({ token }) {
         if (!token?.sub) return;
         const { db } = await getDatabase();
+        // A sign-out ends the user's sessions everywhere, a copied cookie included.
+        await revokeSessions(db, token.sub, now());
         const access = await consoleAccess(db, token.sub);
         if (access) {
           await recordAudit(db, {
@@ -74,12 +100,21 @@ export function authOptions(): NextAuthOptions {
         }
       },
     },
+    logger: {
+      error(code, metadata) {
+        const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+        if (error instanceof SessionEnded) return logger().debug(`Session refused (${code}): revoked or too old`);
+        logger().error({ err: error ?? metadata }, `next-auth: ${code}`);
+      },
+      warn: (code) => logger().warn(`next-auth: ${code}`),
+      debug: (code) => logger().debug(`next-auth: ${code}`),
+    },
   };
   options = built;
   return built;
 }
 
-/** The signed-in user's id from the session cookie, or null. */
+/** The signed-in user's id from the session cookie, or null (also when the session was revoked). */
 export async function sessionUserId(): Promise<string | null> {
   const session = await getServerSession(authOptions());
   return session?.user.id || null;

@@ -24,6 +24,8 @@ export const users = pgTable(
     email: text("email").notNull(),
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
+    // Sessions signed in before this are refused (sign-out, a password reset); null: none revoked.
+    sessionsValidAfter: timestampTz("sessions_valid_after"),
     createdAt: createdAt(),
   },
   // Sign-in looks users up by e-mail, which is stored lower-cased.

@@ -23,3 +23,22 @@ export const signInFailures = pgTable(
     index("sign_in_failures_at_idx").on(t.at),
   ],
 );
+
+/**
+ * Sign-up attempts, kept for the throttling window only: each one costs a password hash and may
+ * create an organisation, so they are limited per client address and in all, across instances.
+ */
+export const signUpAttempts = pgTable(
+  "sign_up_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    // The client's address, an IPv6 one cut to its /64 (one subscriber's block).
+    address: text("address").notNull(),
+    at: timestampTz("at").notNull().defaultNow(),
+  },
+  (t) => [
+    // Each sign-up counts the recent attempts of its address, and all recent attempts.
+    index("sign_up_attempts_address_at_idx").on(t.address, t.at),
+    index("sign_up_attempts_at_idx").on(t.at),
+  ],
+);

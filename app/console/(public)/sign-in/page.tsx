@@ -3,14 +3,10 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { PageHeader } from "@/components/console/page-header";
+import { returnPath, signInErrorMessage } from "@/lib/console/return-path";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
-
-/** Where to go after signing in: a path of this site only (never another origin). */
-function returnPath(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/console";
-}
 
 export default async function SignInPage({
   searchParams,
@@ -20,12 +16,9 @@ export default async function SignInPage({
   const { error, next } = await searchParams;
   const after = returnPath(next);
   if (await sessionUserId()) redirect(after);
-  // next-auth redirects here with ?error= when sign-in fails without JavaScript.
-  const initialError = error
-    ? error === "CredentialsSignin"
-      ? "Wrong e-mail or password."
-      : error.slice(0, 200)
-    : null;
+  // next-auth redirects here with ?error= when sign-in fails without JavaScript; only its known
+  // codes are shown, as our own words, since anyone can link here with any text.
+  const initialError = signInErrorMessage(error);
   return (
     <div className="mx-auto max-w-md">
       <PageHeader title="Sign in to the console">

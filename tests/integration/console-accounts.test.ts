@@ -1,0 +1,165 @@
+import { createHook } from "node:async_hooks";
+import { scryptSync } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "../../lib/audit.ts";
+import { acceptInvitation, createInvitation, removeMember, signUp } from "../../lib/console/members.ts";
+import { revokeSessions, SESSION_LIFETIME, sessionActive } from "../../lib/console/sessions.ts";
+import { signInWithPassword } from "../../lib/console/sign-in.ts";
+import { admitSignUp, SIGN_UP_LIMITS } from "../../lib/console/sign-up-limits.ts";
+import { openDatabase, type Database, type DatabaseHandle } from "../../lib/db/index.ts";
+import { users } from "../../lib/db/schema/index.ts";
+import { DomainError } from "../../lib/errors.ts";
+import { resetPassword } from "../../lib/users.ts";
+import { seedReferenceData } from "../../seeds/index.ts";
+import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+
+// Accounts and their sessions against a real database: what sign-up costs the database and how
+// often it may run, how a session is ended, and how old password hashes are replaced.
+
+const PASSWORD = "correct horse battery staple";
+let counter = 0;
+
+async function member(db: Database, label: string) {
+  counter += 1;
+  const email = `${label.toLowerCase()}-${counter}@accounts.test`;
+  const { organisation, user } = await signUp(db, {
+    organisation: `${label} ${counter}`,
+    name: "Ada",
+    email,
+    password: PASSWORD,
+  });
+  return { orgId: organisation.id, userId: user.id, email };
+}
+
+/**
+ * Runs `work` and says whether a scrypt hash was started while `db` had a transaction open: on
+ * PGlite every other statement waits for an open transaction, so a hash inside one stalls the API.
+ */
+async function hashesInsideTransactions(db: Database, work: (db: Database) => Promise<unknown>): Promise<number> {
+  let open = 0;
+  let inside = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === "SCRYPTREQUEST" && open > 0) inside += 1;
+    },
+  }).enable();
+  const watched = new Proxy(db, {
+    get(target, name, receiver) {
+      if (name !== "transaction") return Reflect.get(target, name, receiver) as unknown;
+      return async (body: (tx: Database) => Promise<unknown>) =>
+        target.transaction(async (tx) => {
+          open += 1;
+          try {
+            return await body(tx as Database);
+          } finally {
+            open -= 1;
+          }
+        });
+    },
+  });
+  try {
+    await work(watched);
+  } finally {
+    hook.disable();
+  }
+  return inside;
+}
+
+// Hashes take 128 MiB and up to seconds each on a busy machine.
+describe.each(BACKENDS)("console accounts on $name", { timeout: 120_000 }, (backend) => {
+  const database = useTestDatabase(backend);
+  let handle: DatabaseHandle;
+  let db: Database;
+
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    db = handle.db;
+    await seedReferenceData(db);
+  });
+  afterAll(() => handle?.close());
+
+  it("hashes a new account's password before its transaction opens, at sign-up and on invitation", async () => {
+    const at = new Date();
+    expect(
+      await hashesInsideTransactions(db, (watched) =>
+        signUp(watched, {
+          organisation: "Hash Outside",
+          name: "Ada",
+          email: "hash-outside@accounts.test",
+          password: PASSWORD,
+        }),
+      ),
+    ).toBe(0);
+    const { orgId } = await member(db, "Inviting");
+    const { token } = await createInvitation(db, orgId, { role: "viewer" }, { actor: OPERATOR, at, ttlDays: 7 });
+    expect(
+      await hashesInsideTransactions(db, (watched) =>
+        acceptInvitation(watched, { token, name: "Vic", email: "invited-hash@accounts.test", password: PASSWORD }, at),
+      ),
+    ).toBe(0);
+  });
+
+  it("admits sign-ups per network and in all within the window, an IPv6 /64 counting as one", async () => {
+    const at = new Date("2026-11-25T10:00:00Z");
+    for (let i = 0; i < SIGN_UP_LIMITS.perNetwork; i++) await admitSignUp(db, `2001:db8:1:2::${i + 1}`, at);
+    await expect(admitSignUp(db, "2001:db8:1:2:ffff::9", at)).rejects.toThrow(/Too many sign-ups from your network/);
+    await expect(admitSignUp(db, "2001:db8:1:3::1", at)).resolves.toBeUndefined();
+    const later = new Date(at.getTime() + SIGN_UP_LIMITS.windowSeconds * 1000 + 1000);
+    await expect(admitSignUp(db, "2001:db8:1:2::1", later)).resolves.toBeUndefined();
+
+    // The ceiling: many networks, one window.
+    const busy = new Date("2026-11-26T10:00:00Z");
+    for (let i = 0; i < SIGN_UP_LIMITS.overall; i++) await admitSignUp(db, `10.${i >> 8}.${i & 255}.1`, busy);
+    const refused = await admitSignUp(db, "192.0.2.200", busy).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).message).toMatch(/Too many sign-ups right now/);
+  });
+
+  it("does not name the e-mail address of an existing account at sign-up", async () => {
+    const { email } = await member(db, "Taken");
+    const refused = await signUp(db, { organisation: "Other Name", name: "Eve", email, password: PASSWORD }).catch(
+      (error: unknown) => error as DomainError,
+    );
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).message).not.toContain(email);
+  });
+
+  it("ends sessions signed in before a sign-out or a password reset, and every session of a removed member", async () => {
+    const { orgId, userId, email } = await member(db, "Sessions");
+    const signedIn = Date.now() - 60_000;
+    const at = new Date();
+    expect(await sessionActive(db, userId, signedIn, at)).toBe(true);
+    expect(await sessionActive(db, userId, undefined, at)).toBe(false);
+    expect(await sessionActive(db, userId, signedIn - SESSION_LIFETIME.absoluteSeconds * 1000, at)).toBe(false);
+
+    await revokeSessions(db, userId, new Date(signedIn + 1));
+    expect(await sessionActive(db, userId, signedIn, at)).toBe(false);
+    expect(await sessionActive(db, userId, signedIn + 1_000, at)).toBe(true);
+
+    await resetPassword(db, email, OPERATOR);
+    expect(await sessionActive(db, userId, signedIn + 1_000, new Date())).toBe(false);
+
+    const { token } = await createInvitation(db, orgId, { role: "viewer" }, { actor: OPERATOR, at, ttlDays: 7 });
+    const viewer = await acceptInvitation(
+      db,
+      { token, name: "Vic", email: `v-${orgId}@accounts.test`, password: PASSWORD },
+      at,
+    );
+    expect(await sessionActive(db, viewer.id, Date.now(), new Date())).toBe(true);
+    await removeMember(db, orgId, { userId: viewer.id }, OPERATOR);
+    expect(await sessionActive(db, viewer.id, Date.now(), new Date())).toBe(false);
+  });
+
+  it("replaces a password hash made with older parameters at the next sign-in", async () => {
+    const { userId, email } = await member(db, "Rehash");
+    const salt = Buffer.from("0123456789abcdef");
+    const key = scryptSync(PASSWORD, salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
+    await db.update(users).set({ passwordHash: old }).where(eq(users.id, userId));
+    const result = await signInWithPassword(db, { email, password: PASSWORD, address: "192.0.2.1" }, new Date());
+    expect(result.ok).toBe(true);
+    const [stored] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    expect(stored!.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+  });
+});
