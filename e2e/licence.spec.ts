@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { utcDay } from "../lib/clock.ts";
 import { slugify } from "../lib/organisations.ts";
@@ -10,6 +10,9 @@ import { startLiveServer, type LiveServer } from "./support/live-server.ts";
 // whose database the operator's CLI reaches.
 
 const PASSWORD = "correct horse battery staple";
+// A page after a server action that hashes a password or follows a restart may take a while on a
+// busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 let server: LiveServer;
 

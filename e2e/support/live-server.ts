@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { demoSignIn } from "../../tests/integration/support/console.ts";
-import { admin, startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
+import { runNode, startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
 
 // A server of the board suite's own (the built app on PGlite, simulator off), fed through the
 // provider ingest, on a fixed port so that it can be stopped and started again under the pages
@@ -49,7 +49,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     FEED_TOKEN,
     SIM: "off",
   };
-  let server: RunningServer = await startServer(settings, { address: "from-config" });
+  let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: 120_000 });
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -71,9 +71,12 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     async operator<T>(args: string[]) {
       await server.stop("SIGTERM");
       try {
-        return await admin<T>(args, { DATA_DIR: dataDir });
+        // A CLI process opens, migrates and closes the database: on a busy machine, beyond 30 s.
+        const result = await runNode("scripts/admin.ts", [...args, "--json"], { DATA_DIR: dataDir }, 120_000);
+        expect(result.code, `admin ${args.join(" ")}: ${result.stdout}${result.stderr}`).toBe(0);
+        return JSON.parse(result.stdout) as T;
       } finally {
-        server = await startServer(settings, { address: "from-config" });
+        server = await startServer(settings, { address: "from-config", readyWithinMs: 120_000 });
       }
     },
     signal(signal) {
