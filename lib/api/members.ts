@@ -9,7 +9,7 @@ import type { ApiRequest } from "./pipeline.ts";
 // these limits, and see what the organisation's keys may see.
 
 /** A member's limits on the board's endpoints; streams: SESSION_STREAMS. */
-export const MEMBER_LIMITS = { requestsPerSecond: 5, monthlyQuota: 20_000 } as const;
+export const MEMBER_LIMITS = { requestsPerSecond: 10, monthlyQuota: 20_000 } as const;
 
 export type Member = { key: ApiKeyRecord; userId: string };
 export type SessionReader = (token: string, at: Date) => Promise<Member | null>;
