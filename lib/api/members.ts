@@ -9,7 +9,7 @@ import type { ApiRequest } from "./pipeline.ts";
 // these limits, and see what the organisation's keys may see.
 
 /** A member's limits on the board's endpoints; streams: SESSION_STREAMS. */
-export const MEMBER_LIMITS = { requestsPerSecond: 5, monthlyQuota: 20_000 } as const;
+export const MEMBER_LIMITS = { requestsPerSecond: 10, monthlyQuota: 20_000 } as const;
 
 export type Member = { key: ApiKeyRecord; userId: string };
 export type SessionReader = (token: string, at: Date) => Promise<Member | null>;
@@ -23,12 +23,16 @@ export function memberLimits(sessionStreams: number): MemberLimits {
 // within this time.
 const SESSION_CACHE_MS = 5_000;
 const SESSION_CACHE_MAX = 10_000;
+// A session token is well under this; a longer cookie is read but not kept, so that forged ones
+// cannot fill memory.
+const SESSION_TOKEN_MAX = 2_048;
 
 /** Session lookups by token, each kept for a few seconds (a refused token too). */
 export function cachedSessions(read: SessionReader): SessionReader {
   const cache = new Map<string, { member: Promise<Member | null>; at: number }>();
   return (token, at) => {
     const now = Date.now();
+    if (token.length > SESSION_TOKEN_MAX) return read(token, at);
     const cached = cache.get(token);
     if (cached && now - cached.at < SESSION_CACHE_MS) {
       return cached.member.then((member) => (member && member.key.expiresAt! <= at ? null : member));
