@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 
 const PASSWORD = "correct horse battery staple";
 const SESSION_COOKIE = "next-auth.session-token";
+const HASHING = 30_000;
 
 function unique(label: string): string {
   return `${label}-${randomBytes(4).toString("hex")}`;
@@ -24,7 +25,8 @@ async function signUp(
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create organisation" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+  // A sign-up hashes a password and signs in (another hash): seconds on a busy machine.
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: HASHING });
   return { context, page, email };
 }
 
@@ -118,6 +120,7 @@ test("an admin cannot revoke another organisation's key by posting its id", asyn
 });
 
 test("after a wrong password the e-mail stays, and nothing is sent while a field is empty", async ({ browser }) => {
+  test.setTimeout(4 * HASHING);
   const { context, email } = await signUp(browser, "Retry org");
   await context.close();
   const visitor = await browser.newContext();
@@ -137,20 +140,21 @@ test("after a wrong password the e-mail stays, and nothing is sent while a field
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill("not the password at all");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong e-mail or password.", { timeout: HASHING });
   await expect(page.getByLabel("E-mail")).toHaveValue(email);
   expect(credentialPosts).toHaveLength(1);
 
   // The retry: only the password typed again.
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
-  expect(credentialPosts).toHaveLength(2);
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: HASHING });
+  await expect.poll(() => credentialPosts.length).toBe(2);
   expect(new URLSearchParams(credentialPosts[1]).get("email")).toBe(email);
   await visitor.close();
 });
 
 test("signing out ends the session everywhere, a copied cookie included", async ({ browser }) => {
+  test.setTimeout(4 * HASHING);
   const member = await signUp(browser, "Sign-out org");
   const session = (await member.context.cookies()).filter((c) => c.name === SESSION_COOKIE);
   const thief = await browser.newContext();

@@ -8,7 +8,7 @@ import { SIGN_IN_LIMITS } from "../lib/console/sign-in.ts";
 import { openDatabase } from "../lib/db/index.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { addMember } from "../lib/users.ts";
-import { rawExchange, requestHead } from "./raw.ts";
+import { rawExchange, requestHead, writeDrained } from "./raw.ts";
 import type { Finding } from "./report.ts";
 import type { CheckResult } from "./checks.ts";
 
@@ -100,14 +100,15 @@ function signUpAttempt(baseUrl: string, actionId: string, from: string, i: numbe
   form.set("1_email", `flood-${i}@abuse.example`);
   // Too short: refused after the throttle, so the flood creates nothing.
   form.set("1_password", "short");
-  return new Response(form).arrayBuffer().then((body) =>
+  const encoded = new Response(form);
+  return encoded.arrayBuffer().then((body) =>
     send(`${baseUrl}/console/sign-up`, {
       method: "POST",
       from,
       headers: {
         "next-action": actionId,
         accept: "text/x-component",
-        "content-type": new Response(form).headers.get("content-type")!,
+        "content-type": encoded.headers.get("content-type")!,
       },
       body: Buffer.from(body),
     }),
@@ -141,12 +142,15 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
         ["Transfer-Encoding", "chunked"],
         ["Connection", "close"],
       ]);
-      socket.write(head);
-      for (let at = 0; at < big.length && !socket.destroyed; at += 16_384) {
+      // Stops writing once the server answers: writing on would reset the connection, and the answer with it.
+      let answered = false;
+      socket.once("data", () => (answered = true));
+      await writeDrained(socket, head);
+      for (let at = 0; at < big.length && !answered; at += 16_384) {
         const part = big.slice(at, at + 16_384);
-        socket.write(`${part.length.toString(16)}\r\n${part}\r\n`);
+        if (!(await writeDrained(socket, `${part.length.toString(16)}\r\n${part}\r\n`))) return;
       }
-      if (!socket.destroyed) socket.write("0\r\n\r\n");
+      if (!answered) await writeDrained(socket, "0\r\n\r\n");
     },
     30_000,
   );
