@@ -14,6 +14,7 @@ import {
 } from "./pipeline.ts";
 import { GUESSES_PER_WINDOW } from "./guesses.ts";
 import { MEMBER_LIMITS } from "./members.ts";
+import { streamOperation } from "./openapi-streams.ts";
 import { components } from "./schemas.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
@@ -208,7 +209,7 @@ function operation(endpoint: Endpoint) {
   const errors = Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(codes)]),
   );
-  if (endpoint.stream) return streamOperation(endpoint, endpoint.stream.messages, errors);
+  if (endpoint.stream) return streamOperation(endpoint, parameters(endpoint), errors);
   return {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
@@ -225,53 +226,6 @@ function operation(endpoint: Endpoint) {
       304: {
         description: "`If-None-Match` matched the current `ETag`: nothing changed. Counted like any request.",
         headers: okHeaders,
-      },
-      ...errors,
-    },
-  };
-}
-
-/**
- * A Server-Sent Events stream: the body is `text/event-stream`; each message's `data` is one JSON
- * object whose schema depends on its `event` name, listed in `x-sse-events` (OpenAPI 3.1 has no
- * place of its own for the items of a stream).
- */
-function streamOperation(endpoint: Endpoint, messages: Record<string, z.ZodType>, errors: Record<string, unknown>) {
-  const events = Object.fromEntries(Object.entries(messages).map(([event, schema]) => [event, schemaOf(schema)]));
-  const list = Object.keys(messages)
-    .map((event) => `\`${event}\``)
-    .join(", ");
-  return {
-    operationId: endpoint.operationId,
-    tags: [endpoint.tag],
-    summary: endpoint.summary,
-    description: `${endpoint.description}\n\nHEAD answers the headers of the stream without opening it.`,
-    parameters: [
-      ...parameters(endpoint),
-      {
-        name: "Last-Event-ID",
-        in: "header",
-        required: false,
-        description: "The `id` of the last message received: the stream resumes after it.",
-        schema: { type: "string" },
-      },
-    ],
-    responses: {
-      200: {
-        description:
-          `Server-Sent Events, uncompressed and unbuffered. Messages: ${list}; each \`data\` is one line of JSON ` +
-          "whose schema for each event name is in `x-sse-events`. Every message with new data has an `id` (the feed revision).",
-        headers: {
-          "X-Request-Id": ref("X-Request-Id"),
-          RateLimit: ref("RateLimit"),
-          "RateLimit-Policy": ref("RateLimit-Policy"),
-        },
-        content: {
-          "text/event-stream": {
-            schema: { type: "string", description: "`id: <revision>`, `event: <name>`, `data: <JSON>` per message" },
-            "x-sse-events": events,
-          },
-        },
       },
       ...errors,
     },

@@ -64,8 +64,11 @@ export type Reply = {
   cacheControl?: string;
 };
 
-/** A stream endpoint's reply: opens the stream on the client's connection. */
-export type StreamReply = { stream: (sink: StreamSink) => void };
+/**
+ * A stream endpoint's reply: opens the stream on the client's connection; null when there is
+ * nothing to follow (an event that is over), answered 204, which every EventSource stops on.
+ */
+export type StreamReply = { stream: ((sink: StreamSink) => void) | null };
 
 export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject> = {
   operationId: string;
@@ -212,7 +215,14 @@ export async function serve(
           // Proxies that buffer (nginx) pass a stream's messages on as they come.
           "x-accel-buffering": "no",
         };
-        if (request.method === "HEAD") {
+        if (reply.stream === null) {
+          slot?.release();
+          response = {
+            status: 204,
+            headers: { ...API_HEADERS, "x-request-id": requestId, ...limitHeaders },
+            body: null,
+          };
+        } else if (request.method === "HEAD") {
           slot?.release();
           response = { status: 200, headers, body: null };
         } else {

@@ -1,6 +1,7 @@
 import { coveredSports, eventOf } from "../api/entitlement.ts";
 import { defineEndpoint, type RequestContext, type StreamReply } from "../api/pipeline.ts";
 import type { StreamRequest } from "./hub.ts";
+import { TERMINAL } from "./messages.ts";
 import {
   BoardSnapshotMessage,
   BoardStreamQuery,
@@ -18,30 +19,37 @@ import {
 // The two streams, as endpoints of the API's one pipeline: the same credentials, counting (one
 // request to open), limits and errors as every /api/v1 answer, then the stream.
 
-function opening(context: RequestContext, lastEventId: string | undefined, open: (request: StreamRequest) => void) {
+type Resume = { last_event_id?: string | undefined; lastEventId?: string | undefined };
+
+function opening(context: RequestContext, query: Resume, open: (request: StreamRequest) => void) {
   const stream = context.stream!;
   const request = {
     principal: stream.principal,
     view: context.sandbox ? ("delayed" as const) : ("present" as const),
-    // The header is what an EventSource sends when it reconnects by itself, so it is the newer.
-    lastEventId: stream.lastEventId ?? lastEventId,
+    // What a client's EventSource updates by itself on each reconnect is the newer: the header,
+    // then the polyfills' `lastEventId` (a URL opened with `last_event_id` keeps it).
+    lastEventId: stream.lastEventId ?? query.lastEventId ?? query.last_event_id,
     requestId: stream.requestId,
     slot: stream.slot,
   };
   return { stream: (sink) => open({ ...request, sink }) } satisfies StreamReply;
 }
 
-const STREAM_NOTES =
-  "Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, " +
-  "strictly increasing; reconnect with `Last-Event-ID` (or `last_event_id`) to get every change missed, in order, none " +
-  "repeated, over the whole history kept (REVISION_RETENTION_SECONDS, 15 minutes by default). When that is impossible " +
-  "the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never silent. A `: ping` comment " +
-  "comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again when it can. A stream the " +
-  "service ends sends a last `error` with the problem (for example `key_revoked`, within a second of the revocation), " +
-  "or, when the instance stops, a short `retry:`. Opening a stream counts as one request; the plan sets how many can " +
-  'be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox keys get each message 60 s ' +
-  "after the change, never earlier. A console member's browser may use the session cookie instead of a key.\n\n" +
-  '```sh\ncurl -N -H "Authorization: Bearer $KEY" http://localhost:3000/api/v1/events/soc-bdrn-983512/stream\n```';
+/** What both streams share, and a curl command that follows this one. */
+function streamNotes(path: string): string {
+  return (
+    "Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, " +
+    "strictly increasing; reconnect with `Last-Event-ID` (or `lastEventId`, or `last_event_id`) to get every change " +
+    "missed, in order, none repeated, over the whole history kept (REVISION_RETENTION_SECONDS, 15 minutes by default). " +
+    "When that is impossible the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never " +
+    "silent. A `: ping` comment comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again " +
+    "when it can. A stream the service ends sends a last `error` with the problem (for example `key_revoked`, within a " +
+    "second of the revocation), or, when the instance stops, a short `retry:`. Opening a stream counts as one request; " +
+    'the plan sets how many can be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox ' +
+    "keys get each message 60 s after the change, never earlier. A console member's browser may use the session cookie " +
+    `instead of a key.\n\n\`\`\`sh\ncurl -N -H "Authorization: Bearer $KEY" "http://localhost:3000${path}"\n\`\`\``
+  );
+}
 
 // GET /api/v1/events/{id}/stream: follow one event closely
 export const streamEvent = defineEndpoint({
@@ -49,7 +57,10 @@ export const streamEvent = defineEndpoint({
   path: "/api/v1/events/{id}/stream",
   tag: "Streams",
   summary: "Follow one event",
-  description: `The event, its markets and lineups as they change, until it is over: then \`end\`, and the stream closes.\n\n${STREAM_NOTES}`,
+  description:
+    "The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, " +
+    "and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already " +
+    `over is answered 204 at once.\n\n${streamNotes("/api/v1/events/soc-bdrn-983512/stream")}`,
   params: EventStreamPath,
   query: EventStreamQuery,
   response: EventSnapshotMessage,
@@ -67,7 +78,9 @@ export const streamEvent = defineEndpoint({
   },
   handle(context, { params, query }) {
     const { event } = eventOf(context, params.id);
-    return opening(context, query.last_event_id, (request) => context.stream!.hub.openEventStream(request, event));
+    // Nothing more will come: 204, on which every EventSource stops instead of reconnecting.
+    if (TERMINAL.includes(event.status)) return { stream: null };
+    return opening(context, query, (request) => context.stream!.hub.openEventStream(request, event));
   },
 });
 
@@ -81,7 +94,7 @@ export const streamOdds = defineEndpoint({
     "Every event in play with its markets, as `GET /api/v1/odds` (same `sport` and `type`), then each change: an event " +
     "coming into play (with all its markets), its changes, the change that ends its play, and changed markets. A client " +
     "that falls behind is not sent the backlog: once it reads again it gets the latest state of each event and each " +
-    `event's markets that changed, marked \`conflated: true\`.\n\n${STREAM_NOTES}`,
+    `event's markets that changed, marked \`conflated: true\`.\n\n${streamNotes("/api/v1/odds/stream?sport=soccer")}`,
   query: BoardStreamQuery,
   response: BoardSnapshotMessage,
   errors: ["sport_not_covered", "session_expired"],
@@ -96,7 +109,7 @@ export const streamOdds = defineEndpoint({
   },
   handle(context, { query }) {
     const filter = { sports: coveredSports(context, query.sport), type: query.type ?? null };
-    return opening(context, query.last_event_id, (request) => context.stream!.hub.openBoardStream(request, filter));
+    return opening(context, query, (request) => context.stream!.hub.openBoardStream(request, filter));
   },
 });
 

@@ -24,6 +24,7 @@ import {
   type StreamMessage,
 } from "./messages.ts";
 import type { StreamSink } from "./sink.ts";
+import { drainOrStall, holdDuringReplay, overflowed } from "./replay-guard.ts";
 import { SSE_PING, sseMessage, sseRetry } from "./sse.ts";
 import { logger } from "../log/index.ts";
 
@@ -316,7 +317,7 @@ export class StreamHub {
     const complete = await this.replay(subscriber, after, through);
     if (subscriber.state === "closed") return;
     if (!complete) return this.attach(subscriber, "retention_exceeded");
-    if (subscriber.heldBytes > this.settings.bufferBytes) return this.attach(subscriber, "slow_client");
+    if (overflowed(subscriber, this.settings.bufferBytes)) return this.attach(subscriber, "slow_client");
     for (const chunk of subscriber.held) this.write(subscriber, chunk);
     subscriber.held = [];
     subscriber.heldBytes = 0;
@@ -362,7 +363,7 @@ export class StreamHub {
           subscriber.messages++;
         }
         if (subscriber.sink.pending > this.settings.bufferBytes) await this.drained(subscriber);
-        if (isClosed(subscriber)) return true;
+        if (isClosed(subscriber) || overflowed(subscriber, this.settings.bufferBytes)) return true;
       }
       if (revisions.length < REPLAY_PAGE) break;
       from = revisions.at(-1)!.revision;
@@ -370,12 +371,12 @@ export class StreamHub {
     return true;
   }
 
-  private drained(subscriber: Subscriber): Promise<void> {
-    return new Promise((resolve) => {
-      if (subscriber.state === "closed") return resolve();
-      subscriber.sink.onDrain(resolve);
-      subscriber.sink.onClose(resolve);
-    });
+  /** Waits for the client to take its replay so far; one that stalls is let go, to resume later. */
+  private async drained(subscriber: Subscriber): Promise<void> {
+    if (subscriber.state === "closed") return;
+    if ((await drainOrStall(subscriber.sink, this.settings.pingSeconds)) !== "stalled") return;
+    this.close(subscriber, true);
+    subscriber.sink.destroy();
   }
 
   /**
@@ -460,7 +461,7 @@ export class StreamHub {
       const document = this.views.mirror(view).get(channel.eventId);
       if (document && TERMINAL.includes(document.event.status)) {
         const end = endMessage(document, this.freshness(view, this.viewMoment(view)));
-        subscriber.sink.write(sseMessage(end.event, end.data));
+        subscriber.sink.write(sseMessage(end.event, end.data, undefined, end.retry));
         this.close(subscriber, true);
       }
     }
@@ -499,7 +500,7 @@ export class StreamHub {
   private enqueue(channel: Channel, messages: StreamMessage[]): void {
     if (messages.length === 0) return;
     for (const message of messages) {
-      channel.pending.push(sseMessage(message.event, message.data, message.id));
+      channel.pending.push(sseMessage(message.event, message.data, message.id, message.retry));
       if (message.id !== undefined) channel.pendingLastId = message.id;
     }
     // A change after a quiet spell goes out at once (what arrived in the same turn goes with it);
@@ -533,9 +534,7 @@ export class StreamHub {
   private deliver(subscriber: Subscriber, chunk: Chunk): void {
     switch (subscriber.state) {
       case "replaying":
-        subscriber.held.push(chunk);
-        subscriber.heldBytes += chunk.bytes.length;
-        return;
+        return holdDuringReplay(subscriber, chunk, this.settings.bufferBytes);
       case "live":
         if (subscriber.sink.pending > this.settings.bufferBytes && !chunk.ends) {
           this.counters.dropped++;

@@ -14,7 +14,11 @@ export const TERMINAL: readonly string[] = ["finished", "cancelled"] satisfies E
 export type Freshness = { sandbox: boolean; delay_seconds: number; as_of: string };
 
 /** A message before it is written: its SSE event name, data, and revision (the SSE id), if any. */
-export type StreamMessage = { event: string; data: Record<string, unknown>; id?: number };
+export type StreamMessage = { event: string; data: Record<string, unknown>; id?: number; retry?: number };
+
+// An ended stream has nothing more to send: a client that reconnects anyway (every EventSource
+// does when a stream closes) waits an hour, and is then answered 204, on which it stops.
+export const END_RETRY_MS = 3_600_000;
 
 /** What a board stream shows: events of these sports, markets of this type (all when null). */
 export type BoardFilter = { sports: readonly Sport[]; type: string | null };
@@ -96,7 +100,11 @@ export function boardMessages(
 
 /** `end`: the event is over and its stream closes after this. */
 export function endMessage(document: EventDocument, fresh: Freshness): StreamMessage {
-  return { event: "end", data: { event_id: document.event.id, status: document.event.status, ...fresh } };
+  return {
+    event: "end",
+    data: { event_id: document.event.id, status: document.event.status, ...fresh },
+    retry: END_RETRY_MS,
+  };
 }
 
 type Resync = { reason: ResyncReason } | null;

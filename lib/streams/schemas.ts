@@ -14,9 +14,21 @@ const lastEventId = z
       "for a browser's EventSource that was closed by an error and must be opened again.",
   );
 
-export const EventStreamQuery = z.strictObject({ last_event_id: lastEventId });
+// What EventSource polyfills (event-source-polyfill) append on each reconnect, so it is the newer
+// of the two query parameters.
+const lastEventIdAlias = z
+  .string()
+  .max(64)
+  .optional()
+  .describe(
+    "Alias of `last_event_id`, the name EventSource polyfills (event-source-polyfill) send when they reconnect. " +
+      "The `Last-Event-ID` header wins over it, and it wins over `last_event_id`.",
+  );
+const resume = { last_event_id: lastEventId, lastEventId: lastEventIdAlias };
+
+export const EventStreamQuery = z.strictObject(resume);
 export const EventStreamPath = EventPath;
-export const BoardStreamQuery = OddsQuery.extend({ last_event_id: lastEventId });
+export const BoardStreamQuery = OddsQuery.extend(resume);
 
 const freshness = {
   sandbox: z.boolean().describe("true for a sandbox key (or a console member without a production plan)"),

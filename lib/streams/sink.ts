@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 
 /**
  * Where a stream writes: the client's connection, whichever server holds it. `pending` is what
@@ -11,6 +12,8 @@ export type StreamSink = {
   onDrain(callback: () => void): void;
   onClose(callback: () => void): void;
   end(): void;
+  /** Drops the connection with whatever it still holds: for a client that stopped reading. */
+  destroy(): void;
 };
 
 const CRLF = Buffer.from("\r\n", "latin1");
@@ -45,6 +48,7 @@ export function nodeSink(res: ServerResponse): StreamSink {
       onDrain: (callback) => void res.once("drain", callback),
       onClose: (callback) => void res.once("close", callback),
       end: () => void res.end(),
+      destroy: () => void res.destroy(),
     };
   }
   // HTTP/1.0 has no chunked encoding: the body ends when the connection does.
@@ -53,13 +57,32 @@ export function nodeSink(res: ServerResponse): StreamSink {
     write: (chunk) => {
       if (!socket.destroyed) socket.write(frame(chunk));
     },
+    // The answer's writableLength already counts its socket's.
     get pending() {
-      return socket.writableLength + res.writableLength;
+      return res.writableLength;
     },
-    onDrain: (callback) => void socket.once("drain", callback),
+    onDrain: (callback) => drainOf(socket, callback),
     onClose: (callback) => void res.once("close", callback),
     end: () => void res.end(),
+    // A reset, not a close: a close would still wait for the client to read what is buffered.
+    destroy: () => void socket.resetAndDestroy(),
   };
+}
+
+const DRAIN_POLL_MS = 50;
+
+/**
+ * Calls back once the socket has sent everything. A socket says `drain` only after a write it
+ * refused (past its high-water mark); below that mark its buffer empties without an event, so it
+ * is looked at instead.
+ */
+function drainOf(socket: Socket, callback: () => void): void {
+  if (socket.writableNeedDrain) return void socket.once("drain", callback);
+  const check = () => {
+    if (socket.writableLength === 0 || socket.destroyed) return callback();
+    setTimeout(check, DRAIN_POLL_MS).unref();
+  };
+  check();
 }
 
 const WEB_HIGH_WATER_BYTES = 64 * 1024;
@@ -98,6 +121,11 @@ export function webSink(signal: AbortSignal): { sink: StreamSink; body: Readable
     end: () => {
       if (done) return;
       controller.close();
+      closed();
+    },
+    destroy: () => {
+      if (done) return;
+      controller.error(new Error("The client stopped reading its stream."));
       closed();
     },
   };

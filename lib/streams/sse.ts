@@ -3,10 +3,14 @@
 
 export const SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8";
 
-/** One message; `id` is a feed revision, or absent for messages that carry none (stale, end, error). */
-export function sseMessage(event: string, data: unknown, id?: number): Buffer {
+/**
+ * One message; `id` is a feed revision, or absent for messages that carry none (stale, end, error).
+ * `retry` sets how long the client's EventSource waits before it reconnects once the stream closes.
+ */
+export function sseMessage(event: string, data: unknown, id?: number, retry?: number): Buffer {
   const idLine = id === undefined ? "" : `id: ${id}\n`;
-  return Buffer.from(`${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const retryLine = retry === undefined ? "" : `retry: ${retry}\n`;
+  return Buffer.from(`${retryLine}${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 /** How long a client's EventSource waits before it reconnects. */

@@ -17,7 +17,7 @@ const SCHEMAS: Record<string, Record<string, z.ZodType>> = {
 export type SseClient = {
   status: number;
   headers: IncomingMessage["headers"];
-  /** The body of a refused request (a problem). */
+  /** The body of a refused request (a problem); null for 204 (nothing to follow). */
   problem: Record<string, unknown> | null;
   messages: Received[];
   comments: string[];
@@ -87,6 +87,11 @@ export function openSse(
           res.destroy();
         },
       };
+      if (client.status === 204) {
+        res.resume();
+        resolve(client);
+        return;
+      }
       if (client.status !== 200) {
         let body = "";
         res.on("data", (chunk: Buffer) => (body += chunk.toString()));
