@@ -46,7 +46,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </ul>
           </nav>
         </header>
-        <main id="main" className="mx-auto max-w-5xl px-4 py-10">
+        <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:py-10">
           <QueryProvider>{children}</QueryProvider>
         </main>
       </body>

@@ -16,15 +16,20 @@ import {
 
 const SANDBOX_DELAY_SECONDS = 6;
 const PING_SECONDS = 3;
+/** The live views (streams) one member may hold open at once. */
+const LIVE_VIEWS = 4;
 
 let server: LiveServer;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  // A server of its own starts slowly on a busy machine.
+  test.setTimeout(120_000);
   server = await startLiveServer({
     SANDBOX_DELAY_SECONDS: String(SANDBOX_DELAY_SECONDS),
     STREAM_PING_SECONDS: String(PING_SECONDS),
+    SESSION_STREAMS: String(LIVE_VIEWS),
   });
   await server.ingest([
     liveEvent("e2e-ars-che", "soccer", "Premier League", { home: "Arsenal", away: "Chelsea" }),
@@ -263,4 +268,77 @@ test("a stream that goes silent for longer than its ping interval is shown Stale
     server.signal("SIGCONT");
   }
   await expect(chip).toHaveText("Live", { timeout: (PING_SECONDS + 5) * 1_000 });
+});
+
+test("a view beyond the member's live-view limit says so, asks again rarely, and goes live by itself once another closes", async ({
+  page,
+  context,
+}, info) => {
+  test.skip(info.project.name !== "desktop", "the limit is the server's, the same on a phone");
+  test.setTimeout(120_000);
+  await signIn(page, server.url, "/board", server.demo);
+  const views = [page];
+  for (let i = 1; i < LIVE_VIEWS; i++) views.push(await context.newPage());
+  for (const view of views.slice(1)) await view.goto(`${server.url}/board`);
+  for (const view of views) await expect(view.getByTestId("status-chip")).toHaveText("Live");
+
+  const extra = await context.newPage();
+  const refusals: number[] = [];
+  extra.on("response", (response) => {
+    if (response.url().includes("/api/v1/odds/stream") && response.status() === 429) refusals.push(Date.now());
+  });
+  await extra.goto(`${server.url}/board`);
+  const chip = extra.getByTestId("status-chip");
+  await expect(extra.getByTestId("stream-refused")).toContainText("Too many live views open: close one");
+  await expect(chip).toHaveText("Waiting");
+  // Refused again, it waits longer before its next try.
+  await expect.poll(() => refusals.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+
+  await views.pop()!.close();
+  // Live without waiting for its own next try (by then another 10 s or more): the closing view told it.
+  await expect(chip).toHaveText("Live", { timeout: 8_000 });
+  await expect(extra.getByTestId("stream-refused")).toHaveCount(0);
+  await expect(row(extra, "e2e-ars-che")).toBeVisible();
+  await extra.screenshot({ path: `test-results/screenshots/board-live-again-${info.project.name}.png` });
+});
+
+test("an event that does not exist is a 404 page at once, and the page never asks the API for it", async ({ page }) => {
+  await signIn(page, server.url, "/board", server.demo);
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/v1/events/")) asked.push(request.url());
+  });
+  const response = await page.goto(`${server.url}/board/e2e-no-such-event`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "No such event" })).toBeVisible();
+  await expect(page.getByText("Loading the event…")).toHaveCount(0);
+  await page.getByRole("link", { name: "← Live board" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Live board" })).toBeVisible();
+  expect(asked).toEqual([]);
+});
+
+test("an event the member's view cannot show yet says so after one request, not after retries", async ({
+  page,
+}, info) => {
+  test.skip(info.project.name !== "desktop", "the API's answer is the same on a phone");
+  test.setTimeout(90_000);
+  // A sandbox organisation's member sees the feed as it was some seconds ago: an event that has just
+  // appeared is not there yet, and the API answers 404 for it.
+  await page.goto(`${server.url}/console/sign-up`);
+  await page.getByLabel("Organisation name").fill(`Sandbox ${randomBytes(3).toString("hex")}`);
+  await page.getByLabel("Your name").fill("Sam Sandbox");
+  await page.getByLabel("E-mail").fill(`sam-${randomBytes(4).toString("hex")}@sandbox.example`);
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  await page.getByRole("button", { name: "Create organisation" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: 30_000 });
+
+  const id = "e2e-too-new";
+  const reads: number[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/v1/events/${id}`) reads.push(response.status());
+  });
+  await server.ingest([liveEvent(id, "soccer", "FA Cup", { home: "Hull", away: "Stoke" })]);
+  await page.goto(`${server.url}/board/${id}`);
+  await expect(page.getByText("This event cannot be shown")).toBeVisible();
+  expect(reads).toEqual([404]);
 });

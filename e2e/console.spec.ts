@@ -212,3 +212,43 @@ test("keys can be created, read and revoked from the keyboard, and a revocation 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("key-status")).toHaveText("active");
 });
+
+test("on a phone every console page fits the screen, the console's bar stays small and the plans' Choose buttons are on screen", async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "the phone's screen is the narrow one");
+  await signUp(page, unique("Phone"), `${unique("phone")}@phone.example`);
+  const { width, height } = page.viewportSize()!;
+  const pages = ["", "/keys", "/usage", "/licence", "/plan", "/members", "/audit"];
+  for (const path of pages) {
+    await page.goto(`/console${path}`);
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `/console${path} scrolls sideways`).toBeLessThanOrEqual(0);
+    // The page itself starts in the first third of the screen, below the site's and the console's bars.
+    const top = (await heading.boundingBox())!.y;
+    expect(top, `/console${path}'s heading is pushed down`).toBeLessThan(height / 3);
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveCount(7);
+    await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport();
+    await page.screenshot({ path: `e2e/screenshots/console-phone${path.replace("/", "-") || "-overview"}.png` });
+  }
+
+  // Every plan's Choose button lies within the screen's width: nothing to scroll sideways to reach.
+  await page.goto("/console/plan");
+  const choose = page.getByRole("button", { name: /^Choose / });
+  await expect(choose.first()).toBeVisible();
+  expect(await choose.count()).toBeGreaterThanOrEqual(2);
+  for (const button of await choose.all()) {
+    await button.scrollIntoViewIfNeeded();
+    await expect(button).toBeInViewport({ ratio: 1 });
+    const box = (await button.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  }
+  await page.getByRole("button", { name: "Choose Pro" }).click();
+  await expect(page.getByTestId("plan-pro")).toContainText("Your plan");
+  await page.screenshot({ path: "e2e/screenshots/console-phone-plan-full.png", fullPage: true });
+});

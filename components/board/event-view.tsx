@@ -13,18 +13,40 @@ import { SPORT_LABELS } from "./sports";
 // One event followed through its own stream until it is over: score, clock and period, statistics,
 // lineups, every market, and what changed.
 
+class ReadError extends Error {
+  readonly status: number;
+  constructor(path: string, status: number) {
+    super(`GET ${path} answered ${status}`);
+    this.status = status;
+  }
+}
+
 async function fetchData<T>(path: string): Promise<T> {
   const response = await fetch(path, { cache: "no-store" });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  if (!response.ok) throw new ReadError(path, response.status);
   return ((await response.json()) as { data: T }).data;
+}
+
+/** Tries a failed read again, twice, unless asking again cannot help (a 4xx but a rate limit's 429). */
+function retryUnlessRefused(failures: number, error: Error): boolean {
+  const final = error instanceof ReadError && error.status >= 400 && error.status < 500 && error.status !== 429;
+  return failures < 2 && !final;
 }
 
 export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number }) {
   const path = `/api/v1/events/${encodeURIComponent(id)}`;
   const queryClient = useQueryClient();
   const [store] = useState(() => new EventStore(() => void queryClient.invalidateQueries({ queryKey: ["event", id] })));
-  const event = useQuery({ queryKey: ["event", id], queryFn: () => fetchData<EventState>(path) });
-  const lineups = useQuery({ queryKey: ["lineups", id], queryFn: () => fetchData<LineupsState>(`${path}/lineups`) });
+  const event = useQuery({
+    queryKey: ["event", id],
+    queryFn: () => fetchData<EventState>(path),
+    retry: retryUnlessRefused,
+  });
+  const lineups = useQuery({
+    queryKey: ["lineups", id],
+    queryFn: () => fetchData<LineupsState>(`${path}/lineups`),
+    retry: retryUnlessRefused,
+  });
   useEffect(() => {
     if (event.data) store.seed(event.data, lineups.data ?? null);
   }, [store, event.data, lineups.data]);

@@ -12,6 +12,7 @@ export function useStreamInto(store: StreamStore, path: string): void {
       state: (state) => store.connection(state),
       activity: (at) => store.heard(at),
       ended: (problem) => store.ended(problem),
+      refused: (refusal) => store.refused(refusal),
     });
     return () => connection.close();
   }, [store, path]);

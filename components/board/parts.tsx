@@ -12,12 +12,13 @@ import type { Flash, StreamStore } from "./stream-store";
 const SILENCE_GRACE_SECONDS = 5;
 const RESYNC_NOTICE_MS = 5_000;
 
-type ChipState = "live" | "reconnecting" | "stale" | "delayed" | "ended" | "connecting" | "final";
+type ChipState = "live" | "reconnecting" | "waiting" | "stale" | "delayed" | "ended" | "connecting" | "final";
 
 const CHIP_STYLE: Record<ChipState, string> = {
   live: "bg-(--b-up-bg) text-(--b-up) border-(--b-up)",
   delayed: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn)",
   reconnecting: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn)",
+  waiting: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn)",
   stale: "bg-(--b-down-bg) text-(--b-down) border-(--b-down)",
   ended: "bg-(--b-down-bg) text-(--b-down) border-(--b-down)",
   connecting: "bg-(--b-cell) text-(--b-muted) border-(--b-line)",
@@ -37,6 +38,7 @@ export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSec
   let label: string;
   if (freshness.ended) [state, label] = ["ended", "Stopped"];
   else if (freshness.connection === "ended") [state, label] = ["final", "Final"];
+  else if (freshness.refused) [state, label] = ["waiting", "Waiting"];
   else if (freshness.connection === "reconnecting") [state, label] = ["reconnecting", "Reconnecting"];
   else if (freshness.connection === "connecting") [state, label] = ["connecting", "Connecting"];
   else if (freshness.stale || silent) [state, label] = ["stale", "Stale"];
@@ -62,6 +64,13 @@ export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSec
       {resynced ? (
         <span data-testid="resync-notice" className="text-sm text-(--b-muted)">
           Caught up: the board was replaced with the latest state.
+        </span>
+      ) : null}
+      {freshness.refused && !freshness.ended ? (
+        <span data-testid="stream-refused" className="text-sm text-(--b-warn)">
+          {freshness.refused.policies.includes("streams")
+            ? "Too many live views open: close one. This view goes live by itself once another closes."
+            : freshness.refused.detail}
         </span>
       ) : null}
       {freshness.ended ? (

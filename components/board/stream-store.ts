@@ -1,5 +1,5 @@
 import type { MarketState } from "@/lib/feed/schemas";
-import type { ConnectionState, StreamMessage } from "./stream";
+import type { ConnectionState, Refusal, StreamMessage } from "./stream";
 
 // What the board's and the event page's stores share: a stream's messages are queued as they
 // arrive and applied once per animation frame (then only what they touched is told), how fresh
@@ -18,6 +18,8 @@ export type Freshness = {
   /** When a snapshot last replaced the state after a gap (ms). */
   resyncedAt: number | null;
   ended: { code: string; detail: string } | null;
+  /** The service refuses to open the stream for now (429); null once it is open. */
+  refused: Refusal | null;
 };
 
 const FLASH_MS = 1_200;
@@ -49,6 +51,7 @@ export abstract class StreamStore {
     delaySeconds: 0,
     resyncedAt: null,
     ended: null,
+    refused: null,
   };
   private queue: StreamMessage[] = [];
   private arrivals: number[] = [];
@@ -97,6 +100,10 @@ export abstract class StreamStore {
   }
   ended(problem: { code: string; detail: string }): void {
     this.setFreshness({ ended: problem, connection: "ended" });
+  }
+  refused(refusal: Refusal | null): void {
+    if (refusal === null && this.freshness.refused === null) return;
+    this.setFreshness({ refused: refusal });
   }
 
   /** Applies one frame's messages, in order. */

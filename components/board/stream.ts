@@ -1,11 +1,14 @@
 import { createParser } from "eventsource-parser";
+import { holdLiveView, liveViewClosed, refusedPause } from "./live-views";
 
 // One Server-Sent Events stream of /api/v1, kept open for as long as the page wants it. It is read
 // with fetch rather than EventSource because the board needs what EventSource hides: the `: ping`
 // comments (silence longer than the ping interval means the data may be stale), and the problem
 // of a refused stream (429, 503 with Retry-After, an expired session). After a dropped connection
 // it reconnects with Last-Event-ID after the server's `retry:` pause, then after growing, jittered
-// pauses while it keeps failing, so the client gets every change it missed, in order.
+// pauses while it keeps failing, so the client gets every change it missed, in order. Refused for
+// holding too many streams, it says so and waits for one of this browser's others to close, asking
+// the server again only rarely meanwhile (the place may be freed elsewhere).
 
 export type StreamMessage = { event: string; id: number | null; data: Record<string, unknown> };
 
@@ -18,7 +21,12 @@ export type StreamHandlers = {
   activity(at: number): void;
   /** The service ended the stream for good (an expired session, a revoked key). */
   ended?(problem: { code: string; detail: string }): void;
+  /** The service refused to open the stream for now (429), or, with null, opened it again. */
+  refused?(refusal: Refusal | null): void;
 };
+
+/** A 429's problem: `policies` says which limit, `streams` for too many streams open at once. */
+export type Refusal = { code: string; detail: string; policies: string[] };
 
 // Problems after which opening the stream again cannot help.
 const FINAL_CODES = [
@@ -31,16 +39,22 @@ const FINAL_CODES = [
 ];
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 15_000;
+// A stream that closes frees its place on the server a moment after the browser lets go of it.
+const FREED_PLACE_GRACE_MS = 500;
 
 export type StreamConnection = { close(): void };
 
-type Problem = { code: string; detail: string };
+type Problem = { code: string; detail: string; "violated-policies"?: string[] };
+
+/** What one connection came to: the pause before the next, and whether it waits for a place. */
+type Outcome = { pause: number | null; full?: boolean } | null;
 
 export function openStream(path: string, handlers: StreamHandlers): StreamConnection {
   const abort = new AbortController();
   let lastId: string | null = null;
   let retryMs = 2_000;
   let failures = 0;
+  let refusals = 0;
   let ended = false;
 
   const end = (problem: Problem) => {
@@ -73,7 +87,7 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
   });
 
   /** Reads one connection to its end; the pause before the next one, or null to stop. */
-  const readOnce = async (): Promise<number | null> => {
+  const readOnce = async (): Promise<Outcome> => {
     const headers: Record<string, string> = { accept: "text/event-stream" };
     if (lastId !== null) headers["last-event-id"] = lastId;
     let response: Response;
@@ -88,10 +102,19 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
         end(problem);
         return null;
       }
-      const retryAfter = Number(response.headers.get("retry-after"));
-      return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1_000 : null;
+      const header = Number(response.headers.get("retry-after"));
+      const retryAfter = Number.isFinite(header) && header > 0 ? header : null;
+      if (response.status === 429 && problem) {
+        const policies = problem["violated-policies"] ?? [];
+        handlers.refused?.({ code: problem.code, detail: problem.detail, policies });
+        if (policies.includes("streams")) return { pause: refusedPause(retryAfter, refusals++), full: true };
+      }
+      return { pause: retryAfter === null ? null : retryAfter * 1_000 };
     }
+    refusals = 0;
+    handlers.refused?.(null);
     handlers.state("live");
+    const release = holdLiveView();
     parser.reset();
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
@@ -102,20 +125,40 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
       }
     } catch {
       // The connection dropped: reconnect below.
+    } finally {
+      release();
     }
-    return retryMs;
+    return { pause: retryMs };
   };
+
+  /** Waits `ms`, or less once closed; over the stream limit, only until another stream here closes. */
+  const wait = (ms: number, full: boolean) =>
+    new Promise<void>((resolve) => {
+      const stop = new AbortController();
+      const done = () => {
+        clearTimeout(timer);
+        stop.abort();
+        abort.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      abort.signal.addEventListener("abort", done, { once: true });
+      if (full) {
+        void liveViewClosed(stop.signal).then(() => {
+          if (!stop.signal.aborted) setTimeout(done, FREED_PLACE_GRACE_MS);
+        });
+      }
+    });
 
   void (async () => {
     handlers.state("connecting");
     while (!ended && !abort.signal.aborted) {
-      const pause = await readOnce();
+      const outcome = await readOnce();
       if (ended || abort.signal.aborted) return;
       handlers.state("reconnecting");
       // A clean end (the server's retry) first; a failure waits longer each time it repeats.
       const backoff = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** failures++);
-      const wait = pause ?? backoff / 2 + Math.random() * (backoff / 2);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await wait(outcome?.pause ?? backoff / 2 + Math.random() * (backoff / 2), outcome?.full === true);
     }
   })();
 

@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { EventView } from "@/components/board/event-view";
 import { loadConfig } from "@/lib/config";
+import { getFeedService } from "@/lib/feed/service";
 
 export const metadata: Metadata = { title: "Live event" };
 
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!(await sessionUserId())) redirect(`/console/sign-in?next=${encodeURIComponent(`/board/${id}`)}`);
+  // An event the feed has never had is missing for every member: a 404 at once, rather than a page
+  // that goes looking for it. One the member's view cannot show is the page's own to explain.
+  const feed = getFeedService();
+  if (feed && !feed.views.present.get(id)) notFound();
   return <EventView id={id} pingSeconds={loadConfig().STREAM_PING_SECONDS} />;
 }

@@ -16,8 +16,9 @@ const LINKS = [
 export function ConsoleNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Console" className="mt-4">
-      <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
+    <nav aria-label="Console" className="col-span-2 mt-3 md:mt-4">
+      {/* On a phone, small tabs in two rows; in a column beside the page on wider screens. */}
+      <ul className="flex flex-wrap gap-1.5 md:flex-col md:gap-1">
         {LINKS.map((link) => {
           const current = pathname === link.href;
           return (
@@ -25,7 +26,7 @@ export function ConsoleNav() {
               <Link
                 href={link.href}
                 aria-current={current ? "page" : undefined}
-                className={`block rounded-md px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-pitch-600 ${
+                className={`block rounded-md px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-pitch-600 md:px-3 md:py-2 ${
                   current
                     ? "bg-pitch-700 font-medium text-white"
                     : "bg-slate-100 text-slate-900 hover:bg-slate-200 md:bg-transparent"

@@ -35,64 +35,75 @@ export default async function PlanPage() {
         </p>
       ) : null}
       {canEdit ? null : <ViewerNotice what="the plans" />}
-      <div
-        className="relative mt-4 overflow-x-auto"
-        tabIndex={0}
-        role="region"
-        aria-label="Plan comparison, scrolls sideways"
-      >
-        <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
-          <caption className="sr-only">Plans compared</caption>
-          <thead>
-            <tr className="border-b border-slate-300 text-slate-700">
-              {COLUMNS.map((column) => (
-                <th key={column} scope="col" className="py-2 pr-3 font-medium">
-                  {column}
-                </th>
-              ))}
-              <th scope="col" className="py-2 font-medium">
-                <span className="sr-only">Choice</span>
+      {/* A table on wide screens; below that each plan is a card of its own, labelled cell by cell,
+          so that nothing, the Choose buttons least of all, lies beyond the screen's edge. */}
+      <table className="mt-4 block w-full border-collapse text-left text-sm lg:table">
+        <caption className="sr-only">Plans compared</caption>
+        <thead className="sr-only lg:not-sr-only lg:table-header-group">
+          <tr className="border-b border-slate-300 text-slate-700">
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" className="py-2 pr-3 font-medium">
+                {column}
               </th>
-            </tr>
-          </thead>
-          <tbody>
-            {plans.map((plan) => (
-              <tr key={plan.code} className="border-b border-slate-200 align-top" data-testid={`plan-${plan.code}`}>
-                <th scope="row" className="py-3 pr-3 font-semibold text-slate-900">
-                  {plan.name}
-                  <p className="mt-1 max-w-48 font-normal text-slate-700">{plan.description}</p>
-                </th>
-                <td className="py-3 pr-3">
-                  {plan.environment === "sandbox"
-                    ? "One, chosen with the key"
-                    : plan.sports.length === 7
-                      ? "All seven"
-                      : plan.sports.join(", ")}
-                </td>
-                <td className="py-3 pr-3">{formatNumber(plan.monthlyQuota)}</td>
-                <td className="py-3 pr-3">{plan.requestsPerSecond}</td>
-                <td className="py-3 pr-3">{plan.concurrentStreams}</td>
-                <td className="py-3 pr-3">{price(plan.monthlyPriceCents)}</td>
-                <td className="py-3">
-                  {plan.environment === "sandbox" ? (
-                    <span className="text-slate-700">The sandbox key&apos;s plan</span>
-                  ) : canEdit ? (
-                    <PlanChoice
-                      code={plan.code}
-                      name={plan.name}
-                      current={plan.code === access.organisation.planCode}
-                      onRequest={pricedOnRequest(plan)}
-                      requested={plan.code === requestedPlanCode}
-                    />
-                  ) : plan.code === access.organisation.planCode ? (
-                    <span className="font-medium text-pitch-900">Your plan</span>
-                  ) : null}
-                </td>
-              </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+            <th scope="col" className="py-2 font-medium">
+              <span className="sr-only">Choice</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="block space-y-3 lg:table-row-group lg:space-y-0">
+          {plans.map((plan) => (
+            <tr
+              key={plan.code}
+              className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-lg border border-slate-200 p-4 align-top lg:table-row lg:rounded-none lg:border-0 lg:border-b lg:p-0"
+              data-testid={`plan-${plan.code}`}
+            >
+              <th scope="row" className="col-span-2 font-semibold text-slate-900 lg:py-3 lg:pr-3">
+                {plan.name}
+                <p className="mt-1 font-normal text-slate-700 lg:max-w-48">{plan.description}</p>
+              </th>
+              <PlanCell label="Sports">
+                {plan.environment === "sandbox"
+                  ? "One, chosen with the key"
+                  : plan.sports.length === 7
+                    ? "All seven"
+                    : plan.sports.join(", ")}
+              </PlanCell>
+              <PlanCell label="Monthly quota">{formatNumber(plan.monthlyQuota)}</PlanCell>
+              <PlanCell label="Requests per second">{plan.requestsPerSecond}</PlanCell>
+              <PlanCell label="Streams">{plan.concurrentStreams}</PlanCell>
+              <PlanCell label="Price">{price(plan.monthlyPriceCents)}</PlanCell>
+              <td className="col-span-2 lg:py-3">
+                {plan.environment === "sandbox" ? (
+                  <span className="text-slate-700">The sandbox key&apos;s plan</span>
+                ) : canEdit ? (
+                  <PlanChoice
+                    code={plan.code}
+                    name={plan.name}
+                    current={plan.code === access.organisation.planCode}
+                    onRequest={pricedOnRequest(plan)}
+                    requested={plan.code === requestedPlanCode}
+                  />
+                ) : plan.code === access.organisation.planCode ? (
+                  <span className="font-medium text-pitch-900">Your plan</span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
+  );
+}
+
+/** One figure of a plan; on a card it carries its column's name, which the table's header says on wide screens. */
+function PlanCell({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <td className="lg:py-3 lg:pr-3">
+      <span className="block text-xs text-slate-700 lg:hidden" aria-hidden="true">
+        {label}
+      </span>
+      {children}
+    </td>
   );
 }
