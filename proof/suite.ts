@@ -5,7 +5,15 @@ import { admin, startServer, type RunningServer } from "../tests/integration/sup
 import { FEED_TOKEN, ingest, organisationWithKeys } from "../tests/integration/support/api.ts";
 import type { Backend, TestDatabase } from "../tests/integration/support/databases.ts";
 import { logFindings } from "../tests/integration/support/logs.ts";
-import { headerAbuse, ingestAbuse, keyFlood, streamAbuse, type CheckResult, type Target } from "./checks.ts";
+import {
+  asteriskFormAbuse,
+  headerAbuse,
+  ingestAbuse,
+  keyFlood,
+  streamAbuse,
+  type CheckResult,
+  type Target,
+} from "./checks.ts";
 import { fuzzCases, OPERATIONS, runFuzz, type FuzzContext } from "./fuzz.ts";
 import { residentBytes, sleep, Tally, type Finding } from "./report.ts";
 
@@ -226,6 +234,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["headers", () => headerAbuse(target)],
       ["ingest", () => ingestAbuse(target, options.short ? 300 : 3_000)],
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
+      ["request target", () => asteriskFormAbuse(target)],
     ];
     for (const [name, check] of checks) {
       const checkStarted = performance.now();
