@@ -161,7 +161,12 @@ export const Problem = component(
   "Problem",
   z
     .object({
-      type: z.string().describe("URI of the problem type"),
+      type: z
+        .string()
+        .meta({ format: "uri-reference", examples: ["/docs/errors#invalid_parameter"] })
+        .describe(
+          "The problem type: `/docs/errors#<code>`, a reference resolved against the request's URL (RFC 9457) to this service's page of error codes, at the section for the code",
+        ),
       title: z.string(),
       status: z.int(),
       detail: z.string().describe("What went wrong, for people"),
