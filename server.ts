@@ -12,6 +12,7 @@ import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/i
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
 import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./lib/http/security-headers.ts";
+import { answerAsteriskForm } from "./lib/http/request-target.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
@@ -117,6 +118,7 @@ async function start(config: Config): Promise<void> {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
     if (servedOverHttps(req)) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    if (req.url === "*") return answerAsteriskForm(res, method);
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
       if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
       // A stopping instance says so at once, so the load balancer sends new clients elsewhere.

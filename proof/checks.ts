@@ -645,3 +645,37 @@ export async function keyInPath(target: Target): Promise<CheckResult> {
   }
   return { findings, figures: {} };
 }
+
+/**
+ * Targets in the asterisk form (RFC 9110 7.1), which name no resource: `OPTIONS *` asks about the
+ * server as a whole (204 with `Allow`), any other method with `*` is a bad request. Never a 500.
+ */
+export async function asteriskFormAbuse(target: Target): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  const figures: Record<string, string | number> = {};
+  const host: [string, string] = ["Host", new URL(target.baseUrl).host];
+  const cases: [string, number][] = [
+    ["OPTIONS", 204],
+    ["GET", 400],
+    ["HEAD", 400],
+    ["POST", 400],
+    ["DELETE", 400],
+  ];
+  for (const [method, expected] of cases) {
+    const answer = await rawExchange(
+      target.baseUrl,
+      (s) => void s.write(requestHead(method, "*", [host, ["Connection", "close"]])),
+      10_000,
+    );
+    figures[`${method} *`] = answer.status ?? "closed";
+    if (answer.status !== expected) {
+      findings.push({
+        check: "request target",
+        problem: `${method} * answered ${answer.status ?? "nothing"}, expected ${expected}`,
+      });
+    } else if (method === "OPTIONS" && !/^allow: .*GET/im.test(answer.head)) {
+      findings.push({ check: "request target", problem: "OPTIONS * answered without Allow" });
+    }
+  }
+  return { findings, figures };
+}

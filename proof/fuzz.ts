@@ -81,7 +81,8 @@ export const OPERATIONS: Operation[] = Object.entries(document.paths).map(([temp
 });
 
 // Whether a value is one the parameter's schema allows, as a client reading the document would
-// judge: an integer parameter takes the decimal digits of an integer in its range.
+// judge: an integer parameter takes the decimal digits of an integer in its range, without a sign
+// of its own, spaces or leading zeros.
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 const conformance = new Map<Parameter, (value: string) => boolean>();
 function conforms(parameter: Parameter, value: string): boolean {
@@ -90,7 +91,7 @@ function conforms(parameter: Parameter, value: string): boolean {
     const validate = ajv.compile(parameter.schema);
     check =
       parameter.schema.type === "integer"
-        ? (v) => /^-?[0-9]{1,16}$/.test(v) && validate(Number(v))
+        ? (v) => /^(?:0|-?[1-9][0-9]{0,15})$/.test(v) && validate(Number(v))
         : (v) => validate(v) as boolean;
     conformance.set(parameter, check);
   }
@@ -158,6 +159,7 @@ function brokenRaw(parameter: Parameter): fc.Arbitrary<{ raw: string; kind: stri
   ];
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...fixed) },
+    ...(schema.type === "integer" ? [{ weight: 6, arbitrary: malformedNumber(parameter) }] : []),
     {
       weight: 1,
       arbitrary: fc
@@ -174,6 +176,40 @@ function brokenRaw(parameter: Parameter): fc.Arbitrary<{ raw: string; kind: stri
         .map((v) => ({ raw: encodeURIComponent(v), kind: "random" })),
     },
   );
+}
+
+/**
+ * An integer in range, written in a form `Number()` reads but a decimal integer is not: other
+ * bases, an exponent, a sign, spaces, leading zeros, a fraction, or nothing at all.
+ */
+function malformedNumber(parameter: Parameter): fc.Arbitrary<{ raw: string; kind: string }> {
+  const schema = parameter.schema;
+  const min = Math.max((schema.minimum as number | undefined) ?? 1, 1);
+  const max = Math.min((schema.maximum as number | undefined) ?? 100, 1_000_000);
+  const forms: [string, (n: number) => string][] = [
+    ["hexadecimal", (n) => `0x${n.toString(16)}`],
+    ["hexadecimal", (n) => `0X${n.toString(16).toUpperCase()}`],
+    ["binary", (n) => `0b${n.toString(2)}`],
+    ["octal", (n) => `0o${n.toString(8)}`],
+    ["exponent", (n) => `${n}e0`],
+    ["exponent", (n) => (n % 10 === 0 && n > 0 ? `${n / 10}e1` : `${n * 10}e-1`)],
+    ["exponent", (n) => `${n}E+0`],
+    ["leading space", (n) => `%20${n}`],
+    ["leading space", (n) => `+${n}`], // a `+` in a query is a space
+    ["trailing space", (n) => `${n}%20`],
+    ["tab", (n) => `%09${n}`],
+    ["newline", (n) => `${n}%0A`],
+    ["plus sign", (n) => `%2B${n}`],
+    ["leading zeros", (n) => `0${n}`],
+    ["leading zeros", (n) => `000${n}`],
+    ["decimal", (n) => `${n}.0`],
+    ["decimal", (n) => `${n}.`],
+    ["decimal", (n) => `${n}.00001`],
+    ["empty", () => ""],
+  ];
+  return fc
+    .tuple(fc.integer({ min, max }), fc.constantFrom(...forms))
+    .map(([n, [kind, write]]) => ({ raw: write(n), kind: `malformed number (${kind})` }));
 }
 
 // Query parameters no operation takes; some name a key, which the API refuses outright (401).

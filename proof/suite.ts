@@ -10,6 +10,7 @@ import { createSandboxKey } from "../lib/keys/index.ts";
 import { createOrganisation } from "../lib/organisations.ts";
 import { addMember } from "../lib/users.ts";
 import {
+  asteriskFormAbuse,
   headerAbuse,
   ingestAbuse,
   keyFlood,
@@ -276,6 +277,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["ingest", () => ingestAbuse(target, options.short ? 300 : 3_000)],
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
       ["console", () => consoleAbuse({ baseUrl: running.url, member })],
+      ["request target", () => asteriskFormAbuse(target)],
     ];
     for (const [name, check] of checks) {
       const checkStarted = performance.now();

@@ -18,7 +18,11 @@ export default function DocsPage() {
           <a className="text-blue-700 underline" href="/api/v1/openapi.json">
             /api/v1/openapi.json
           </a>{" "}
-          (OpenAPI 3.1).
+          (OpenAPI 3.1). Every error code, with its status and meaning, is on{" "}
+          <a className="text-blue-700 underline" href="/docs/errors">
+            the page of error codes
+          </a>
+          , where each problem&apos;s <code className="rounded bg-slate-100 px-1">type</code> leads.
         </p>
       </header>
       <ApiReference />

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ENDPOINTS } from "./endpoints.ts";
-import { newRequestId } from "../http/problem.ts";
+import { ERROR_CODES_PAGE, newRequestId } from "../http/problem.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode } from "./errors.ts";
 import {
   ALLOWED_METHODS,
@@ -236,7 +236,7 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Keys.** Send your key as \`Authorization: Bearer <key>\` or \`X-Api-Key: <key>\`. Both with the same key is fine; different keys are refused (400 \`conflicting_credentials\`, not counted). A key in the query string is never accepted. Sandbox keys (\`svc_sb_\`) cover one sport and see the feed as it was 60 seconds earlier (\`sandbox: true\`, \`meta.delay_seconds\` 60); production keys (\`svc_sk_\`) see it in real time, for the sports of their plan.
 
-**Envelope.** Every success is \`{"data": …, "meta": {"sandbox", "delay_seconds", "requests_used", "requests_quota"}}\`; lists add \`meta.next_cursor\`. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` and the \`request_id\` that is also in the \`X-Request-Id\` header.
+**Envelope.** Every success is \`{"data": …, "meta": {"sandbox", "delay_seconds", "requests_used", "requests_quota"}}\`; lists add \`meta.next_cursor\`. Every error is RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` and the \`request_id\` that is also in the \`X-Request-Id\` header. Its \`type\` is \`/docs/errors#<code>\`: a reference with the full path, resolved against the request's URL (RFC 9457, section 3.1.1), to the section of this service's page of error codes that explains the code; it is the same on every deployment.
 
 **Counting.** Every admitted request counts against the key's monthly quota (UTC calendar months), including 400, 403, 404 and 304 answers; 401, 405 and 429 answers do not count. \`RateLimit\` and \`RateLimit-Policy\` headers report both limits on every answer to a known key. Windows are wall-clock: the per-second limit counts the UTC second a request arrives in, the quota the UTC calendar month. Every admitted request is recorded before it is answered, and never lost; \`meta.requests_used\` includes the request being answered and never goes down along one connection. Over the quota: 429 \`quota_exceeded\` until the month turns; over the per-second limit or the plan's concurrent streams: 429 \`rate_limited\`; both with \`Retry-After\` and \`violated-policies\`. Keys that pass their checksum but that no one holds: each client address may send ${GUESSES_PER_WINDOW} a minute (401 \`invalid_api_key\`), then 429 \`rate_limited\` (\`violated-policies\` \`unknown_keys\`) until it has sent none for a minute; keys already used from that address keep working.
 
@@ -255,6 +255,7 @@ export function openApiDocument(): JsonSchema {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: { title: "Sports Event Data API", version: "1.0.0", description: DESCRIPTION },
+    externalDocs: { description: "Every error code: status, meaning, what to do", url: ERROR_CODES_PAGE },
     servers: [{ url: "/", description: "This server" }],
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     tags: [

@@ -161,7 +161,12 @@ export const Problem = component(
   "Problem",
   z
     .object({
-      type: z.string().describe("URI of the problem type"),
+      type: z
+        .string()
+        .meta({ format: "uri-reference", examples: ["/docs/errors#invalid_parameter"] })
+        .describe(
+          "The problem type: `/docs/errors#<code>`, a reference resolved against the request's URL (RFC 9457) to this service's page of error codes, at the section for the code",
+        ),
       title: z.string(),
       status: z.int(),
       detail: z.string().describe("What went wrong, for people"),
@@ -190,12 +195,30 @@ export function envelope<T extends z.ZodType>(data: T, meta: z.ZodType = Meta) {
 
 // Requests. Query objects are strict: a parameter they do not name is refused.
 
+// A whole number in a query string: plain decimal digits only. `Number()` would also take hex, binary,
+// octal, exponents, a plus sign and surrounding spaces, and a leading zero reads as octal in some
+// languages, so each is refused with one message naming the range rather than being guessed at.
+// Every integer query parameter is one of these.
+const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+export function wholeNumber(min: number, max: number, fallback?: number) {
+  const message = `must be a whole number from ${min} to ${max}, in decimal digits`;
+  const int = z.int({ error: message }).min(min, message).max(max, message);
+  return z.preprocess(
+    (value) => (typeof value === "string" && DECIMAL_INTEGER.test(value) ? Number(value) : value),
+    // The default inside, so that the OpenAPI document shows it beside the range.
+    fallback === undefined ? int : int.default(fallback),
+  );
+}
+
 const cursor = z.string().min(1).max(200).describe("Opaque cursor from `meta.next_cursor` of the previous page");
 
 export const EventsQuery = z.strictObject({
   sport: Sport.optional().describe("Default: every sport the key covers"),
   status: z.enum(["live", "upcoming"]).optional().describe("Default: both"),
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe("Page size, 1 to 100"),
+  limit: wholeNumber(1, 100, 50).describe(
+    "Page size, 1 to 100, in decimal digits (no sign, spaces, exponent or leading zeros)",
+  ),
   cursor: cursor.optional(),
 });
 

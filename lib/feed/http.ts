@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/index.ts";
 import { newRequestId, problemResponse } from "../http/problem.ts";
+import type { ServiceErrorCode } from "../http/service-errors.ts";
 import { applyBatch } from "./ingest.ts";
 import { parseNdjson } from "./ndjson.ts";
 
@@ -27,8 +28,13 @@ export async function handleFeedUpdates(
   },
 ): Promise<Response> {
   const requestId = newRequestId();
-  const fail = (status: number, code: string, title: string, detail: string, headers?: Record<string, string>) =>
-    problemResponse(status, code, title, detail, { requestId, headers });
+  const fail = (
+    status: number,
+    code: ServiceErrorCode,
+    title: string,
+    detail: string,
+    headers?: Record<string, string>,
+  ) => problemResponse(status, code, title, detail, { requestId, headers });
 
   if (!deps.token) {
     return fail(

@@ -67,8 +67,11 @@ export async function startFeed(
         if (first || report.rejected > 0) {
           log(
             `Simulator: ${report.tracked} events followed, ${report.applied} updates applied` +
-              (report.rejected ? `, ${report.rejected} not (${report.rejections.join("; ")})` : ""),
+              (report.rejected ? `, ${report.rejected} refused (${report.rejections.join("; ")})` : ""),
           );
+        }
+        if (report.replayed > 0) {
+          logger().debug(`Simulator: ${report.replayed} replayed updates were already applied; skipped`);
         }
         first = false;
       });

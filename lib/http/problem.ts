@@ -11,10 +11,17 @@ export type Problem = {
   [extension: string]: unknown;
 };
 
-/** The problem type URI of an error code: its page in the API reference. */
+/**
+ * The problem type of an error code: its section of the service's own page of error codes. A
+ * reference with the full path, which RFC 9457 allows and resolves against the request's URL, so
+ * it names the same type on every deployment and leads to the server that answered.
+ */
 export function problemType(code: string): string {
-  return `https://docs.sports-data.example/problems/${code}`;
+  return `${ERROR_CODES_PAGE}#${code}`;
 }
+
+/** The page that explains every error code, a section (and an anchor) per code. */
+export const ERROR_CODES_PAGE = "/docs/errors";
 
 // Every API answer carries a request id, so it is made on the hot path: 16 random bytes as 32 hex
 // digits, taken from a pool refilled 4 KiB at a time, rather than a UUID with its dashes removed

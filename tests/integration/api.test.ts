@@ -309,6 +309,38 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
       }
     });
 
+    it("takes a limit only in plain decimal digits, not every number JavaScript reads", async () => {
+      const forms = [
+        "0x10",
+        "0X1A",
+        "0b11",
+        "0o17",
+        "1e1",
+        "5e0",
+        "%205",
+        "+5",
+        "5%20",
+        "%2B5",
+        "05",
+        "5.0",
+        "5.",
+        "%095",
+      ];
+      for (const limit of forms) {
+        const answer = await fast(`/api/v1/events?limit=${limit}`, { key: enterprise.production.key });
+        expect(answer.status, limit).toBe(400);
+        expect(answer.body, limit).toMatchObject({
+          code: "invalid_parameter",
+          detail: "limit: must be a whole number from 1 to 100, in decimal digits",
+          errors: [{ param: "limit", message: "must be a whole number from 1 to 100, in decimal digits" }],
+        });
+      }
+      expect((await fast("/api/v1/events?limit=abc", { key: enterprise.production.key })).body).toMatchObject({
+        errors: [{ param: "limit", message: "must be a whole number from 1 to 100, in decimal digits" }],
+      });
+      expect((await fast("/api/v1/events?limit=10", { key: enterprise.production.key })).body.data).toHaveLength(10);
+    });
+
     it("refuses a cursor it did not give out, a bad value, a repeated or an unknown parameter", async () => {
       const cases: [string, string, string][] = [
         ["cursor=garbage", "invalid_parameter", "cursor"],

@@ -81,8 +81,11 @@ describe.each(BACKENDS)("the simulator on $name", (backend) => {
     clock += 2_000;
     const successor = new Simulator(handle.db, { speed: SPEED, seed: 7, now, horizon: HORIZON });
     const report = await successor.tick();
-    // Replaying to now only repeats what is stored (reported stale) or moves it on.
+    // Replaying to now only repeats what is stored (counted as replayed, not refused) or moves it on.
     expect(report.applied).toBeGreaterThan(0);
+    expect(report.replayed).toBeGreaterThan(0);
+    expect(report.rejections).toEqual([]);
+    expect(report.rejected).toBe(0);
     const after = await statusCounts();
     const total = (counts: typeof before) => counts.reduce((sum, c) => sum + c.n, 0);
     expect(total(after)).toBeGreaterThanOrEqual(total(before));

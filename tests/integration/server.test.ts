@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
 import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
 import { admin, startServer, runNode, type RunningServer } from "./support/processes.ts";
+import { rawExchange, requestHead } from "../../proof/raw.ts";
 
 describe.each(BACKENDS)("the server on $name", (backend) => {
   const database = useTestDatabase(backend);
@@ -36,6 +37,36 @@ describe.each(BACKENDS)("the server on $name", (backend) => {
     socket.destroy();
     expect(closedAfter).toBeLessThan(3_500);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("answers a request for the server as a whole (target `*`) as HTTP says, never 500", async () => {
+    const exchange = (method: string) =>
+      rawExchange(
+        server.url,
+        (s) =>
+          void s.write(
+            requestHead(method, "*", [
+              ["Host", "localhost"],
+              ["Connection", "close"],
+            ]),
+          ),
+        10_000,
+      );
+    const options = await exchange("OPTIONS");
+    expect(options.status).toBe(204);
+    expect(options.head).toMatch(/^allow: GET, HEAD, POST, OPTIONS$/im);
+    expect(options.body.length).toBe(0);
+    for (const method of ["GET", "HEAD", "POST", "DELETE"]) {
+      const answer = await exchange(method);
+      expect(answer.status, method).toBe(400);
+      expect(answer.head).toMatch(/^content-type: application\/problem\+json$/im);
+      if (method !== "HEAD") {
+        expect(JSON.parse(answer.body.toString()), method).toMatchObject({
+          status: 400,
+          code: "invalid_request_target",
+        });
+      }
+    }
   });
 
   it("answers /healthz without touching the database", async () => {
