@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { loadEnvFiles } from "./lib/config.ts";
+import { loadEnvFiles } from "./lib/env-files.ts";
 import { JSON_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./lib/http/security-headers.ts";
 
 // The build reads .env and .env.local as the server and the CLI do (Next reads them too, for pages).

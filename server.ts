@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { now } from "./lib/clock.ts";
 import { authSecret } from "./lib/auth/secret.ts";
-import { ConfigError, loadConfig, loadEnvFiles, streamSettings, type Config } from "./lib/config.ts";
+import { ConfigError, loadConfig, streamSettings, type Config } from "./lib/config.ts";
+import { loadEnvFiles } from "./lib/env-files.ts";
 import { closeDatabase, DatabaseUnavailableError, getDatabase } from "./lib/db/index.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { isApiPath, startApi } from "./lib/api/index.ts";
@@ -16,7 +17,7 @@ import { answerAsteriskForm } from "./lib/http/request-target.ts";
 import { apiRequestFromNode, writeApiResponse } from "./lib/api/node.ts";
 import { startFeed } from "./lib/feed/service.ts";
 import { readiness } from "./lib/health.ts";
-import { captureConsole, logger } from "./lib/log/index.ts";
+import { captureConsole, logger, printForOperator } from "./lib/log/index.ts";
 import { startInstanceMeter } from "./lib/metering/index.ts";
 import { ServiceMetrics } from "./lib/metrics/index.ts";
 import { seed } from "./seeds/index.ts";
@@ -55,9 +56,12 @@ async function start(config: Config): Promise<void> {
     );
   }
 
-  const seeded = await seed(handle.db, now());
+  // The demo organisation is for a trial on the embedded database: PostgreSQL gets it only when asked.
+  const demo = config.SEED_DEMO === undefined ? handle.kind === "pglite" : config.SEED_DEMO === "1";
+  const seeded = await seed(handle.db, now(), { demo });
   if (seeded.demoAdmin) {
-    logger().info(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
+    // For the person starting the server, never a log record: a password has no place in the logs.
+    printForOperator(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
   } else if (seeded.demoAdminEmail) {
     logger().info(
       `Demo sign-in: ${seeded.demoAdminEmail} (password printed at first start; ` +

@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { parseEnv } from "node:util";
 import { z } from "zod";
 
 // The one place the environment is read. Every variable is listed in the README with its default.
+// Pages import this module, so it touches no file: Next's bundler would trace the whole project
+// for a file read at a computed path (the .env files are read in lib/env-files.ts).
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
@@ -68,6 +67,9 @@ const configSchema = z.object({
       message: "must be trace, debug, info, warn, error, fatal or silent",
     })
     .default("info"),
+  // The demo organisation in an empty database: unset seeds it on the embedded database only (a
+  // trial), never into PostgreSQL; 1 seeds it there too, 0 nowhere.
+  SEED_DEMO: z.enum(["0", "1"], { message: "must be 1 (seed the demo organisation) or 0 (never)" }).optional(),
   // The bearer token that GET /metrics asks for; unset: no metrics are served.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
@@ -88,7 +90,7 @@ export type Config = z.infer<typeof configSchema>;
 /** Every variable the configuration reads. */
 export const CONFIG_VARIABLES = Object.keys(configSchema.shape);
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
 
 export type LogSettings = { LOG_FORMAT: "json" | "pretty"; LOG_LEVEL: Config["LOG_LEVEL"] };
 
@@ -150,25 +152,4 @@ export function loadConfig(env: Environment = process.env): Config {
  */
 export function withoutPassword(url: string): string {
   return url.replace(/^([^:/?#]+:\/\/[^:@/?#]*:).*@/, "$1***@");
-}
-
-/** The files the server, the CLI and the build read variables from, in their folder, weakest first. */
-export const ENV_FILES = [".env", ".env.local"];
-
-/**
- * Puts the variables of `.env` and `.env.local` (in `dir`, the folder the command runs in) into
- * `env`, for the server, the CLI and Next's build alike, before anything reads the configuration.
- * The real environment wins over `.env.local`, which wins over `.env`. Returns the files read.
- */
-export function loadEnvFiles(dir: string = process.cwd(), env: Environment = process.env): string[] {
-  const read: string[] = [];
-  const fromFiles: Record<string, string> = {};
-  for (const name of ENV_FILES) {
-    const file = path.join(dir, name);
-    if (!existsSync(file)) continue;
-    Object.assign(fromFiles, parseEnv(readFileSync(file, "utf8")));
-    read.push(name);
-  }
-  for (const [name, value] of Object.entries(fromFiles)) if (env[name] === undefined) env[name] = value;
-  return read;
 }

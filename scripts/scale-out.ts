@@ -1,7 +1,7 @@
 // npm run scale-out: INSTANCES (2) instances of the built app on the PostgreSQL of DATABASE_URL,
 // behind nginx on PORT (3000), until Ctrl-C. `npm run build` first; nginx must be installed
 // (Debian: apt-get install nginx). FEED_TOKEN and METRICS_TOKEN, when set, reach every instance.
-import { loadEnvFiles } from "../lib/config.ts";
+import { loadEnvFiles } from "../lib/env-files.ts";
 import { startScaleOut } from "../proof/scale-out.ts";
 
 loadEnvFiles();

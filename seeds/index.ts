@@ -44,14 +44,17 @@ async function writeReferenceData(tx: Database): Promise<void> {
   }
 }
 
-/** The server's seed: reference data and, on a database with no organisation yet, the demo organisation. */
-export async function seed(db: Database, at: Date): Promise<SeedResult> {
+/**
+ * The server's seed: reference data and, when `demo` is set and the database has no organisation
+ * yet, the demo organisation (a made-up licence on the Pro plan: for trying the service only).
+ */
+export async function seed(db: Database, at: Date, { demo = true }: { demo?: boolean } = {}): Promise<SeedResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
     await writeReferenceData(tx);
 
     const [anyOrganisation] = await tx.select({ id: organisations.id }).from(organisations).limit(1);
-    if (anyOrganisation) {
+    if (anyOrganisation || !demo) {
       const [demo] = await tx.select({ email: users.email }).from(users).where(eq(users.email, DEMO_ADMIN_EMAIL));
       return { demoAdmin: null, demoAdminEmail: demo?.email ?? null };
     }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { format } from "node:util";
+import { format, stripVTControlCharacters } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { loadLogSettings, type LogSettings } from "../config.ts";
 import { loggedError } from "./safe-error.ts";
@@ -260,11 +260,23 @@ export function currentRequestId(): string | undefined {
  */
 export function captureConsole(): void {
   const log = instance().log;
-  console.log = console.info = (...args: unknown[]) => log.info(format(...args));
-  console.warn = (...args: unknown[]) => log.warn(format(...args));
+  // Next colours what it prints on a colour terminal; in a log line the codes are only noise.
+  const text = (args: unknown[]) => stripVTControlCharacters(format(...args));
+  console.log = console.info = (...args: unknown[]) => log.info(text(args));
+  console.warn = (...args: unknown[]) => log.warn(text(args));
   console.error = (...args: unknown[]) => {
     const error = args.find((arg): arg is Error => arg instanceof Error);
-    log.error(error ? { err: error } : {}, format(...args.filter((arg) => arg !== error)));
+    log.error(error ? { err: error } : {}, text(args.filter((arg) => arg !== error)));
   };
-  console.debug = (...args: unknown[]) => log.debug(format(...args));
+  console.debug = (...args: unknown[]) => log.debug(text(args));
+}
+
+/**
+ * A line for the person at the terminal, written as it is on standard output and not as a log
+ * record, in order with the log's lines: what is meant to be read once and not kept in the logs.
+ */
+export function printForOperator(line: string): void {
+  const { json } = instance();
+  if (json) json.write(`${line}\n`);
+  else process.stdout.write(`${line}\n`);
 }

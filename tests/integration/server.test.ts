@@ -102,7 +102,7 @@ describe.each(BACKENDS)("the server on $name", (backend) => {
   });
 
   it("printed the demo sign-in with its password on the first start", () => {
-    expect(server.output()).toMatch(/Demo sign-in \(shown this once\): admin@demo\.example \/ [0-9A-Za-z]{16}/);
+    expect(server.output()).toMatch(/^Demo sign-in \(shown this once\): admin@demo\.example \/ [0-9A-Za-z]{16}$/m);
   });
 
   it("keeps its data across a stop and a start", async () => {

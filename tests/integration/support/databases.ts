@@ -35,7 +35,8 @@ async function freshPostgres(adminUrl: string): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString() };
+  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked.
+  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
   return {
     env,
     config: loadConfig(env),
