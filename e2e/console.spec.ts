@@ -224,6 +224,7 @@ test("on a phone every console page fits the screen, the console's bar stays sma
   page,
 }, testInfo) => {
   test.skip(testInfo.project.name !== "phone", "the phone's screen is the narrow one");
+  test.setTimeout(120_000);
   await signUp(page, unique("Phone"), `${unique("phone")}@phone.example`);
   const { width, height } = page.viewportSize()!;
   const pages = ["", "/keys", "/usage", "/licence", "/plan", "/members", "/audit"];

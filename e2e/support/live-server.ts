@@ -11,6 +11,8 @@ import { startServer, type RunningServer } from "../../tests/integration/support
 // that follow it.
 
 const FEED_TOKEN = "feed-token-for-the-board-suite-0123456789";
+// A busy machine (the suite's own browser beside it) can take more than a minute to start it.
+const READY_WITHIN_MS = 120_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,7 +46,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     FEED_TOKEN,
     SIM: "off",
   };
-  let server: RunningServer = await startServer(settings, { address: "from-config" });
+  let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -61,7 +63,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     },
     async restart() {
       await server.stop("SIGTERM");
-      server = await startServer(settings, { address: "from-config" });
+      server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
     },
     signal(signal) {
       server.process.kill(signal);
