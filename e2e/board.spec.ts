@@ -289,7 +289,9 @@ test("a view beyond the member's live-view limit says so, asks again rarely, and
   });
   await extra.goto(`${server.url}/board`);
   const chip = extra.getByTestId("status-chip");
-  await expect(extra.getByTestId("stream-refused")).toContainText("Too many live views open: close one");
+  await expect(extra.getByTestId("stream-refused")).toContainText("Too many live views open: close one", {
+    timeout: 30_000,
+  });
   await expect(chip).toHaveText("Waiting");
   // Refused again, it waits longer before its next try.
   await expect.poll(() => refusals.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);

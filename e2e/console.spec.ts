@@ -34,7 +34,8 @@ async function signUp(page: Page, organisation: string, email: string): Promise<
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create organisation" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+  // Hashing the password takes a while on a busy machine.
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: 20_000 });
 }
 
 async function readShownKey(page: Page): Promise<string> {
@@ -217,6 +218,7 @@ test("on a phone every console page fits the screen, the console's bar stays sma
   page,
 }, testInfo) => {
   test.skip(testInfo.project.name !== "phone", "the phone's screen is the narrow one");
+  test.setTimeout(120_000);
   await signUp(page, unique("Phone"), `${unique("phone")}@phone.example`);
   const { width, height } = page.viewportSize()!;
   const pages = ["", "/keys", "/usage", "/licence", "/plan", "/members", "/audit"];

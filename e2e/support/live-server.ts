@@ -11,6 +11,8 @@ import { runNode, startServer, type RunningServer } from "../../tests/integratio
 // that follow it.
 
 const FEED_TOKEN = "feed-token-for-the-board-suite-0123456789";
+// A busy machine (the suite's own browser beside it) can take more than a minute to start it.
+const READY_WITHIN_MS = 120_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,7 +51,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     FEED_TOKEN,
     SIM: "off",
   };
-  let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: 120_000 });
+  let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -66,7 +68,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     },
     async restart() {
       await server.stop("SIGTERM");
-      server = await startServer(settings, { address: "from-config" });
+      server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
     },
     async operator<T>(args: string[]) {
       await server.stop("SIGTERM");
@@ -76,7 +78,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
         expect(result.code, `admin ${args.join(" ")}: ${result.stdout}${result.stderr}`).toBe(0);
         return JSON.parse(result.stdout) as T;
       } finally {
-        server = await startServer(settings, { address: "from-config", readyWithinMs: 120_000 });
+        server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
       }
     },
     signal(signal) {
