@@ -122,8 +122,9 @@ describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
 
   it("sends a signed-in member only to a path of its own origin after sign-in", async () => {
     const { session } = await signIn(server.url, demo.email, demo.password);
-    for (const next of ["/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/"]) {
-      const res = await fetch(`${server.url}/console/sign-in?next=${encodeURIComponent(next)}`, {
+    // As an attacker writes them into a link: %09 is a tab, which URL parsing drops.
+    for (const next of ["/%09/evil.example", "//evil.example", "/%5Cevil.example", "https%3A%2F%2Fevil.example%2F"]) {
+      const res = await fetch(`${server.url}/console/sign-in?next=${next}`, {
         headers: { cookie: session! },
         redirect: "manual",
       });
