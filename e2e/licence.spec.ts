@@ -17,7 +17,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 let server: LiveServer;
 
 // Each of the operator's commands stops the server, runs the CLI and starts the server again.
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 600_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
