@@ -220,6 +220,18 @@ test("the event page follows its event to the end, with its markets settled", as
   }
   await expect(page.getByRole("listitem").filter({ hasText: "Match winner" }).getByLabel("Home: won")).toBeVisible();
   await page.screenshot({ path: `test-results/screenshots/event-finished-${info.project.name}.png`, fullPage: true });
+
+  // Opened after the end, the event's stream answers 204: the page shows it final and asks once.
+  const streamAnswers: number[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/v1/events/${id}/stream`) streamAnswers.push(response.status());
+  });
+  await page.reload();
+  await expect(page.getByTestId("event-state")).toHaveText("Finished");
+  await expect(page.getByTestId("status-chip")).toHaveText("Final");
+  await expect.poll(() => streamAnswers).toEqual([204]);
+  await page.waitForTimeout(3_000); // a page that retried would ask again after the 2 s retry
+  expect(streamAnswers).toEqual([204]);
 });
 
 test("after the server restarts, the board reconnects by itself and catches up with nothing missing", async ({

@@ -96,6 +96,12 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
     } catch {
       return null;
     }
+    // 204: the event was over before the stream opened, so there is nothing to follow.
+    if (response.status === 204) {
+      ended = true;
+      handlers.state("ended");
+      return null;
+    }
     if (!response.ok || !response.body) {
       const problem = (await response.json().catch(() => null)) as Problem | null;
       if (problem && FINAL_CODES.includes(problem.code)) {
