@@ -188,7 +188,10 @@ export async function reviewLicence(
   options: { actor: Actor; at: Date; reason?: string },
 ): Promise<Licence> {
   const rule = REVIEWS[review];
-  const reason = options.reason === undefined && !rule.reasonRequired ? null : reviewReason.parse(options.reason ?? "");
+  const reason =
+    options.reason === undefined && !rule.reasonRequired
+      ? null
+      : z.object({ reason: reviewReason }).parse({ reason: options.reason ?? "" }).reason;
   const licence = await db.transaction(async (tx) => {
     const current = await getLicence(tx, orgId);
     if (!current) throw new DomainError("not_found", "The organisation has no licence record.");
