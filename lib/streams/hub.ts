@@ -26,6 +26,7 @@ import {
 import type { StreamSink } from "./sink.ts";
 import { drainOrStall, holdDuringReplay, overflowed } from "./replay-guard.ts";
 import { SSE_PING, sseMessage, sseRetry } from "./sse.ts";
+import { keyLicenceRefusal } from "../licences.ts";
 import { logger } from "../log/index.ts";
 
 export type StreamSettings = {
@@ -125,7 +126,6 @@ export class StreamHub {
   private readonly boardChannels: Record<ViewName, Set<Channel>> = { present: new Set(), delayed: new Set() };
   private readonly touched = new Set<Channel>();
   private readonly subscribers = new Set<Subscriber>();
-  private readonly sessionStreams = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlushAt = -Infinity;
   private timers: NodeJS.Timeout[] = [];
@@ -211,23 +211,6 @@ export class StreamHub {
 
   get stale(): boolean {
     return this.staleSince !== null;
-  }
-
-  /** A place for one more stream of a signed-in member, or null at the limit. */
-  sessionSlot(userId: string): StreamSlot | null {
-    const open = this.sessionStreams.get(userId) ?? 0;
-    if (open >= this.settings.sessionStreams) return null;
-    this.sessionStreams.set(userId, open + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (this.sessionStreams.get(userId) ?? 1) - 1;
-        if (left > 0) this.sessionStreams.set(userId, left);
-        else this.sessionStreams.delete(userId);
-      },
-    };
   }
 
   /** Refuses new streams from now on (the instance is stopping). */
@@ -763,5 +746,7 @@ function refusalOf(key: ApiKeyRecord | null, subscriber: Subscriber, at: Date): 
   const sports: readonly string[] = channel.kind === "board" ? channel.filter.sports : [channel.sport];
   const uncovered = sports.find((sport) => !(key.sports as string[]).includes(sport));
   if (uncovered) return code("sport_not_covered", `The key's plan no longer covers ${uncovered}.`);
+  const licence = keyLicenceRefusal(key, at);
+  if (licence !== null) return code("licence_inactive", licence);
   return null;
 }

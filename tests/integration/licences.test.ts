@@ -13,6 +13,7 @@ import { apiClient } from "./support/api.ts";
 import { BACKENDS, useTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { recordSecret } from "./support/logs.ts";
 import { storedRequests } from "./support/metering.ts";
+import { openSse } from "./support/sse.ts";
 import { admin, startServer, type RunningServer } from "./support/processes.ts";
 
 // A licence is a claim until an operator verifies it, and production keys are served only while
@@ -132,6 +133,11 @@ describe.each(BACKENDS)("licence verification on $name", (backend) => {
   it("refuses the organisation's production keys on every instance as soon as the operator revokes its licence", async () => {
     // Cached on every instance first: the revocation must reach the caches, not wait for them.
     for (const server of servers) expect((await call(server, verified.key)).status).toBe(200);
+    // A stream open on the last instance (PGlite's one restarts for the CLI, so it opens after).
+    const openStream = () =>
+      openSse(`${servers.at(-1)!.url}/api/v1/odds/stream`, { headers: { "x-api-key": verified.key } });
+    const stream = backend.name === "postgres" ? await openStream() : null;
+    if (stream) await stream.waitFor((m) => m.event === "snapshot");
     const revoked = await operator<{ verification: string; reviewReason: string }>([
       "licence",
       "revoke",
@@ -149,13 +155,24 @@ describe.each(BACKENDS)("licence verification on $name", (backend) => {
         detail: expect.stringContaining(`licence MGA/B2B/7 was revoked on ${utcDay(new Date())}`),
       });
     }
+    if (stream) {
+      // The open stream ends with the problem, as a revoked key's does.
+      const ending = await stream.waitFor((m) => m.event === "error");
+      expect(ending.data).toMatchObject({ code: "licence_inactive" });
+      await stream.closed;
+    } else {
+      const refused = await openStream();
+      expect(refused.status).toBe(403);
+      expect(refused.problem).toMatchObject({ code: "licence_inactive" });
+    }
   });
 
   it("counted only the requests it served, and logged the operator's decisions", async () => {
     await stop();
     await withDatabase(database(), async (db) => {
-      // Two rounds of one request per instance were served; the refusals were not counted.
-      expect(await storedRequests(db, verified.id)).toBe(2 * instances);
+      // Two rounds of one request per instance were served, and on PostgreSQL one stream opened;
+      // the refusals were not counted.
+      expect(await storedRequests(db, verified.id)).toBe(2 * instances + (backend.name === "postgres" ? 1 : 0));
       expect(await storedRequests(db, lapsed.id)).toBe(0);
       const entries = await db
         .select()
