@@ -421,11 +421,16 @@ export async function streamAbuse(target: Target, stormRounds: number): Promise<
     fail(`a stream over the key's limit answered ${third.status} ${JSON.stringify(refusal)}`);
   }
   for (const stream of [...held, third]) stream.close();
-  // Closed streams give their places back.
-  await sleep(500);
-  await pacer.take();
-  const again = await openStream(target, "/api/v1/odds/stream", sandbox);
-  if (again.status !== 200) fail(`a stream after closing the others answered ${again.status}`);
+  // Closed streams give their places back, once the server has seen them close: asked until then.
+  const deadline = Date.now() + 10_000;
+  let again: OpenStream;
+  for (;;) {
+    await pacer.take();
+    again = await openStream(target, "/api/v1/odds/stream", sandbox);
+    if (again.status !== 429 || Date.now() > deadline) break;
+    again.close();
+  }
+  if (again.status !== 200) fail(`a stream after closing the others answered ${again.status} for 10 s`);
   again.close();
 
   // Resuming from ids the instance cannot place, or from before the history kept.

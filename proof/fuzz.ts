@@ -453,7 +453,7 @@ export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: T
   try {
     if (operation.messages && status === 200 && fuzzCase.method === "GET") {
       const message = await firstMessage(response, abort);
-      const resuming = "last-event-id" in headers || /[?&]last_event_id=/.test(fuzzCase.target);
+      const resuming = "last-event-id" in headers || /[?&](last_event_id|lastEventId)=/.test(fuzzCase.target);
       if (/^: ping/m.test(message)) {
         if (!resuming) problems.push("a new stream began with a ping, not a snapshot");
       } else {
@@ -464,8 +464,11 @@ export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: T
         else if (!schema.safeParse(data).success) problems.push(`the stream's "${event}" does not match its schema`);
         // A resuming client is sent what it missed first; any other begins with the whole state.
         if (!resuming && event !== "snapshot") problems.push(`the stream began with "${event}", not a snapshot`);
+        // The document describes a stream's body as its messages, each by its SSE fields.
+        const id = /^id: (.+)$/m.exec(message)?.[1];
+        const retry = /^retry: (\d+)$/m.exec(message)?.[1];
+        body = { event, ...(id ? { id } : {}), ...(retry ? { retry: Number(retry) } : {}), data };
       }
-      body = message;
     } else {
       const text = await response.text();
       body = text ? (JSON.parse(text) as unknown) : null;

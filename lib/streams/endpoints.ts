@@ -1,5 +1,6 @@
 import { coveredSports, eventOf } from "../api/entitlement.ts";
 import { defineEndpoint, type RequestContext, type StreamReply } from "../api/pipeline.ts";
+import type { EventDocument } from "../feed/mirror.ts";
 import type { StreamRequest } from "./hub.ts";
 import { TERMINAL } from "./messages.ts";
 import {
@@ -21,14 +22,23 @@ import {
 
 type Resume = { last_event_id?: string | undefined; lastEventId?: string | undefined };
 
+// What a client's EventSource updates by itself on each reconnect is the newer: the header, then
+// the polyfills' `lastEventId` (a URL opened with `last_event_id` keeps it).
+const resumeId = (context: RequestContext, query: Resume) =>
+  context.stream!.lastEventId ?? query.lastEventId ?? query.last_event_id;
+
+/** Whether a client resuming from `lastEventId` missed changes of the event: they come before `end`. */
+function missedChanges(document: EventDocument, lastEventId: string | undefined): boolean {
+  if (lastEventId === undefined || !/^\d{1,15}$/.test(lastEventId)) return false;
+  return Number(lastEventId) < Math.max(...Object.values(document.changedAt));
+}
+
 function opening(context: RequestContext, query: Resume, open: (request: StreamRequest) => void) {
   const stream = context.stream!;
   const request = {
     principal: stream.principal,
     view: context.sandbox ? ("delayed" as const) : ("present" as const),
-    // What a client's EventSource updates by itself on each reconnect is the newer: the header,
-    // then the polyfills' `lastEventId` (a URL opened with `last_event_id` keeps it).
-    lastEventId: stream.lastEventId ?? query.lastEventId ?? query.last_event_id,
+    lastEventId: resumeId(context, query),
     requestId: stream.requestId,
     slot: stream.slot,
   };
@@ -60,7 +70,8 @@ export const streamEvent = defineEndpoint({
   description:
     "The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, " +
     "and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already " +
-    `over is answered 204 at once.\n\n${streamNotes("/api/v1/events/soc-bdrn-983512/stream")}`,
+    "over is answered 204 at once, unless the client resumes from before its end: then it is sent what it missed, and " +
+    `\`end\`.\n\n${streamNotes("/api/v1/events/soc-bdrn-983512/stream")}`,
   params: EventStreamPath,
   query: EventStreamQuery,
   response: EventSnapshotMessage,
@@ -77,10 +88,13 @@ export const streamEvent = defineEndpoint({
     },
   },
   handle(context, { params, query }) {
-    const { event } = eventOf(context, params.id);
-    // Nothing more will come: 204, on which every EventSource stops instead of reconnecting.
-    if (TERMINAL.includes(event.status)) return { stream: null };
-    return opening(context, query, (request) => context.stream!.hub.openEventStream(request, event));
+    const document = eventOf(context, params.id);
+    // Nothing more will come: 204, on which every EventSource stops instead of reconnecting. A
+    // client that dropped before the end is still sent what it missed, then `end`.
+    if (TERMINAL.includes(document.event.status) && !missedChanges(document, resumeId(context, query))) {
+      return { stream: null };
+    }
+    return opening(context, query, (request) => context.stream!.hub.openEventStream(request, document.event));
   },
 });
 

@@ -10,7 +10,8 @@ import { admin, runAdmin } from "./support/processes.ts";
 
 type Key = { id: string; key?: string; environment: string; status: string; sports: string[]; hint: string };
 
-describe.each(BACKENDS)("npm run admin on $name", (backend) => {
+// Each command is a process of its own that opens and migrates the database: on PGlite, seconds.
+describe.each(BACKENDS)("npm run admin on $name", { timeout: 180_000 }, (backend) => {
   const database = useTestDatabase(backend);
   let env: Record<string, string>;
   beforeAll(() => {

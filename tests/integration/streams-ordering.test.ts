@@ -34,9 +34,10 @@ async function churn(
   until: number,
   next: () => number,
   style: "drop" | "sleep",
-): Promise<{ connections: number; refused: number }> {
+): Promise<{ connections: number; refused: number; ended: boolean }> {
   let connections = 0;
   let refused = 0;
+  let ended = false;
   let lastId: number | undefined;
   while (Date.now() < until) {
     const byQuery = next() < 0.5;
@@ -45,6 +46,11 @@ async function churn(
     const headers =
       lastId !== undefined && !byQuery ? { ...follower.headers, "last-event-id": String(lastId) } : follower.headers;
     const client: SseClient = await openSse(`${url}${follower.path}${resume}`, { headers });
+    if (client.status === 204) {
+      // The event is over and the follower has everything up to its end: nothing more to follow.
+      ended = true;
+      break;
+    }
     if (client.status !== 200) {
       // Over a limit while the previous connection is still being let go: wait as told.
       refused++;
@@ -68,7 +74,7 @@ async function churn(
     follower.received.push(...client.messages);
     lastId = client.lastId() ?? lastId;
   }
-  return { connections, refused };
+  return { connections, refused, ended };
 }
 
 /**
@@ -168,7 +174,8 @@ describe.each(BACKENDS)("stream ordering over a long simulated run on $name", (b
       for (const witness of witnesses) expect(check(witness.messages, []).problems).toEqual([]);
       for (const r of report) {
         expect(r.problems, r.follower).toEqual([]);
-        expect(r.connections, r.follower).toBeGreaterThan(1);
+        // A follower of an event that ended early may have needed only the one connection.
+        if (!r.ended) expect(r.connections, r.follower).toBeGreaterThan(1);
         expect(r.messages, r.follower).toBeGreaterThan(0);
       }
     },

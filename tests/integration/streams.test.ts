@@ -304,7 +304,7 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
 
   it("ends an event's stream with end once the event is over", async () => {
     const stream = await open("/api/v1/events/t-live/stream", production());
-    await stream.waitFor((m) => m.event === "snapshot");
+    const snapshot = await stream.waitFor((m) => m.event === "snapshot");
     await ingest(server.url, [
       {
         event_id: "t-live",
@@ -325,6 +325,23 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
     expect(late.status).toBe(204);
     await late.closed;
     expect(late.messages).toEqual([]);
+    // A client that dropped before the end resumes into what it missed, then end: never a silent gap.
+    const resumed = await open("/api/v1/events/t-live/stream", {
+      ...production(),
+      "last-event-id": String(snapshot.id),
+    });
+    expect(resumed.status).toBe(200);
+    await resumed.closed;
+    expect(resumed.messages.map((m) => m.event)).toEqual(
+      stream.messages.filter((m) => m.id! > snapshot.id!).map((m) => m.event),
+    );
+    expect(resumed.messages.at(-1)).toMatchObject({ event: "end", data: { status: "finished" } });
+    // Resuming from the end itself: nothing missed, 204.
+    const caughtUp = await open("/api/v1/events/t-live/stream", {
+      ...production(),
+      "last-event-id": String(stream.lastId()),
+    });
+    expect(caughtUp.status).toBe(204);
   });
 
   it.skipIf(backend.name !== "postgres")(
