@@ -27,6 +27,10 @@ export default defineConfig({
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // On two cores a sign-up's password hash (scrypt at OWASP's cost) and Scalar's first render take
+  // seconds: bounds for a slow machine, not for speed.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: { baseURL, trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
