@@ -10,7 +10,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../lib/config.ts";
-import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import { openDatabase } from "../lib/db/index.ts";
 import { organisations, plans } from "../lib/db/schema/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { admin, type RunningServer } from "../tests/integration/support/processes.ts";
@@ -54,14 +54,15 @@ export async function createKey(env: Record<string, string>): Promise<string> {
 // row survives the server's start) and moves the organisation onto it. Written straight into the
 // table before the server starts, and closed again, because PGlite admits one process at a time.
 export async function giveHeadroom(dataDir: string): Promise<void> {
-  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const { db } = database;
   try {
     await db.transaction(async (tx) => {
       await tx.insert(plans).values(BENCH_PLAN);
       await tx.update(organisations).set({ planCode: "bench" }).where(eq(organisations.slug, "bench"));
     });
   } finally {
-    await closeDatabase();
+    await database.close();
   }
 }
 

@@ -14,7 +14,8 @@ import type { AddressInfo } from "node:net";
 import { now } from "../lib/clock.ts";
 import { authSecret } from "../lib/auth/secret.ts";
 import { loadConfig, streamSettings } from "../lib/config.ts";
-import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import { openDatabase } from "../lib/db/index.ts";
+import { KeyCache } from "../lib/keys/cache.ts";
 import { startApi, type Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
 import { startFeed } from "../lib/feed/service.ts";
@@ -56,7 +57,7 @@ async function close(server: Server): Promise<void> {
 }
 
 const config = loadConfig(process.env);
-const handle = await getDatabase(config);
+const handle = await openDatabase(config);
 await seed(handle.db, now());
 const feed = await startFeed(handle, config, { log: (line) => console.error(line) });
 const { meter } = await startInstanceMeter(handle, config, feed.bus, now);
@@ -68,8 +69,8 @@ const common = {
   streams: streamSettings(config),
   sessionSecret: authSecret(config),
 };
-const meteredApi = await startApi({ ...common, meter });
-const unmeteredApi = await startApi({ ...common, meter: admitAll });
+const meteredApi = await startApi({ ...common, keys: new KeyCache(handle.db), meter });
+const unmeteredApi = await startApi({ ...common, keys: new KeyCache(handle.db), meter: admitAll });
 const metered = serveApi(meteredApi);
 const unmetered = serveApi(unmeteredApi);
 console.log(`READY ${JSON.stringify({ metered: await listen(metered), unmetered: await listen(unmetered) })}`);
@@ -82,7 +83,7 @@ async function stop(): Promise<void> {
   await meteredApi.close();
   await unmeteredApi.close();
   await feed.stop();
-  await closeDatabase();
+  await handle.close();
   // Anything still open (a timer of a library) does not keep the process.
   setTimeout(() => process.exit(), 5_000).unref();
 }

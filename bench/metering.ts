@@ -31,7 +31,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
-import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import { openDatabase } from "../lib/db/index.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
 import { seed } from "../seeds/index.ts";
 import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
@@ -67,7 +67,8 @@ const MIN_RATIO = 0.85;
  * none, so the plan survives the server's own seed.
  */
 async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId: string }> {
-  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const { db } = database;
   try {
     await seed(db, at);
     const created = await keyOnOwnPlan(db, BENCH_PLAN, at);
@@ -78,17 +79,18 @@ async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId:
     }
     return created;
   } finally {
-    await closeDatabase();
+    await database.close();
   }
 }
 
 /** What usage_monthly holds for the key, read once the server has stopped. */
 async function storedCount(dataDir: string, keyId: string): Promise<number> {
-  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const { db } = database;
   try {
     return await storedRequests(db, keyId);
   } finally {
-    await closeDatabase();
+    await database.close();
   }
 }
 

@@ -33,7 +33,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
-import { closeDatabase, getDatabase } from "../lib/db/index.ts";
+import { openDatabase } from "../lib/db/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seed } from "../seeds/index.ts";
 import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
@@ -329,7 +329,8 @@ function print(r: Result): void {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-streams-"));
   const at = new Date();
-  const { db } = await getDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+  const { db } = database;
   let key: string;
   try {
     await seed(db, at);
@@ -340,7 +341,7 @@ async function main(): Promise<void> {
       at,
     ));
   } finally {
-    await closeDatabase();
+    await database.close();
   }
   const headers = { authorization: `Bearer ${key}` };
   pin(process.pid, 1);

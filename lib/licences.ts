@@ -6,7 +6,7 @@ import type { Database } from "./db/index.ts";
 import { licences, organisations, type LicenceVerification } from "./db/schema/index.ts";
 import { DomainError } from "./errors.ts";
 import { newId } from "./ids.ts";
-import { instanceKeyCache, notifyKeyChange } from "./keys/cache.ts";
+import { notifyKeyChange } from "./keys/cache.ts";
 
 export type Licence = typeof licences.$inferSelect;
 export type LicenceStatus = "missing" | "pending" | "rejected" | "revoked" | "not_yet_valid" | "lapsed" | "valid";
@@ -161,7 +161,6 @@ export async function setLicence(
     await announce(tx, orgId);
     return licence!;
   });
-  instanceKeyCache()?.forget({ orgId });
   return licence;
 }
 
@@ -216,7 +215,6 @@ export async function reviewLicence(
     await announce(tx, orgId);
     return licence!;
   });
-  instanceKeyCache()?.forget({ orgId });
   return licence;
 }
 

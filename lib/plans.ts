@@ -3,7 +3,7 @@ import { recordAudit, type Actor } from "./audit.ts";
 import type { Database } from "./db/index.ts";
 import { organisations, plans } from "./db/schema/index.ts";
 import { DomainError } from "./errors.ts";
-import { instanceKeyCache, notifyKeyChange } from "./keys/cache.ts";
+import { notifyKeyChange } from "./keys/cache.ts";
 import { findOrganisation } from "./organisations.ts";
 
 export type Plan = typeof plans.$inferSelect;
@@ -70,7 +70,6 @@ export async function setPlan(
     // The organisation's production keys now cover other sports and limits.
     await notifyKeyChange(tx, { orgId });
   });
-  instanceKeyCache()?.forget({ orgId });
   return plan;
 }
 

@@ -7,7 +7,7 @@ import { OPERATOR } from "../lib/audit.ts";
 import { now } from "../lib/clock.ts";
 import { ConfigError, loadConfig } from "../lib/config.ts";
 import { loadEnvFiles } from "../lib/env-files.ts";
-import { closeDatabase, DatabaseUnavailableError, getDatabase, type Database } from "../lib/db/index.ts";
+import { DatabaseUnavailableError, openDatabase, type Database, type DatabaseHandle } from "../lib/db/index.ts";
 import { DataDirInUseError } from "../lib/db/data-dir-lock.ts";
 import { DomainError } from "../lib/errors.ts";
 import {
@@ -282,8 +282,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) return fail(2, "invalid_configuration", error.message);
     throw error;
   }
+  let handle: DatabaseHandle | undefined;
   try {
-    const { db } = await getDatabase(config);
+    handle = await openDatabase(config);
+    const { db } = handle;
     await seedReferenceData(db);
     const output = await run(db, positionals.slice(0, 2).join(" "), values, config.SANDBOX_KEY_TTL_DAYS);
     console.log(json ? JSON.stringify(output.json, null, 2) : output.text);
@@ -296,7 +298,7 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof DatabaseUnavailableError) return fail(1, "database_unavailable", error.message);
     throw error;
   } finally {
-    await closeDatabase();
+    await handle?.close();
   }
 }
 

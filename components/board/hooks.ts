@@ -54,7 +54,10 @@ export function useClock(): number {
 
 /** A value kept in the browser's localStorage, the same in every component that reads `key`. */
 export function useStoredValue<T extends string>(key: string, fallback: T): [T, (value: T) => void] {
-  const read = useCallback(() => (globalThis.localStorage?.getItem(key) as T | null) ?? fallback, [key, fallback]);
+  const read = useCallback(
+    () => ((typeof window === "undefined" ? null : window.localStorage.getItem(key)) as T | null) ?? fallback,
+    [key, fallback],
+  );
   const value = useSyncExternalStore(subscribeStorage, read, () => fallback);
   const write = useCallback(
     (next: T) => {

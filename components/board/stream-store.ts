@@ -31,7 +31,9 @@ const FLASH_MS = 1_200;
  */
 type FrameObserver = (arrivals: number[], paintedBy: number) => void;
 const frameObserver = (): FrameObserver | undefined =>
-  (globalThis as { __streamFrameObserver?: FrameObserver }).__streamFrameObserver;
+  typeof window === "undefined"
+    ? undefined
+    : (window as { __streamFrameObserver?: FrameObserver }).__streamFrameObserver;
 
 export function subscribe(listeners: Set<() => void>, listener: () => void): () => void {
   listeners.add(listener);

@@ -1,7 +1,7 @@
 import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
-import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
+import type { KeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { sessionViewer } from "../streams/session.ts";
@@ -40,18 +40,11 @@ export type Api = {
   close(): Promise<void>;
 };
 
-declare global {
-  var __sportsDataApi: Api | undefined;
-}
-
-/** This instance's API, for the route handlers Next bundles (they share globalThis, not modules). */
-export function getApi(): Api | undefined {
-  return globalThis.__sportsDataApi;
-}
-
 export async function startApi(options: {
   db: Database;
   bus: ChangeBus;
+  /** The key directory: keys by hash, emptied by the bus's key changes. */
+  keys: KeyCache;
   views: FeedViews;
   now: () => Date;
   meter: Meter;
@@ -63,9 +56,8 @@ export async function startApi(options: {
   /** Told of every answer: its route (the operation id), status and time taken. */
   observe?: (route: string, status: number, seconds: number) => void;
 }): Promise<Api> {
-  const keys = new KeyCache(options.db);
+  const keys = options.keys;
   const unfollow = await keys.follow(options.bus);
-  setInstanceKeyCache(keys);
   const streams = new StreamHub({ ...options, settings: options.streams });
   await streams.start();
   const services: ApiServices = {
@@ -125,10 +117,7 @@ export async function startApi(options: {
       streams.stop();
       unfollow();
       await services.meter.close();
-      if (globalThis.__sportsDataApi === api) globalThis.__sportsDataApi = undefined;
-      setInstanceKeyCache(undefined);
     },
   };
-  globalThis.__sportsDataApi = api;
   return api;
 }

@@ -1,7 +1,7 @@
 import { newRequestId } from "../http/problem.ts";
 import { webSink } from "../streams/sink.ts";
 import { ApiError } from "./errors.ts";
-import { getApi } from "./index.ts";
+import { slot } from "../slot.ts";
 import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
 import { openApiResponse } from "./openapi.ts";
 
@@ -50,7 +50,7 @@ function allMethods(handler: Handler): RouteHandlers {
 /** Every method of a route: GET and HEAD are served, the others answered 405 by the same pipeline. */
 export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
   return allMethods(async (request, context) => {
-    const api = getApi();
+    const api = slot.instance?.api;
     if (!api) {
       const error = new ApiError("unavailable", "The API is not running in this process.", {
         headers: { "retry-after": "5" },

@@ -8,7 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { loadConfig, withoutPassword, type Config } from "../config.ts";
+import { withoutPassword, type Config } from "../config.ts";
 import { currentRequestId } from "../log/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema/index.ts";
@@ -197,23 +197,4 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
 export function openDatabase(config: Config): Promise<DatabaseHandle> {
   const url = config.DATABASE_URL;
   return url ? openPostgres({ ...config, DATABASE_URL: url }) : openPglite(config);
-}
-
-// One handle per process. It lives on globalThis because the custom server and the code Next
-// bundles for pages and actions are separate copies of this module in the same process, and
-// PGlite must never be opened twice.
-const shared = globalThis as typeof globalThis & { __sportsDataDatabase?: Promise<DatabaseHandle> };
-
-export function getDatabase(config?: Config): Promise<DatabaseHandle> {
-  shared.__sportsDataDatabase ??= openDatabase(config ?? loadConfig()).catch((error: unknown) => {
-    shared.__sportsDataDatabase = undefined;
-    throw error;
-  });
-  return shared.__sportsDataDatabase;
-}
-
-export async function closeDatabase(): Promise<void> {
-  const handle = shared.__sportsDataDatabase;
-  shared.__sportsDataDatabase = undefined;
-  if (handle) await (await handle).close();
 }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/index.ts";
 import { newRequestId, problemResponse } from "../http/problem.ts";
 import type { ServiceErrorCode } from "../http/service-errors.ts";
+import { logger } from "../log/index.ts";
 import { applyBatch } from "./ingest.ts";
 import { parseNdjson } from "./ndjson.ts";
 
@@ -126,4 +127,27 @@ async function readAtMost(request: Request, limit: number): Promise<string | nul
     chunks.push(value);
   }
   return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/** How long an answer waits for this instance to serve its batch; past it, it answers anyway. */
+const REACH_WAIT_MS = 2_000;
+
+/** The provider ingest of one instance: its batches are visible here when the answer comes. */
+export function feedIngest(deps: {
+  db: Database;
+  token: string | undefined;
+  now: () => Date;
+  views: { reach(revision: number, waitMs: number): Promise<boolean> };
+}): (request: Request) => Promise<Response> {
+  const reach = (revision: number) => deps.views.reach(revision, REACH_WAIT_MS);
+  return async (request) => {
+    try {
+      return await handleFeedUpdates(request, { ...deps, reach });
+    } catch (error) {
+      logger().error({ err: error }, "Feed ingest failed");
+      return problemResponse(503, "unavailable", "Service unavailable", "The batch was not applied; send it again.", {
+        headers: { "retry-after": "5" },
+      });
+    }
+  };
 }

@@ -1,48 +1,61 @@
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
-import { Simulator } from "../sim/simulator.ts";
 import { startChangeBus, type ChangeBus } from "./bus.ts";
 import { pruneRevisions } from "./history.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
 import { logger } from "../log/index.ts";
 
+/** What one step of a feed source did, as its first report and any refusal are logged. */
+export type SourceReport = {
+  tracked: number;
+  applied: number;
+  rejected: number;
+  rejections: string[];
+  replayed: number;
+};
+
 /**
- * The feed machinery of one instance: its change bus, and, while it leads, the simulator and the
- * pruning of revisions past the retention window. Kept on globalThis so the code Next bundles
- * into route handlers finds the same bus as the server.
+ * A source the leading instance runs (the simulator): it writes through the feed's ingest, so the
+ * feed knows it only by this shape.
+ */
+export type FeedSource = {
+  world: string;
+  start(onReport: (report: SourceReport) => void): void;
+  stop(): Promise<void>;
+};
+
+/**
+ * The feed machinery of one instance: its change bus, and, while it leads, its source and the
+ * pruning of revisions past the retention window.
  */
 export type FeedService = {
   bus: ChangeBus;
   leadership: Leadership;
   /** The present and the sandbox's delayed view, in memory, as the API serves them. */
   views: FeedViews;
-  simulator: Simulator | null;
   stop(): Promise<void>;
 };
-
-declare global {
-  var __sportsDataFeed: FeedService | undefined;
-}
-
-export function getFeedService(): FeedService | undefined {
-  return globalThis.__sportsDataFeed;
-}
 
 const PRUNE_EVERY_MS = 60_000;
 
 export async function startFeed(
   handle: DatabaseHandle,
   config: Config,
-  options: { now?: () => Date; leaderIntervalMs?: number; log?: (line: string) => void } = {},
+  options: {
+    now?: () => Date;
+    leaderIntervalMs?: number;
+    log?: (line: string) => void;
+    /** Run while this instance leads; null when SIM=off. */
+    source?: FeedSource | null;
+  } = {},
 ): Promise<FeedService> {
   const log = options.log ?? ((line: string) => logger().info(line));
   const now = options.now ?? (() => new Date());
   const bus = await startChangeBus(handle);
   const views = new FeedViews(handle.db, config.SANDBOX_DELAY_SECONDS, now);
   await views.start(bus);
-  const simulator =
-    config.SIM === "on" ? new Simulator(handle.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
+  const simulator = options.source ?? null;
   let pruneTimer: NodeJS.Timeout | undefined;
 
   const prune = async () => {
@@ -86,18 +99,14 @@ export async function startFeed(
     },
   });
 
-  const service: FeedService = {
+  return {
     bus,
     leadership,
     views,
-    simulator,
     async stop() {
       views.stop();
       await leadership.stop();
       await bus.close();
-      if (globalThis.__sportsDataFeed === service) globalThis.__sportsDataFeed = undefined;
     },
   };
-  globalThis.__sportsDataFeed = service;
-  return service;
 }

@@ -29,9 +29,8 @@ const UNKNOWN_MAX_ENTRIES = 50_000;
 type Entry = { record: ApiKeyRecord; loadedAt: number };
 
 /**
- * Keys by SHA-256, so a request costs no database read once its key is known. One per instance,
- * kept on globalThis so the console's revocation (bundled by Next) reaches the same cache as the
- * API server.
+ * Keys by SHA-256, so a request costs no database read once its key is known. One per instance;
+ * every change reaches it through the bus, the changes this instance made included.
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
@@ -122,17 +121,4 @@ export class KeyCache {
       unresync();
     };
   }
-}
-
-declare global {
-  var __sportsDataKeyCache: KeyCache | undefined;
-}
-
-/** This instance's cache, once the API has started it. */
-export function instanceKeyCache(): KeyCache | undefined {
-  return globalThis.__sportsDataKeyCache;
-}
-
-export function setInstanceKeyCache(cache: KeyCache | undefined): void {
-  globalThis.__sportsDataKeyCache = cache;
 }

@@ -16,7 +16,7 @@ import { DomainError, isUniqueViolation, type DomainErrorCode } from "../errors.
 import { newId } from "../ids.ts";
 import { getLicence, licenceStatus } from "../licences.ts";
 import { findOrganisation } from "../organisations.ts";
-import { instanceKeyCache, notifyKeyChange } from "./cache.ts";
+import { notifyKeyChange } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
 import { SANDBOX_PLAN } from "./lookup.ts";
 
@@ -237,12 +237,11 @@ export async function revokeKey(
       .returning({ orgId: apiKeys.orgId });
     if (row) {
       await recordAudit(tx, { orgId: row.orgId, actor: options.actor, action: "key.revoked", target: keyId });
-      // Every instance empties its cached copy when this commits; this one does not wait for it.
+      // Every instance empties its cached copy when this commits.
       await notifyKeyChange(tx, { keyId });
     }
     return row;
   });
-  if (revoked) instanceKeyCache()?.forget({ keyId });
   const [key] = await db.select({ orgId: apiKeys.orgId }).from(apiKeys).where(scope);
   if (!key) throw new DomainError("not_found", `No key ${keyId}${orgId ? " in this organisation" : ""}.`);
   return { summary: await summaryOf(db, key.orgId, keyId, options.at), alreadyRevoked: !revoked };

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { format, stripVTControlCharacters } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { loadLogSettings, type LogSettings } from "../config.ts";
+import { slot } from "../slot.ts";
 import { loggedError } from "./safe-error.ts";
 
 // The service's one logger: JSON lines in production (LOG_FORMAT=json), readable lines in
@@ -10,7 +11,7 @@ import { loggedError } from "./safe-error.ts";
 
 export type { Logger } from "pino";
 
-type RequestScope = { requestId: string };
+export type RequestScope = { requestId: string };
 
 /** Readable lines for a terminal: time, level, message, then the fields as key=value. */
 function prettyDestination(out: NodeJS.WritableStream): DestinationStream {
@@ -108,7 +109,7 @@ export function createLogger(
   return createLogging(settings, scope, destination).log;
 }
 
-type Logging = {
+export type Logging = {
   log: Logger;
   /** Where JSON lines go, for the access lines written without pino; null for readable lines. */
   json: DestinationStream | null;
@@ -142,18 +143,13 @@ function toWritable(destination: DestinationStream): NodeJS.WritableStream {
   return { write: (chunk: string) => (destination.write(chunk), true) } as NodeJS.WritableStream;
 }
 
-// One logger and one request scope per process, on globalThis: the custom server and the code Next
-// bundles for pages and route handlers are separate copies of this module in the same process.
-const shared = globalThis as typeof globalThis & {
-  __sportsDataLog?: Logging & { scope: AsyncLocalStorage<RequestScope> };
-};
-
+// One logger and one request scope per process: the custom server's and Next's copies share them.
 function instance(): Logging & { scope: AsyncLocalStorage<RequestScope> } {
-  if (!shared.__sportsDataLog) {
+  if (!slot.logging) {
     const scope = new AsyncLocalStorage<RequestScope>();
-    shared.__sportsDataLog = { ...createLogging(loadLogSettings(process.env), scope), scope };
+    slot.logging = { ...createLogging(loadLogSettings(process.env), scope), scope };
   }
-  return shared.__sportsDataLog;
+  return slot.logging;
 }
 
 /** The process's logger (made at first use, after the environment is loaded). */

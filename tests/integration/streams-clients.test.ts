@@ -281,7 +281,7 @@ describe.each(BACKENDS)("stream clients on $name", (backend) => {
         .output()
         .split("\n")
         .find((line) => line.includes(stalled.requestId) && line.includes('"msg":"stream closed"'));
-    for (const deadline = Date.now() + 30_000; !closedBy(); ) {
+    for (const deadline = Date.now() + 30_000; !closedBy();) {
       if (Date.now() > deadline) throw new Error("the stalled stream is still open");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

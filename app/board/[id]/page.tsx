@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { EventView } from "@/components/board/event-view";
 import { loadConfig } from "@/lib/config";
-import { getFeedService } from "@/lib/feed/service";
+import { currentInstance } from "@/lib/slot";
 
 export const metadata: Metadata = { title: "Live event" };
 
@@ -12,7 +12,6 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   if (!(await sessionUserId())) redirect(`/console/sign-in?next=${encodeURIComponent(`/board/${id}`)}`);
   // An event the feed has never had is missing for every member: a 404 at once, rather than a page
   // that goes looking for it. One the member's view cannot show is the page's own to explain.
-  const feed = getFeedService();
-  if (feed && !feed.views.present.get(id)) notFound();
+  if (!currentInstance().views.present.get(id)) notFound();
   return <EventView id={id} pingSeconds={loadConfig().STREAM_PING_SECONDS} />;
 }

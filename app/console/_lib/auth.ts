@@ -8,7 +8,7 @@ import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
 import { clientAddress, signInWithPassword } from "@/lib/console/sign-in";
-import { getDatabase } from "@/lib/db";
+import { currentInstance } from "@/lib/slot";
 import { logger } from "@/lib/log";
 
 export const SIGN_IN_PAGE = "/console/sign-in";
@@ -48,7 +48,7 @@ export function authOptions(): NextAuthOptions {
           const forwardedFor = (req.headers as Record<string, string | undefined> | undefined)?.["x-forwarded-for"];
           let result: Awaited<ReturnType<typeof signInWithPassword>>;
           try {
-            const { db } = await getDatabase();
+            const { db } = currentInstance().database;
             result = await signInWithPassword(
               db,
               {
@@ -77,7 +77,7 @@ export function authOptions(): NextAuthOptions {
       // organisation. Every later use checks the session is not revoked nor past its lifetime.
       async jwt({ token, user }) {
         if (user) return { sub: user.id, signed_in_at: now().getTime() };
-        const { db } = await getDatabase();
+        const { db } = currentInstance().database;
         if (!token.sub || !(await sessionActive(db, token.sub, token.signed_in_at, now()))) throw new SessionEnded();
         return { sub: token.sub, signed_in_at: token.signed_in_at };
       },
@@ -86,7 +86,7 @@ export function authOptions(): NextAuthOptions {
     events: {
       async signOut({ token }) {
         if (!token?.sub) return;
-        const { db } = await getDatabase();
+        const { db } = currentInstance().database;
         // A sign-out ends the user's sessions everywhere, a copied cookie included.
         await revokeSessions(db, token.sub, now());
         const access = await consoleAccess(db, token.sub);

@@ -2,11 +2,12 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
 import { formFields, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
-import { getDatabase, type Database } from "@/lib/db";
+import type { Database } from "@/lib/db";
+import { currentInstance } from "@/lib/slot";
 import { SIGN_IN_PAGE, sessionUserId } from "./auth";
 
 export async function database(): Promise<Database> {
-  return (await getDatabase()).db;
+  return currentInstance().database.db;
 }
 
 /** For console pages: who is signed in and with what role, read from the database; else to sign-in. */

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { isApiPath } from "../api/index.ts";
+import { apiRequestFromNode, writeApiResponse } from "../api/node.ts";
+import { readiness } from "../health.ts";
+import type { Instance } from "../instance.ts";
+import { logger } from "../log/index.ts";
+import { answerAsteriskForm } from "./request-target.ts";
+import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
+
+// The node:http entry: operational endpoints, the public API and the provider ingest are answered
+// here, straight from node:http, because Next's request pipeline costs many times the work of an
+// API answer (docs/decisions); everything else goes to Next.
+
+const FEED_PATH = "/api/feed/v1/updates";
+
+type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function nodeEntry(
+  instance: Instance,
+  next: NextHandler,
+  isStopping: () => boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { config } = instance;
+  // Over https (the public address says so, or a trusted load balancer did), browsers are told to
+  // use nothing else: a session cookie must never travel in the clear.
+  const servedOverHttps = (req: IncomingMessage): boolean =>
+    config.NEXTAUTH_URL?.startsWith("https:") === true ||
+    (config.TRUST_PROXY_HOPS > 0 &&
+      String(req.headers["x-forwarded-proto"] ?? "")
+        .split(",")[0]
+        ?.trim() === "https");
+
+  return (req, res) => {
+    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    const method = req.method ?? "GET";
+    if (servedOverHttps(req)) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    if (req.url === "*") return answerAsteriskForm(res, method);
+    if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
+      if (path === "/healthz") return sendJson(res, 200, { status: "ok" }, method);
+      // A stopping instance says so at once, so the load balancer sends new clients elsewhere.
+      if (isStopping()) return sendJson(res, 503, { status: "stopping" }, method);
+      void readiness(instance.database).then((report) => sendJson(res, report.status, report.body, method));
+      return;
+    }
+    const { metrics } = instance;
+    if (path === "/metrics" && metrics && config.METRICS_TOKEN && (method === "GET" || method === "HEAD")) {
+      metrics.scrape(config.METRICS_TOKEN, req.headers.authorization).then(
+        (answer) => {
+          res.writeHead(answer.status, { ...JSON_SECURITY_HEADERS, ...answer.headers });
+          res.end(method === "HEAD" ? undefined : answer.body);
+        },
+        (error: unknown) => failed(res, method, error, "Collecting the metrics failed"),
+      );
+      return;
+    }
+    if (config.API_ENTRY === "node" && isApiPath(path)) {
+      instance.api.handle(apiRequestFromNode(req)).then(
+        (response) => writeApiResponse(res, response),
+        (error: unknown) => failed(res, method, error, "Unhandled error in the API"),
+      );
+      return;
+    }
+    if (path === FEED_PATH && method === "POST") {
+      instance.ingest(webRequest(req)).then(
+        (response) => writeWebResponse(res, response),
+        (error: unknown) => failed(res, method, error, "Unhandled error in the feed ingest"),
+      );
+      return;
+    }
+    // Sign-in throttling counts per client address. The connection's peer goes last in
+    // X-Forwarded-For, after what trusted load balancers wrote (TRUST_PROXY_HOPS); with none, a
+    // client's own X-Forwarded-For is dropped so it cannot choose its address.
+    const peer = req.socket.remoteAddress ?? "unknown";
+    const forwarded = req.headers["x-forwarded-for"];
+    req.headers["x-forwarded-for"] = config.TRUST_PROXY_HOPS > 0 && forwarded ? `${String(forwarded)}, ${peer}` : peer;
+    // next-auth takes its origin and the cookie's Secure flag from these when NEXTAUTH_URL is
+    // unset: a client must not choose them, only a trusted load balancer may have set them.
+    if (config.TRUST_PROXY_HOPS === 0) {
+      delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
+    }
+    next(req, res).catch((error: unknown) => failed(res, method, error, "Unhandled error in a page or action"));
+  };
+}
+
+function failed(res: ServerResponse, method: string, error: unknown, message: string): void {
+  logger().error({ err: error }, message);
+  if (!res.headersSent) sendJson(res, 500, { status: "internal_error" }, method);
+  else res.destroy();
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, method: string): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, {
+    ...JSON_SECURITY_HEADERS,
+    "content-type": "application/json",
+    "content-length": bytes.length,
+    "cache-control": "no-store",
+  });
+  res.end(method === "HEAD" ? undefined : bytes);
+}
+
+function webRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
+    method: req.method,
+    headers,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+    duplex: "half",
+  } as RequestInit);
+}
+
+async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": body.length });
+  res.end(body);
+}

@@ -1,0 +1,125 @@
+import { seed } from "../seeds/index.ts";
+import { startApi, type Api } from "./api/index.ts";
+import { authSecret } from "./auth/secret.ts";
+import { now } from "./clock.ts";
+import { streamSettings, type Config } from "./config.ts";
+import { openDatabase, type DatabaseHandle } from "./db/index.ts";
+import type { ChangeBus } from "./feed/bus.ts";
+import { feedIngest } from "./feed/http.ts";
+import { startFeed, type FeedService } from "./feed/service.ts";
+import type { FeedViews } from "./feed/views.ts";
+import { KeyCache } from "./keys/cache.ts";
+import { logger, printForOperator, type Logger } from "./log/index.ts";
+import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
+import { ServiceMetrics } from "./metrics/index.ts";
+import { Simulator } from "./sim/simulator.ts";
+import { slot } from "./slot.ts";
+import type { StreamHub } from "./streams/hub.ts";
+
+/** One running service: everything a request, a page or an action needs, composed once. */
+export type Instance = {
+  config: Config;
+  log: Logger;
+  database: DatabaseHandle;
+  /** Changes from every instance on this database: feed revisions, key changes, usage. */
+  bus: ChangeBus;
+  /** The present and the sandbox's delayed view, in memory, as the API serves them. */
+  views: FeedViews;
+  keys: KeyCache;
+  meter: JournalMeter;
+  streams: StreamHub;
+  api: Api;
+  /** The provider ingest, `POST /api/feed/v1/updates`. */
+  ingest: (request: Request) => Promise<Response>;
+  /** Null unless METRICS_TOKEN is set. */
+  metrics: ServiceMetrics | null;
+  /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
+  stop(): Promise<void>;
+};
+
+export async function startInstance(config: Config): Promise<Instance> {
+  const log = logger();
+  const database = await openDatabase(config);
+  log.info(
+    `Database: ${database.kind === "pglite" ? `embedded PGlite in ${database.location}` : `PostgreSQL at ${database.location}`} (migrated)`,
+  );
+  if (config.DATABASE_URL && !config.AUTH_SECRET) {
+    log.warn(
+      "AUTH_SECRET is not set: console sessions are signed with a secret kept in DATA_DIR; " +
+        "instances sharing a database must share AUTH_SECRET, or a session works on one instance only.",
+    );
+  }
+  await seedOnStart(database, config);
+
+  const source =
+    config.SIM === "on" ? new Simulator(database.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
+  const feed = await startFeed(database, config, { source });
+  const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now);
+  if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
+  const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
+  const keys = new KeyCache(database.db);
+  const api = await startApi({
+    db: database.db,
+    bus: feed.bus,
+    keys,
+    views: feed.views,
+    now,
+    meter,
+    streams: streamSettings(config),
+    sessionSecret: authSecret(config),
+    trustedHops: config.TRUST_PROXY_HOPS,
+    observe: metrics ? (route, status, seconds) => metrics.observeRequest(route, status, seconds) : undefined,
+  });
+  if (metrics) watch(metrics, { feed, api, meter, database });
+
+  const instance: Instance = {
+    config,
+    log,
+    database,
+    bus: feed.bus,
+    views: feed.views,
+    keys,
+    meter,
+    streams: api.streams,
+    api,
+    ingest: feedIngest({ db: database.db, token: config.FEED_TOKEN, now, views: feed.views }),
+    metrics,
+    stop: () => stopInstance(instance, feed),
+  };
+  slot.instance = instance;
+  return instance;
+}
+
+async function stopInstance(instance: Instance, feed: FeedService): Promise<void> {
+  if (slot.instance === instance) slot.instance = undefined;
+  // The API first (its streams, key following and meter's last flush), then the feed, then the data.
+  await instance.api.close();
+  await feed.stop();
+  await instance.database.close();
+}
+
+/** Reference data always; the demo organisation on the embedded default, or when asked. */
+async function seedOnStart(database: DatabaseHandle, config: Config): Promise<void> {
+  const demo = config.SEED_DEMO === undefined ? database.kind === "pglite" : config.SEED_DEMO === "1";
+  const seeded = await seed(database.db, now(), { demo });
+  if (seeded.demoAdmin) {
+    // For the person starting the server, never a log record: a password has no place in the logs.
+    printForOperator(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
+  } else if (seeded.demoAdminEmail) {
+    logger().info(
+      `Demo sign-in: ${seeded.demoAdminEmail} (password printed at first start; ` +
+        `\`npm run admin -- user reset-password --email ${seeded.demoAdminEmail}\` sets a new one)`,
+    );
+  }
+}
+
+function watch(
+  metrics: ServiceMetrics,
+  parts: { feed: FeedService; api: Api; meter: JournalMeter; database: DatabaseHandle },
+): void {
+  metrics.followFeed(parts.feed.views);
+  metrics.watchStreams(parts.api.streams);
+  metrics.watchMeter(() => parts.meter.stats());
+  metrics.watchDatabase(parts.database.pool);
+  metrics.countQueries(parts.database.pool.queries);
+}
