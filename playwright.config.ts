@@ -35,7 +35,13 @@ export default defineConfig({
   use: { baseURL, trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions } },
-    { name: "phone", use: { ...devices["Pixel 7"], launchOptions } },
+    // What a narrow screen changes: layouts and journeys. The server's rules, the content policy
+    // and the icon are the same on every screen, so they run on the desktop only.
+    {
+      name: "phone",
+      use: { ...devices["Pixel 7"], launchOptions },
+      testIgnore: ["console-security.spec.ts", "security.spec.ts", "favicon.spec.ts"],
+    },
   ],
   webServer: {
     // The production server on the built app, on a database of its own.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The one place the environment is read. Every variable is listed in the README with its default.
+// The one place the environment is read. Every variable is listed in docs/configuration.md with its default.
 // Pages import this module, so it touches no file: Next's bundler would trace the whole project
 // for a file read at a computed path (the .env files are read in lib/env-files.ts).
 const port = z.coerce.number().int().min(0).max(65535);

@@ -10,7 +10,7 @@ import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-hea
 
 // The node:http entry: operational endpoints, the public API and the provider ingest are answered
 // here, straight from node:http, because Next's request pipeline costs many times the work of an
-// API answer (docs/decisions); everything else goes to Next.
+// API answer (docs/decisions/node-http-entry.md); everything else goes to Next.
 
 const FEED_PATH = "/api/feed/v1/updates";
 
