@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/index.ts";
 import { newRequestId, problemResponse } from "../http/problem.ts";
 import type { ServiceErrorCode } from "../http/service-errors.ts";
-import { applyBatch } from "./ingest.ts";
+import { applyBatch, type EventNames } from "./ingest.ts";
 import { parseNdjson } from "./ndjson.ts";
 
 // POST /api/feed/v1/updates: a provider's batch of updates as NDJSON, answered line by line.
@@ -21,6 +21,8 @@ export async function handleFeedUpdates(
   request: Request,
   deps: {
     db: Database;
+    /** The ids of competitions and sides earlier batches learned: one per instance. */
+    names?: EventNames;
     token: string | undefined;
     now: () => Date;
     /** Resolves once this instance serves `revision` (bounded): the answer then means "visible here". */
@@ -91,7 +93,7 @@ export async function handleFeedUpdates(
       `A batch may hold at most ${MAX_BATCH_LINES} updates; it held ${lines.length}.`,
     );
   }
-  const result = await applyBatch(deps.db, lines, deps.now());
+  const result = await applyBatch(deps.db, lines, deps.now(), deps.names);
   const { applied, duplicate, rejected, results } = result;
   // A provider (or a test) that reads right after its batch is answered finds it on this instance,
   // instead of racing the change bus; other instances follow within the bus's lag.

@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { Simulator } from "../sim/simulator.ts";
 import { startChangeBus, type ChangeBus } from "./bus.ts";
+import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
@@ -18,6 +19,8 @@ export type FeedService = {
   /** The present and the sandbox's delayed view, in memory, as the API serves them. */
   views: FeedViews;
   simulator: Simulator | null;
+  /** The ids of competitions and sides the providers' batches named, for the ingest endpoint. */
+  names: EventNames;
   stop(): Promise<void>;
 };
 
@@ -91,6 +94,7 @@ export async function startFeed(
     leadership,
     views,
     simulator,
+    names: new EventNames(),
     async stop() {
       views.stop();
       await leadership.stop();

@@ -15,9 +15,11 @@ export async function POST(request: Request): Promise<Response> {
   const config = loadConfig();
   try {
     const { db } = await getDatabase(config);
-    const views = getFeedService()?.views;
+    const feed = getFeedService();
+    const views = feed?.views;
     return await handleFeedUpdates(request, {
       db,
+      names: feed?.names,
       token: config.FEED_TOKEN,
       now,
       reach: views && ((revision) => views.reach(revision, REACH_WAIT_MS)),
