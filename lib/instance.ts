@@ -82,7 +82,7 @@ export async function startInstance(config: Config): Promise<Instance> {
     meter,
     streams: api.streams,
     api,
-    ingest: feedIngest({ db: database.db, token: config.FEED_TOKEN, now, views: feed.views }),
+    ingest: feedIngest({ db: database.db, names: feed.names, token: config.FEED_TOKEN, now, views: feed.views }),
     metrics,
     stop: () => stopInstance(instance, feed),
   };

@@ -6,6 +6,7 @@ import type { Meter } from "../metering/index.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
+import { KeyHashes } from "./authentication.ts";
 import { KeyGuesses } from "./guesses.ts";
 import { cachedSessions, memberLimits } from "./members.ts";
 import { ENDPOINTS } from "./endpoints.ts";
@@ -62,6 +63,7 @@ export async function startApi(options: {
   await streams.start();
   const services: ApiServices = {
     keys,
+    keyHashes: new KeyHashes(),
     meter: options.meter,
     views: options.views,
     now: options.now,

@@ -4,6 +4,7 @@ import { DATABASE_WAIT_MS } from "../db/wait.ts";
 import { generateKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { listOdds } from "./endpoints.ts";
+import { KeyHashes } from "./authentication.ts";
 import { API_HEADERS, defineEndpoint, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
 
 // What the pipeline decides before any key or session is read: CORS preflights, and whether a
@@ -123,7 +124,7 @@ describe("a database that does not answer", () => {
 
   const never = () => new Promise<never>(() => {});
   const services = (parts: Partial<ApiServices>) =>
-    ({ now: () => new Date("2026-11-23T12:00:00Z"), ...parts }) as unknown as ApiServices;
+    ({ now: () => new Date("2026-11-23T12:00:00Z"), keyHashes: new KeyHashes(), ...parts }) as unknown as ApiServices;
   const answerOf = (answer: { status: number; headers: Record<string, string>; body: Buffer[] | null }) => ({
     status: answer.status,
     retryAfter: answer.headers["retry-after"],
@@ -190,6 +191,7 @@ describe("a counted request", () => {
     const services = {
       now: () => new Date("2026-11-23T12:00:00Z"),
       keys: { resolve: () => key },
+      keyHashes: new KeyHashes(),
       meter: {
         admit: () => ({ admitted: true, used: 1, quota: 1_000, headers: {}, journaled }),
         openStream: () => ({ release: () => released++ }),

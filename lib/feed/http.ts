@@ -3,7 +3,7 @@ import type { Database } from "../db/index.ts";
 import { newRequestId, problemResponse } from "../http/problem.ts";
 import type { ServiceErrorCode } from "../http/service-errors.ts";
 import { logger } from "../log/index.ts";
-import { applyBatch } from "./ingest.ts";
+import { applyBatch, type EventNames } from "./ingest.ts";
 import { parseNdjson } from "./ndjson.ts";
 
 // POST /api/feed/v1/updates: a provider's batch of updates as NDJSON, answered line by line.
@@ -22,6 +22,8 @@ export async function handleFeedUpdates(
   request: Request,
   deps: {
     db: Database;
+    /** The ids of competitions and sides earlier batches learned: one per instance. */
+    names?: EventNames;
     token: string | undefined;
     now: () => Date;
     /** Resolves once this instance serves `revision` (bounded): the answer then means "visible here". */
@@ -92,7 +94,7 @@ export async function handleFeedUpdates(
       `A batch may hold at most ${MAX_BATCH_LINES} updates; it held ${lines.length}.`,
     );
   }
-  const result = await applyBatch(deps.db, lines, deps.now());
+  const result = await applyBatch(deps.db, lines, deps.now(), deps.names);
   const { applied, duplicate, rejected, results } = result;
   // A provider (or a test) that reads right after its batch is answered finds it on this instance,
   // instead of racing the change bus; other instances follow within the bus's lag.
@@ -135,6 +137,7 @@ const REACH_WAIT_MS = 2_000;
 /** The provider ingest of one instance: its batches are visible here when the answer comes. */
 export function feedIngest(deps: {
   db: Database;
+  names: EventNames;
   token: string | undefined;
   now: () => Date;
   views: { reach(revision: number, waitMs: number): Promise<boolean> };

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { startChangeBus, type ChangeBus } from "./bus.ts";
+import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
@@ -34,6 +35,8 @@ export type FeedService = {
   leadership: Leadership;
   /** The present and the sandbox's delayed view, in memory, as the API serves them. */
   views: FeedViews;
+  /** The ids of competitions and sides the providers' batches named, for the ingest endpoint. */
+  names: EventNames;
   stop(): Promise<void>;
 };
 
@@ -103,6 +106,7 @@ export async function startFeed(
     bus,
     leadership,
     views,
+    names: new EventNames(),
     async stop() {
       views.stop();
       await leadership.stop();

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { events, SPORTS, type EventStatus, type Sport } from "../db/schema/index.ts";
-import { applyBatch, linesOf, type BatchResult } from "../feed/ingest.ts";
+import { applyBatch, EventNames, linesOf, type BatchResult } from "../feed/ingest.ts";
 import type { FeedUpdate } from "../feed/schemas.ts";
 import { competitionsOf } from "./names.ts";
 import { hashString, seededRandom } from "./random.ts";
@@ -64,6 +64,8 @@ export class Simulator {
   readonly world: string;
   private readonly tracked = new Map<string, SimulatedEvent>();
   private readonly finished = new Set<string>();
+  // The ids of the competitions and sides it has applied: each name is looked up once.
+  private readonly names = new EventNames();
   private started = false;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
@@ -161,7 +163,12 @@ export class Simulator {
       tracked: this.tracked.size,
     };
     for (let i = 0; i < updates.length; i += BATCH) {
-      const result: BatchResult = await applyBatch(this.db, linesOf(updates.slice(i, i + BATCH)), this.now());
+      const result: BatchResult = await applyBatch(
+        this.db,
+        linesOf(updates.slice(i, i + BATCH)),
+        this.now(),
+        this.names,
+      );
       report.applied += result.applied;
       for (const line of result.results) {
         if (line.status !== "rejected") continue;

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { generateKey, hashKey } from "../keys/format.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { authenticate, KeyHashes } from "./authentication.ts";
+import { listOdds } from "./endpoints.ts";
+import { ApiError } from "./errors.ts";
+import type { ApiRequest, ApiServices } from "./types.ts";
+
+const at = new Date("2026-11-23T12:00:00Z");
+
+const key: ApiKeyRecord = {
+  id: "key-1",
+  orgId: "org-1",
+  environment: "production",
+  planCode: "pro",
+  sports: ["soccer"],
+  monthlyQuota: 1_000,
+  requestsPerSecond: 10,
+  concurrentStreams: 1,
+  createdAt: new Date("2026-11-01T00:00:00Z"),
+  expiresAt: null,
+  revokedAt: null,
+};
+
+function request(headers: Record<string, string>): ApiRequest {
+  return { method: "GET", path: "/api/v1/odds", query: new URLSearchParams(), header: (name) => headers[name] };
+}
+
+describe("the hashes of keys already seen", () => {
+  it("are a well-formed key's SHA-256, the same object's every time", () => {
+    const hashes = new KeyHashes();
+    const value = generateKey("production");
+    expect(hashes.wellFormed(value)).toBe(hashKey(value));
+    expect(hashes.wellFormed(value)).toBe(hashKey(value));
+  });
+
+  it("are null for a key whose checksum does not match", () => {
+    const value = generateKey("sandbox");
+    const mistyped = `${value.slice(0, -1)}${value.endsWith("a") ? "b" : "a"}`;
+    expect(new KeyHashes().wellFormed(mistyped)).toBeNull();
+    expect(new KeyHashes().wellFormed("")).toBeNull();
+  });
+});
+
+describe("a request's principal", () => {
+  const services = (parts: Partial<ApiServices> = {}) =>
+    ({ keyHashes: new KeyHashes(), keys: { resolve: () => key }, ...parts }) as unknown as ApiServices;
+
+  it("is the active key sent, with its hash, at once when the key is cached", () => {
+    const value = generateKey("production");
+    expect(authenticate(services(), listOdds, request({ "x-api-key": value }), at)).toEqual({
+      key,
+      keyValue: value,
+      keyHash: hashKey(value),
+      userId: null,
+    });
+  });
+
+  it("is refused for a key no one has, and for a revoked key", () => {
+    const value = generateKey("production");
+    const refusal = (parts: Partial<ApiServices>) => {
+      try {
+        authenticate(services(parts), listOdds, request({ "x-api-key": value }), at);
+      } catch (error) {
+        return (error as ApiError).code;
+      }
+    };
+    expect(refusal({ keys: { resolve: () => null } as unknown as ApiServices["keys"] })).toBe("invalid_api_key");
+    expect(refusal({ keys: { resolve: () => ({ ...key, revokedAt: at }) } as unknown as ApiServices["keys"] })).toBe(
+      "key_revoked",
+    );
+  });
+
+  it("is the console member whose session cookie a board's read carries, counted under the member", async () => {
+    const member = { key: { ...key, id: "member:user-1" }, userId: "user-1" };
+    const principal = authenticate(
+      services({ session: async () => member }),
+      listOdds,
+      request({ cookie: "next-auth.session-token=a.session.token" }),
+      at,
+    );
+    expect(await principal).toEqual({ key: member.key, keyValue: "", keyHash: null, userId: "user-1" });
+  });
+});

@@ -1,0 +1,133 @@
+import { checkKeyFormat, hashKey } from "../keys/format.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { keyLicenceRefusal } from "../licences.ts";
+import { readCredentials } from "./credentials.ts";
+import { ApiError } from "./errors.ts";
+import { clientAddressOf } from "./guesses.ts";
+import { sessionCookieOf, sessionExpired, type SessionReader } from "./members.ts";
+import type { ApiRequest, ApiServices, Endpoint } from "./types.ts";
+import { unlessDatabaseFails } from "./unavailable.ts";
+
+/**
+ * Who a request is for: a key, or a console member reading with the session cookie, who is
+ * counted and limited as a key is (by a record standing for the member).
+ */
+export type Principal = {
+  key: ApiKeyRecord;
+  /** The key as sent; empty for a member. */
+  keyValue: string;
+  /** The hash of the key sent; null for a member. */
+  keyHash: string | null;
+  /** The member's user id; null for a key. */
+  userId: string | null;
+};
+
+// RFC 6750: a 401 for a key that was sent says it is not a usable token.
+const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
+
+function invalidKey(): ApiError {
+  return new ApiError(
+    "invalid_api_key",
+    "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+    { headers: INVALID_TOKEN },
+  );
+}
+
+// Only well-formed keys are kept, and the oldest goes when the map is full, so invented keys cannot
+// grow it.
+const KEY_HASHES_MAX = 10_000;
+
+/**
+ * SHA-256 of the keys already seen, by the value sent: a client sends the same key on every
+ * request, and checking its checksum and hashing it again each time was a visible share of a
+ * request's CPU. A hash is a pure function of the key, so an entry is never stale. One per instance.
+ */
+export class KeyHashes {
+  private readonly hashes = new Map<string, string>();
+
+  /** The hash of a key whose checksum matches; null for anything else. */
+  wellFormed(keyValue: string): string | null {
+    const known = this.hashes.get(keyValue);
+    if (known !== undefined) return known;
+    // The checksum refuses mistyped and invented keys without a database read.
+    if (!checkKeyFormat(keyValue)) return null;
+    const keyHash = hashKey(keyValue);
+    if (this.hashes.size >= KEY_HASHES_MAX) this.hashes.delete(this.hashes.keys().next().value!);
+    this.hashes.set(keyValue, keyHash);
+    return keyHash;
+  }
+}
+
+/**
+ * The principal of a request: the console member whose session cookie it carries, on an endpoint
+ * a member's board reads (when no key is sent), or else the active key sent. Synchronous once the
+ * key is cached, a promise while it or the session is read.
+ */
+export function authenticate(
+  services: ApiServices,
+  endpoint: Endpoint | null,
+  request: ApiRequest,
+  at: Date,
+): Principal | Promise<Principal> {
+  const token = endpoint?.stream || endpoint?.console ? sessionCookieOf(request) : undefined;
+  if (token === undefined || !services.session) return keyPrincipal(services, request, at);
+  return memberPrincipal(services.session, token, at);
+}
+
+async function memberPrincipal(session: SessionReader, token: string, at: Date): Promise<Principal> {
+  const member = await unlessDatabaseFails(() => session(token, at), "read the session");
+  if (!member) throw sessionExpired();
+  return { key: member.key, keyValue: "", keyHash: null, userId: member.userId };
+}
+
+function keyPrincipal(services: ApiServices, request: ApiRequest, at: Date): Principal | Promise<Principal> {
+  const keyValue = readCredentials(request.header, request.query);
+  const keyHash = services.keyHashes.wellFormed(keyValue);
+  if (keyHash === null) throw invalidKey();
+  const key = activeKey(services, request, keyHash, at);
+  if (!(key instanceof Promise)) return { key, keyValue, keyHash, userId: null };
+  return key.then((found) => ({ key: found, keyValue, keyHash, userId: null }));
+}
+
+/**
+ * The active key of this hash. A key this instance knows nothing of costs a read, so each client
+ * address may cause only so many.
+ */
+function activeKey(
+  services: ApiServices,
+  request: ApiRequest,
+  keyHash: string,
+  at: Date,
+): ApiKeyRecord | Promise<ApiKeyRecord> {
+  const { keys, guesses } = services;
+  let address: string | undefined;
+  if (guesses && !keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
+    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops ?? 0);
+    guesses.take(address, Date.now());
+  }
+  const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
+  if (!(found instanceof Promise)) return usableKey(found, at);
+  return found.then((key) => {
+    if (key && address !== undefined) guesses!.giveBack(address);
+    return usableKey(key, at);
+  });
+}
+
+function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
+  if (!key) throw invalidKey();
+  if (key.revokedAt) {
+    throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
+      headers: INVALID_TOKEN,
+    });
+  }
+  if (key.expiresAt && key.expiresAt <= at) {
+    throw new ApiError(
+      "key_expired",
+      `This sandbox key expired at ${key.expiresAt.toISOString()}. An organisation has one sandbox key; production keys come with a licence and a plan.`,
+      { headers: INVALID_TOKEN },
+    );
+  }
+  const licence = keyLicenceRefusal(key, at);
+  if (licence !== null) throw new ApiError("licence_inactive", licence);
+  return key;
+}

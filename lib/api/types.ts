@@ -1,0 +1,110 @@
+import type { z } from "zod";
+import type { FeedMirror } from "../feed/mirror.ts";
+import type { FeedViews } from "../feed/views.ts";
+import type { KeyCache } from "../keys/cache.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import type { Meter } from "../metering/index.ts";
+import type { StreamHub, StreamRequest } from "../streams/hub.ts";
+import type { StreamSink } from "../streams/sink.ts";
+import type { KeyHashes } from "./authentication.ts";
+import type { ApiErrorCode } from "./errors.ts";
+import type { KeyGuesses } from "./guesses.ts";
+import type { SessionReader } from "./members.ts";
+import type { Payload } from "./payload.ts";
+
+/** A request as the API sees it, whichever server received it (node:http or Next). */
+export type ApiRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** A header by its lower-case name; undefined when absent. */
+  header(name: string): string | undefined;
+  /** The connection's peer, when X-Forwarded-For does not end with it yet (node:http). */
+  peer?: string;
+};
+
+/**
+ * An answer: `body` is written chunk by chunk (null for HEAD and 304); a stream's answer has no
+ * body but `stream`, which the server calls with the connection once the headers are sent.
+ */
+export type ApiResponse = {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer[] | null;
+  stream?: (sink: StreamSink) => void;
+};
+
+/** What every handler gets: the key, the view of the feed it may see, and its parsed input. */
+export type RequestContext = {
+  key: ApiKeyRecord;
+  /** The key as sent (GET /me echoes it: it is the caller's own). */
+  keyValue: string;
+  at: Date;
+  sandbox: boolean;
+  delaySeconds: number;
+  view: FeedMirror;
+  /** For a stream endpoint: what opening the stream needs beyond the key. */
+  stream: StreamOpening | null;
+};
+
+/** The parts of a stream's request the pipeline settled: who, which slot, which id to resume after. */
+export type StreamOpening = Omit<StreamRequest, "sink" | "view"> & { hub: StreamHub };
+
+export type Reply = {
+  payload: Payload;
+  /** Meta beyond the spec's four (a list's next_cursor). */
+  meta?: Record<string, unknown>;
+  cacheControl?: string;
+};
+
+/**
+ * A stream endpoint's reply: opens the stream on the client's connection; null when there is
+ * nothing to follow (an event that is over), answered 204, which every EventSource stops on.
+ */
+export type StreamReply = { stream: ((sink: StreamSink) => void) | null };
+
+export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject> = {
+  operationId: string;
+  /** The spec's path, with `{name}` for path parameters. */
+  path: string;
+  summary: string;
+  description: string;
+  tag: string;
+  params?: P;
+  query: Q;
+  /** The envelope of a 200 answer, for the OpenAPI document. */
+  response: z.ZodType;
+  /** Errors beyond those every endpoint can answer, for the OpenAPI document. */
+  errors: ApiErrorCode[];
+  /** A Server-Sent Events stream: the data schema of each message it sends, by event name. */
+  stream?: { messages: Record<string, z.ZodType> };
+  /**
+   * A console member's browser may read it with the session cookie instead of a key (the live
+   * board's first state); streams always may. Counted against the member (lib/api/members.ts).
+   */
+  console?: true;
+  handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply | StreamReply;
+};
+
+/** Types a handler by its schemas; the pipeline parses the input with the same schemas. */
+export function defineEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(endpoint: Endpoint<P, Q>): Endpoint {
+  return endpoint as unknown as Endpoint;
+}
+
+export type ApiServices = {
+  keys: KeyCache;
+  /** The hashes of keys already seen: one per instance, as the key cache. */
+  keyHashes: KeyHashes;
+  meter: Meter;
+  views: FeedViews;
+  now: () => Date;
+  /** This instance's streams, and how a console member's session is read (the board's endpoints). */
+  streams?: StreamHub;
+  session?: SessionReader;
+  /** Unknown keys per client address, and how many load balancers append to X-Forwarded-For. */
+  guesses?: KeyGuesses;
+  trustedHops?: number;
+};
+
+/** Who a request was for, once known, for its access log line (never the key itself). */
+export type RequestTrace = { requestId: string; key?: { id: string; hint: string }; userId?: string };
