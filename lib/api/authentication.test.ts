@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { authenticate, KeyHashes } from "./authentication.ts";
 import { listOdds } from "./endpoints.ts";
 import { ApiError } from "./errors.ts";
+import { KeyGuesses } from "./guesses.ts";
 import type { ApiRequest, ApiServices } from "./types.ts";
 
 const at = new Date("2026-11-23T12:00:00Z");
@@ -42,9 +43,19 @@ describe("the hashes of keys already seen", () => {
   });
 });
 
+/** A key directory that has every key it is asked for cached, as `resolve` says. */
+const knownKeys = (resolve: () => unknown) =>
+  ({ resolve, knows: () => true, knowsUnknown: () => false }) as unknown as ApiServices["keys"];
+
 describe("a request's principal", () => {
   const services = (parts: Partial<ApiServices> = {}) =>
-    ({ keyHashes: new KeyHashes(), keys: { resolve: () => key }, ...parts }) as unknown as ApiServices;
+    ({
+      keyHashes: new KeyHashes(),
+      keys: knownKeys(() => key),
+      guesses: new KeyGuesses(),
+      trustedHops: 0,
+      ...parts,
+    }) as unknown as ApiServices;
 
   it("is the active key sent, with its hash, at once when the key is cached", () => {
     const value = generateKey("production");
@@ -65,10 +76,8 @@ describe("a request's principal", () => {
         return (error as ApiError).code;
       }
     };
-    expect(refusal({ keys: { resolve: () => null } as unknown as ApiServices["keys"] })).toBe("invalid_api_key");
-    expect(refusal({ keys: { resolve: () => ({ ...key, revokedAt: at }) } as unknown as ApiServices["keys"] })).toBe(
-      "key_revoked",
-    );
+    expect(refusal({ keys: knownKeys(() => null) })).toBe("invalid_api_key");
+    expect(refusal({ keys: knownKeys(() => ({ ...key, revokedAt: at })) })).toBe("key_revoked");
   });
 
   it("is the console member whose session cookie a board's read carries, counted under the member", async () => {

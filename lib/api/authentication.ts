@@ -70,7 +70,7 @@ export function authenticate(
   at: Date,
 ): Principal | Promise<Principal> {
   const token = endpoint?.stream || endpoint?.console ? sessionCookieOf(request) : undefined;
-  if (token === undefined || !services.session) return keyPrincipal(services, request, at);
+  if (token === undefined) return keyPrincipal(services, request, at);
   return memberPrincipal(services.session, token, at);
 }
 
@@ -101,14 +101,14 @@ function activeKey(
 ): ApiKeyRecord | Promise<ApiKeyRecord> {
   const { keys, guesses } = services;
   let address: string | undefined;
-  if (guesses && !keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
-    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops ?? 0);
+  if (!keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
+    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops);
     guesses.take(address, Date.now());
   }
   const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
   if (!(found instanceof Promise)) return usableKey(found, at);
   return found.then((key) => {
-    if (key && address !== undefined) guesses!.giveBack(address);
+    if (key && address !== undefined) guesses.giveBack(address);
     return usableKey(key, at);
   });
 }

@@ -5,6 +5,7 @@ import { generateKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { listOdds } from "./endpoints.ts";
 import { KeyHashes } from "./authentication.ts";
+import { KeyGuesses } from "./guesses.ts";
 import { API_HEADERS, defineEndpoint, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
 
 // What the pipeline decides before any key or session is read: CORS preflights, and whether a
@@ -124,7 +125,13 @@ describe("a database that does not answer", () => {
 
   const never = () => new Promise<never>(() => {});
   const services = (parts: Partial<ApiServices>) =>
-    ({ now: () => new Date("2026-11-23T12:00:00Z"), keyHashes: new KeyHashes(), ...parts }) as unknown as ApiServices;
+    ({
+      now: () => new Date("2026-11-23T12:00:00Z"),
+      keyHashes: new KeyHashes(),
+      guesses: new KeyGuesses(),
+      trustedHops: 0,
+      ...parts,
+    }) as unknown as ApiServices;
   const answerOf = (answer: { status: number; headers: Record<string, string>; body: Buffer[] | null }) => ({
     status: answer.status,
     retryAfter: answer.headers["retry-after"],
@@ -134,7 +141,7 @@ describe("a database that does not answer", () => {
   it("answers 503 unavailable with Retry-After once a key's lookup has taken DATABASE_WAIT_MS", async () => {
     vi.useFakeTimers();
     const answering = serve(
-      services({ keys: { resolve: never } as unknown as ApiServices["keys"] }),
+      services({ keys: { resolve: never, knows: () => true } as unknown as ApiServices["keys"] }),
       listOdds,
       {},
       request("GET", { authorization: `Bearer ${generateKey("production")}` }),
@@ -153,7 +160,7 @@ describe("a database that does not answer", () => {
     const started = Date.now();
     const answering = serve(
       services({
-        keys: { resolve: () => key } as unknown as ApiServices["keys"],
+        keys: { resolve: () => key, knows: () => true } as unknown as ApiServices["keys"],
         meter: {
           admit: (_key: ApiKeyRecord, _at: Date, notAfter?: number) => {
             deadlines.push(notAfter);
@@ -190,7 +197,9 @@ describe("a counted request", () => {
     let released = 0;
     const services = {
       now: () => new Date("2026-11-23T12:00:00Z"),
-      keys: { resolve: () => key },
+      keys: { resolve: () => key, knows: () => true },
+      guesses: new KeyGuesses(),
+      trustedHops: 0,
       keyHashes: new KeyHashes(),
       meter: {
         admit: () => ({ admitted: true, used: 1, quota: 1_000, headers: {}, journaled }),

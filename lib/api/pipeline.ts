@@ -113,7 +113,7 @@ export async function serve(
         view: sandbox ? services.views.delayed(at) : services.views.present,
         stream: slot
           ? {
-              hub: services.streams!,
+              hub: services.streams,
               principal: { key, keyHash: principal.keyHash, session: member },
               lastEventId: request.header("last-event-id"),
               requestId,
@@ -178,7 +178,7 @@ export async function serve(
 /** A place among the key's (or the member's) concurrent streams, across instances; 429 over the limit. */
 function streamSlot(services: ApiServices, key: ApiKeyRecord, member: boolean, at: Date): StreamSlot {
   const hub = services.streams;
-  if (!hub?.acceptingStreams) {
+  if (!hub.acceptingStreams) {
     throw new ApiError("unavailable", "This instance is not opening streams (it is stopping); reconnect.", {
       headers: { "retry-after": "1" },
     });

@@ -99,11 +99,11 @@ export type ApiServices = {
   views: FeedViews;
   now: () => Date;
   /** This instance's streams, and how a console member's session is read (the board's endpoints). */
-  streams?: StreamHub;
-  session?: SessionReader;
+  streams: StreamHub;
+  session: SessionReader;
   /** Unknown keys per client address, and how many load balancers append to X-Forwarded-For. */
-  guesses?: KeyGuesses;
-  trustedHops?: number;
+  guesses: KeyGuesses;
+  trustedHops: number;
 };
 
 /** Who a request was for, once known, for its access log line (never the key itself). */
