@@ -21,8 +21,8 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["tests/integration/support/global-setup.ts"],
-          setupFiles: ["tests/integration/support/log-check.ts"],
+          globalSetup: ["testing/global-setup.ts"],
+          setupFiles: ["testing/log-check.ts"],
           // Each file starts real server processes; on two cores, one file at a time is faster.
           fileParallelism: false,
           testTimeout: 60_000,

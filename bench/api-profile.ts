@@ -16,10 +16,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startServer, type RunningServer } from "../tests/integration/support/processes.ts";
-import { capture, createKey, FEED_TOKEN, giveHeadroom, ingest, startBaseline } from "./api-setup.ts";
+import { cpuSeconds } from "../testing/cpu.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { startServer, type RunningServer } from "../testing/processes.ts";
+import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
-import { broken, cpuSeconds, fmt, GENERATOR, pinServer, reportBroken, run, waitForItems, CONNECTIONS } from "./load.ts";
+import { broken, fmt, GENERATOR, pinServer, reportBroken, run, waitForItems, CONNECTIONS } from "./load.ts";
 import { summarise, type CpuProfile } from "./cpu-profile.ts";
 
 const UPCOMING_EVENTS = 50;
@@ -119,7 +121,7 @@ async function compare(
       dir,
     );
   } finally {
-    await baseline.stop();
+    await stopServer(baseline);
   }
   const ours = { pid: server.process.pid!, output: () => server.output() };
   await profile(ours, `${name}-ours`, `${title}: ours (node:http entry)`, `${server.url}${pathAndQuery}`, headers, dir);
@@ -133,8 +135,7 @@ async function main() {
   const env = { DATA_DIR: dataDir, FEED_TOKEN, API_ENTRY: "node", NODE_OPTIONS: INSPECT };
   let server: RunningServer | undefined;
   try {
-    const key = await createKey({ DATA_DIR: dataDir, FEED_TOKEN });
-    await giveHeadroom(dataDir);
+    const key = await createKey(dataDir);
     const headers = { authorization: `Bearer ${key}` };
     const at = Date.now();
     server = await startServer(env);
@@ -143,10 +144,10 @@ async function main() {
         `${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up, sampled every ${SAMPLING_INTERVAL_US} µs`,
     );
     console.log("");
-    await ingest(server, upcomingEvents(UPCOMING_EVENTS, at));
+    await ingest(server.url, upcomingEvents(UPCOMING_EVENTS, at));
     await waitForItems(`${server.url}/api/v1/events`, headers, UPCOMING_EVENTS);
     await compare(server, "events", `GET /api/v1/events (${UPCOMING_EVENTS} events)`, "/api/v1/events", headers, dir);
-    await ingest(server, liveSoccer(LIVE_EVENTS, at));
+    await ingest(server.url, liveSoccer(LIVE_EVENTS, at));
     await waitForItems(`${server.url}/api/v1/odds`, headers, LIVE_EVENTS);
     await compare(server, "odds", `GET /api/v1/odds (${LIVE_EVENTS} live events)`, "/api/v1/odds", headers, dir);
     reportBroken();

@@ -1,83 +1,28 @@
 // What bench/api.ts and bench/api-profile.ts share: a scratch DATA_DIR holding one organisation
-// with a licence and a production key on a plan no load reaches, the provider ingest that fills
-// our server with bench/data.ts's events, and the baseline (bench/static-server.ts) serving a
-// recorded copy of one of our answers.
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+// with a licence and a production key on a plan no load reaches, and the baseline
+// (bench/static-server.ts) serving a recorded copy of one of our answers.
 import { writeFileSync } from "node:fs";
 import { get } from "node:http";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { eq } from "drizzle-orm";
-import { loadConfig } from "../lib/config.ts";
-import { openDatabase } from "../lib/db/index.ts";
-import { organisations, plans } from "../lib/db/schema/index.ts";
-import type { FeedUpdate } from "../lib/feed/schemas.ts";
-import { admin, type RunningServer } from "../tests/integration/support/processes.ts";
+import { seed } from "../seeds/index.ts";
+import { keyOnOwnPlan, withDatabase } from "../testing/organisations.ts";
+import { startProcess, type StartedProcess } from "../testing/processes.ts";
+import { READY_LINE } from "../testing/ready.ts";
 import { BENCH_PLAN } from "./data.ts";
 
-export const FEED_TOKEN = randomBytes(24).toString("base64url");
-
-// ---------------------------------------------------------------------------------------------
-// Set-up: an organisation with a licence and a production key, on a plan the load cannot exhaust.
-
-export async function createKey(env: Record<string, string>): Promise<string> {
-  await admin(["org", "create", "--name", "Bench", "--slug", "bench"], env);
-  await admin(
-    [
-      "licence",
-      "set",
-      "--org",
-      "bench",
-      "--reference",
-      "L-1",
-      "--authority",
-      "X",
-      "--holder",
-      "Bench Ltd",
-      "--valid-until",
-      "2030-12-31",
-    ],
-    env,
-  );
-  await admin(["licence", "verify", "--org", "bench"], env);
-  await admin(["plan", "set", "--org", "bench", "--plan", "pro"], env);
-  const created = await admin<{ key: string }>(["key", "create", "--org", "bench", "--env", "production"], env);
-  return created.key;
-}
-
-// Every plan on offer refuses this load: pro above 50 requests per second and a million a month,
-// enterprise above 200 a second, while one run sends hundreds of thousands of requests at thousands
-// a second. Plans cannot be edited for the benchmark: the seed rewrites the plans table from
-// seeds/plans.ts on every start, and nothing in lib/ creates one. So the benchmark writes a plan of
-// its own into its scratch database (the seed upserts the plans it knows and deletes none, so the
-// row survives the server's start) and moves the organisation onto it. Written straight into the
-// table before the server starts, and closed again, because PGlite admits one process at a time.
-export async function giveHeadroom(dataDir: string): Promise<void> {
-  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
-  const { db } = database;
-  try {
-    await db.transaction(async (tx) => {
-      await tx.insert(plans).values(BENCH_PLAN);
-      await tx.update(organisations).set({ planCode: "bench" }).where(eq(organisations.slug, "bench"));
-    });
-  } finally {
-    await database.close();
-  }
-}
-
-export async function ingest(server: RunningServer, updates: FeedUpdate[]): Promise<void> {
-  const response = await fetch(`${server.url}/api/feed/v1/updates`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-    body: updates.map((update) => JSON.stringify(update)).join("\n"),
-    signal: AbortSignal.timeout(60_000),
+/**
+ * Seeds the scratch database and makes the key the load uses. Every plan on offer refuses this
+ * load (pro above 50 requests per second, enterprise above 200), and plans cannot be edited for
+ * the benchmark, so the key's organisation is on a plan of its own (BENCH_PLAN).
+ */
+export async function createKey(dataDir: string): Promise<string> {
+  const at = new Date();
+  const { key } = await withDatabase({ DATA_DIR: dataDir }, async (db) => {
+    await seed(db, at);
+    return keyOnOwnPlan(db, BENCH_PLAN, at);
   });
-  const answer = (await response.json()) as { data?: { applied: number; results: { status: string }[] } };
-  if (response.status !== 200 || answer.data?.applied !== updates.length) {
-    const refused = answer.data?.results.find((result) => result.status !== "applied") ?? answer;
-    throw new Error(`the ingest answered ${response.status}: ${JSON.stringify(refused).slice(0, 1_000)}`);
-  }
+  return key;
 }
 
 export type Recorded = { status: number; headers: Record<string, string>; body: string };
@@ -122,14 +67,9 @@ export function capture(url: string, headers: Record<string, string>): Promise<{
   });
 }
 
-const children = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-});
+export type Baseline = StartedProcess & { url: string; pid: number };
 
-export type Baseline = { url: string; pid: number; output(): string; stop(): Promise<void> };
-
-/** The baseline serving `recorded`, in a child process given `env` on top of this one's. */
+/** The baseline serving `recorded`, in a child process given `env` on top of a clean one. */
 export async function startBaseline(
   recorded: Recorded,
   dir: string,
@@ -138,50 +78,18 @@ export async function startBaseline(
 ): Promise<Baseline> {
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(recorded));
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "static-server.ts"), file], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+  const baseline = startProcess(path.join(import.meta.dirname, "static-server.ts"), {
+    args: [file],
+    env,
+    ready: READY_LINE,
+    readyWithinMs: 10_000,
+    name: "the baseline",
   });
-  children.add(child);
-  const exited = new Promise<void>((resolve) =>
-    child.on("exit", () => {
-      children.delete(child);
-      resolve();
-    }),
-  );
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`baseline not ready within 10 s:\n${output}`)), 10_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /Ready on (http:\/\/\S+)/.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]!);
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    void exited.then(() => reject(new Error(`baseline exited before it was ready:\n${output}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    output: () => output,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await stopWithin(exited, child);
-    },
-  };
+  const ready = await baseline.ready;
+  return { ...baseline, url: ready[1]!, pid: baseline.process.pid! };
 }
 
-/** Waits for a child to end after SIGTERM; one still running after 15 s is killed. */
-export async function stopWithin(exited: Promise<unknown>, child: ChildProcess): Promise<void> {
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-export async function stopServer(server: RunningServer): Promise<void> {
-  await stopWithin(server.stop(), server.process);
+/** Stops a server or a baseline: SIGTERM, then SIGKILL for one still running after 15 s. */
+export async function stopServer(server: StartedProcess): Promise<void> {
+  await server.stop("SIGTERM", 15_000);
 }

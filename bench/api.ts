@@ -27,8 +27,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startServer, type RunningServer } from "../tests/integration/support/processes.ts";
-import { capture, createKey, FEED_TOKEN, giveHeadroom, ingest, startBaseline, stopServer } from "./api-setup.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { startServer, type RunningServer } from "../testing/processes.ts";
+import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
 import {
   broken,
@@ -91,7 +92,7 @@ async function compare(
     );
     return { title, bytes: Buffer.from(recorded.body, "base64").length, ...measured, oursLabel };
   } finally {
-    await baselineServer.stop();
+    await stopServer(baselineServer);
   }
 }
 
@@ -200,8 +201,7 @@ async function main() {
   let server: RunningServer | undefined;
   try {
     console.error("bench: creating the organisation, licence, plan and key");
-    const key = await createKey(env);
-    await giveHeadroom(dataDir);
+    const key = await createKey(dataDir);
     const headers = { authorization: `Bearer ${key}` };
     const at = Date.now();
 
@@ -210,7 +210,7 @@ async function main() {
     // default page (limit 50) is the whole list.
     console.error("bench: events through the node:http entry");
     server = await startServer({ ...env, API_ENTRY: "node" });
-    await ingest(server, upcomingEvents(UPCOMING_EVENTS, at));
+    await ingest(server.url, upcomingEvents(UPCOMING_EVENTS, at));
     await waitForItems(`${server.url}/api/v1/events`, headers, UPCOMING_EVENTS);
     const events = await compare(
       `GET /api/v1/events: ${UPCOMING_EVENTS} upcoming events of 7 sports, authenticated and metered`,
@@ -247,7 +247,7 @@ async function main() {
 
     console.error("bench: odds through the node:http entry");
     server = await startServer({ ...env, API_ENTRY: "node" });
-    await ingest(server, liveSoccer(LIVE_EVENTS, at));
+    await ingest(server.url, liveSoccer(LIVE_EVENTS, at));
     await waitForItems(`${server.url}/api/v1/odds`, headers, LIVE_EVENTS);
     const odds = await compare(
       `GET /api/v1/odds: ${LIVE_EVENTS} live soccer events with 4 markets each, authenticated and metered`,

@@ -27,16 +27,16 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
-import { demoSignIn } from "../tests/integration/support/console.ts";
-import { startServer } from "../tests/integration/support/processes.ts";
+import { demoSignIn } from "../testing/console.ts";
+import { CAN_PIN, pin } from "../testing/cpu.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { startServer } from "../testing/processes.ts";
 import { liveSoccer } from "./data.ts";
 
 const MINUTES = Number(process.env.BENCH_BOARD_MINUTES ?? 10);
 const RATE = Number(process.env.BENCH_BOARD_RATE ?? 100);
 const SIM_SPEED = process.env.BENCH_SIM_SPEED ?? "600";
 const LIVE_EVENTS = 200;
-const FEED_TOKEN = "feed-token-for-the-board-bench-0123456789";
-const TASKSET = spawnSync("taskset", ["--version"]).status === 0 && os.availableParallelism() >= 2;
 
 type Minute = { longTasks: number; longestTask: number; frames: number; delays: number[]; heapMB?: number };
 
@@ -46,22 +46,13 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 };
 
-async function post(url: string, updates: FeedUpdate[]): Promise<void> {
-  const response = await fetch(`${url}/api/feed/v1/updates`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-    body: updates.map((update) => JSON.stringify(update)).join("\n"),
-  });
-  if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
-}
-
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-board-"));
   const server = await startServer({ DATA_DIR: dataDir, FEED_TOKEN, SIM: "on", SIM_SPEED }, { checkLogs: false });
-  if (TASKSET && server.process.pid) spawnSync("taskset", ["-a", "-p", "-c", "0", String(server.process.pid)]);
+  pin(server.process.pid!, 0);
   const demo = demoSignIn(server.output());
   const events = liveSoccer(LIVE_EVENTS, Date.now());
-  await post(server.url, events);
+  await ingest(server.url, events);
 
   // The feed: RATE price moves a second over the 200 events, in batches every 100 ms.
   const sequences = new Map(events.map((event) => [event.event_id, 1]));
@@ -84,7 +75,7 @@ async function main(): Promise<void> {
       batch.push({ event_id: event.event_id, sequence, markets: [markets[0]!] });
     }
     tick++;
-    post(server.url, batch).catch((error: unknown) => console.error(`bench: ingest failed: ${String(error)}`));
+    ingest(server.url, batch).catch((error: unknown) => console.error(`bench: ingest failed: ${String(error)}`));
   }, 100);
 
   const browser = await chromium.launch({
@@ -92,9 +83,9 @@ async function main(): Promise<void> {
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  if (TASKSET) {
+  if (CAN_PIN) {
     for (const line of spawnSync("pgrep", ["-f", "chromium"]).stdout.toString().split("\n").filter(Boolean)) {
-      spawnSync("taskset", ["-a", "-p", "-c", "1", line]);
+      pin(Number(line), 1);
     }
   }
   await page.addInitScript(() => {
@@ -150,7 +141,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `bench: board with ${rows} rows (${LIVE_EVENTS} posted, the rest the simulator's), ${RATE} price moves a second` +
-      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${TASKSET ? "; server on CPU 0, browser on CPU 1" : ""}`,
+      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? "; server on CPU 0, browser on CPU 1" : ""}`,
   );
 
   const minutes: Minute[] = [];

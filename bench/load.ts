@@ -7,10 +7,11 @@
 // under load are collected in `broken`, for the bench to report and exit non-zero; nothing here
 // judges timing.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { CAN_PIN, cpuSeconds, onCore, pin } from "../testing/cpu.ts";
 import { roundSeconds } from "./rounds.ts";
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -21,31 +22,35 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // Share of a core above which the load generator, not the server, may be what limits a run.
 export const GENERATOR_LIMIT = 0.75;
 
-// With two cores or more and taskset (util-linux), the server measured runs on one core and the
-// load generator (and this process) on another: unpinned, the scheduler moves them onto the same
-// core now and then, and each takes the other's CPU in a way that differs from round to round.
-// Pinning does not make a shared machine quiet; CPU per request is the figure least moved by it.
-const TASKSET = os.cpus().length >= 2 && spawnSync("taskset", ["-V"]).error === undefined;
+/** What broke during the run (refused or failed requests under load): the bench then exits with 1. */
+export const broken: string[] = [];
+
+/** Lists what broke during the run, if anything, and sets the exit code to 1. */
+export function reportBroken(): void {
+  if (broken.length === 0) return;
+  console.log("");
+  console.log("Something broke (so the exit code is 1):");
+  for (const line of broken) console.log(`  ${line}`);
+  process.exitCode = 1;
+}
+
+// The server measured runs on one core and the load generator (and this process) on another
+// (testing/cpu.ts): unpinned, the scheduler moves them onto the same core now and then, and each
+// takes the other's CPU in a way that differs from round to round. Pinning does not make a shared
+// machine quiet; CPU per request is the figure least moved by it.
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
-export const PINNING = TASKSET
+export const PINNING = CAN_PIN
   ? `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE} (taskset)`
   : "not pinned (no taskset, or one core)";
 
-/** Moves a process and all its threads onto `core` (no-op without taskset). */
-function pin(pid: number, core: number): void {
-  if (!TASKSET) return;
-  const result = spawnSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { encoding: "utf8" });
-  if (result.status !== 0) broken.push(`taskset could not pin ${pid} to core ${core}: ${result.stderr.trim()}`);
-}
-
 // This process (autocannon runs in it) goes to the load generator's core; the servers it starts
 // are moved to the server's core when measured.
-pin(process.pid, LOAD_CORE);
+pin(process.pid, LOAD_CORE, broken);
 
 /** Moves a server to the core its measurements are taken on (measurePair does it for its two). */
 export function pinServer(pid: number): void {
-  pin(pid, SERVER_CORE);
+  pin(pid, SERVER_CORE, broken);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -63,34 +68,6 @@ export type Figures = {
   /** Each measured round on its own, for the spread. */
   rounds: { rps: number; cpuPerRequest: number | null; p99: number }[];
 };
-
-// Clock ticks of /proc/<pid>/stat: USER_HZ, 100 on every Linux build that matters here.
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds a process (all its threads) has used so far, or null off Linux. */
-export function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and
-    // stime are the 14th and 15th fields, the 12th and 13th after it.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
-/** What broke during the run (refused or failed requests under load): the bench then exits with 1. */
-export const broken: string[] = [];
-
-/** Lists what broke during the run, if anything, and sets the exit code to 1. */
-export function reportBroken(): void {
-  if (broken.length === 0) return;
-  console.log("");
-  console.log("Something broke (so the exit code is 1):");
-  for (const line of broken) console.log(`  ${line}`);
-  process.exitCode = 1;
-}
 
 /**
  * What one side did in one run of the load generator. autocannon gives every latency; wrk gives
@@ -134,9 +111,8 @@ async function runWrk(label: string, target: Target, seconds: number): Promise<R
   args.push(target.url);
   const serverBefore = cpuSeconds(target.pid);
   // taskset execs wrk in the same process, so child.pid is wrk's for its CPU.
-  const child = TASKSET
-    ? spawn("taskset", ["-c", String(LOAD_CORE), "wrk", ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    : spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  const [command, commandArgs] = onCore(LOAD_CORE, "wrk", args);
+  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -26,15 +26,13 @@
 //
 // It asserts no timing. It ends with a non-zero code only when something broke: a server that did
 // not start or stop, a refused or failed request under load.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../lib/config.ts";
-import { openDatabase } from "../lib/db/index.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
 import { seed } from "../seeds/index.ts";
-import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
+import { keyOnOwnPlan, storedRequests, withDatabase } from "../testing/organisations.ts";
+import { startProcess, type StartedProcess } from "../testing/processes.ts";
 import { BENCH_PLAN, upcomingEvents } from "./data.ts";
 import {
   broken,
@@ -66,10 +64,8 @@ const MIN_RATIO = 0.85;
  * above 200), and applies the upcoming events. The seed upserts the plans it knows and deletes
  * none, so the plan survives the server's own seed.
  */
-async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId: string }> {
-  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
-  const { db } = database;
-  try {
+function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId: string }> {
+  return withDatabase({ DATA_DIR: dataDir }, async (db) => {
     await seed(db, at);
     const created = await keyOnOwnPlan(db, BENCH_PLAN, at);
     const result = await applyBatch(db, linesOf(upcomingEvents(UPCOMING_EVENTS, at.getTime())), new Date());
@@ -78,87 +74,27 @@ async function prepare(dataDir: string, at: Date): Promise<{ key: string; keyId:
       throw new Error(`the ingest applied ${result.applied} of ${UPCOMING_EVENTS} events: ${JSON.stringify(refused)}`);
     }
     return created;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 /** What usage_monthly holds for the key, read once the server has stopped. */
-async function storedCount(dataDir: string, keyId: string): Promise<number> {
-  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
-  const { db } = database;
-  try {
-    return await storedRequests(db, keyId);
-  } finally {
-    await database.close();
-  }
+function storedCount(dataDir: string, keyId: string): Promise<number> {
+  return withDatabase({ DATA_DIR: dataDir }, (db) => storedRequests(db, keyId));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The server process.
 
-type Server = { metered: string; unmetered: string; pid: number; output(): string; stop(): Promise<number | null> };
-
-const children = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-});
+type Server = StartedProcess & { metered: string; unmetered: string; pid: number };
 
 async function startServer(dataDir: string): Promise<Server> {
-  // A clean environment: none of the developer's database settings reach the bench's server.
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN"]) delete env[name];
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "metering-server.ts")], {
-    env: { ...env, NODE_ENV: "production", SIM: "off", DATA_DIR: dataDir },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = startProcess(path.join(import.meta.dirname, "metering-server.ts"), {
+    env: { DATA_DIR: dataDir },
+    ready: /^READY (.*)$/m,
+    name: "the server",
   });
-  children.add(child);
-  let output = "";
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("exit", (code) => {
-      children.delete(child);
-      resolve(code);
-    }),
-  );
-  const urls = await new Promise<{ metered: string; unmetered: string }>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the server was not ready within 60 s:\n${output}`));
-    }, 60_000);
-    let ready: RegExpExecArray | null = null;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      // Once ready, the output only grows (an access line per request): searching it again on
-      // every chunk flattened a string of tens of megabytes each time, this process fell behind
-      // reading it, and the server's last log lines, written as it stopped, waited on the full pipe.
-      if (ready) return;
-      ready = /^READY (.*)$/m.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(JSON.parse(ready[1]!) as { metered: string; unmetered: string });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code} before it was ready:\n${output}`));
-    });
-  });
-  return {
-    ...urls,
-    pid: child.pid!,
-    output: () => output,
-    // SIGTERM, then SIGKILL for one still running after 15 s.
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return exited;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
+  const urls = JSON.parse((await server.ready)[1]!) as { metered: string; unmetered: string };
+  return { ...server, ...urls, pid: server.process.pid! };
 }
 
 /** GET /api/v1/me's meta.requests_used: the requests the meter has counted for the key, this one included. */
@@ -205,7 +141,7 @@ async function main() {
     const usedAfter = await requestsUsed(server.metered, headers);
 
     console.error("bench: stopping the server");
-    const code = await server.stop();
+    const code = await server.stop("SIGTERM", 15_000);
     if (code !== 0)
       broken.push(`the server exited with ${code} when stopped:\n${server.output().trim().slice(-2_000)}`);
     server = undefined;
@@ -261,7 +197,7 @@ async function main() {
     if (server) console.error(`bench: the server's output:\n${server.output()}`);
     throw error;
   } finally {
-    if (server) await server.stop();
+    if (server) await server.stop("SIGTERM", 15_000);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -16,21 +16,18 @@
 //   one every 250 ms: delay from each message's as_of to its arrival (p50, p99) and messages lost.
 //
 // It prints figures only; it exits non-zero when something broke (a refused request, a lost message).
-import { spawn, spawnSync } from "node:child_process";
-import { sql } from "drizzle-orm";
-import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { OPERATOR } from "../lib/audit.ts";
-import { loadConfig } from "../lib/config.ts";
-import { openDatabase, rowsOf } from "../lib/db/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
-import { createProductionKey } from "../lib/keys/index.ts";
 import { seed } from "../seeds/index.ts";
-import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
-import { freePort, startPostgresCluster } from "../proof/postgres-cluster.ts";
-import { startNginx, startScaleOut, type Nginx } from "../proof/scale-out.ts";
+import { startPostgresCluster } from "../proof/postgres-cluster.ts";
+import { startNginx, startScaleOut } from "../proof/scale-out.ts";
+import { childPids, cpuSeconds } from "../testing/cpu.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { keyOnOwnPlan, productionKeys, withDatabase } from "../testing/organisations.ts";
+import { freePort } from "../testing/ports.ts";
 import { BENCH_PLAN, liveSoccer, priceChange, upcomingEvents } from "./data.ts";
 import { closeAll, delivered, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
 
@@ -41,29 +38,14 @@ const SUBSCRIBERS = Number(process.env.BENCH_STREAM_SUBSCRIBERS ?? 2_000);
 const CHANGES = Number(process.env.BENCH_STREAM_CHANGES ?? 20);
 const CHANGE_EVERY_MS = 250;
 const FOLLOWED = "bench-live-0";
-const FEED_TOKEN = randomBytes(24).toString("base64url");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const broken: string[] = [];
 
-/** CPU seconds a process has used so far (/proc: utime and stime, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /** nginx's master and its worker. */
-function nginxPids(nginx: Nginx): number[] {
-  const workers = spawnSync("pgrep", ["-P", String(nginx.pid)], { encoding: "utf8" })
-    .stdout.split("\n")
-    .filter(Boolean)
-    .map(Number);
-  return [nginx.pid, ...workers];
-}
+const nginxPids = (pid: number) => [pid, ...childPids(pid)];
+
+/** CPU seconds the processes have used so far, together. */
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
 
 type Round = { rps: number; p50: number; p99: number; cpuPerRequest: number; requests: number };
 
@@ -75,7 +57,7 @@ function milliseconds(text: string): number {
 }
 
 async function wrkRound(url: string, key: string, pids: number[]): Promise<Round> {
-  const before = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const before = cpuOf(pids);
   const child = spawn(
     "wrk",
     ["-t2", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", "-H", `Authorization: Bearer ${key}`, url],
@@ -84,7 +66,7 @@ async function wrkRound(url: string, key: string, pids: number[]): Promise<Round
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   await new Promise((resolve) => child.on("exit", resolve));
-  const after = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const after = cpuOf(pids);
   const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
   const refused = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
   const errors = /Socket errors: .*/.exec(output)?.[0];
@@ -104,17 +86,6 @@ type StreamFigures = { subscribers: number; messages: number; p50: number; p99: 
 
 let sequence = 100;
 const change = (initial: FeedUpdate) => priceChange(initial, ++sequence);
-
-async function ingest(url: string, updates: FeedUpdate[]): Promise<void> {
-  const response = await fetch(`${url}/api/feed/v1/updates`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-    body: updates.map((update) => JSON.stringify(update)).join("\n"),
-  });
-  const text = await response.text();
-  const applied = response.status === 200 ? (JSON.parse(text) as { data?: { applied: number } }).data?.applied : 0;
-  if (applied !== updates.length) throw new Error(`the ingest answered ${response.status}: ${text.slice(0, 300)}`);
-}
 
 async function streams(url: string, keys: string[], initial: FeedUpdate, perKey: number): Promise<StreamFigures> {
   const stream = `${url}/api/v1/events/${FOLLOWED}/stream`;
@@ -163,19 +134,14 @@ async function main() {
   chmodSync(root, 0o755); // nginx's workers (another user under root) reach their temporary folders
   let stopAll = async () => {};
   try {
-    const handle = await openDatabase(loadConfig({ DATABASE_URL: pg.url }));
-    const at = new Date();
-    await seed(handle.db, at);
-    const { key, keyId } = await keyOnOwnPlan(handle.db, BENCH_PLAN, at);
-    const [{ org_id: orgId }] = rowsOf<{ org_id: string }>(
-      await handle.db.execute(sql`select org_id from api_keys where id = ${keyId}`),
-    ) as [{ org_id: string }];
     const perKey = BENCH_PLAN.concurrentStreams!;
-    const keys = [key];
-    while (keys.length * perKey < SUBSCRIBERS) {
-      keys.push((await createProductionKey(handle.db, orgId, { name: "streams" }, { actor: OPERATOR, at })).key);
-    }
-    await handle.close();
+    const at = new Date();
+    const { key, keys } = await withDatabase({ DATABASE_URL: pg.url }, async (db) => {
+      await seed(db, at);
+      const first = await keyOnOwnPlan(db, BENCH_PLAN, at);
+      const more = await productionKeys(db, first.orgId, Math.ceil(SUBSCRIBERS / perKey) - 1, at, "streams");
+      return { key: first.key, keys: [first.key, ...more.map((created) => created.key)] };
+    });
 
     const cluster = await startScaleOut({ instances: 2, databaseUrl: pg.url, env: { FEED_TOKEN } });
     const one = await startNginx([cluster.instances[0]!.port], await freePort(), path.join(root, "nginx-one"));
@@ -188,11 +154,11 @@ async function main() {
     await sleep(1_000);
     const instancePids = cluster.instances.map((i) => i.server!.process.pid!);
     const sides = [
-      { name: "1 instance", url: one.url, pids: [instancePids[0]!, ...nginxPids(one)] },
+      { name: "1 instance", url: one.url, pids: [instancePids[0]!, ...nginxPids(one.pid)] },
       {
         name: "2 instances",
         url: cluster.url,
-        pids: [...instancePids, ...nginxPids({ url: cluster.url, pid: cluster.nginxPid, stop: async () => {} })],
+        pids: [...instancePids, ...nginxPids(cluster.nginxPid)],
       },
     ];
     const path_ = "/api/v1/events?status=upcoming";

@@ -8,7 +8,7 @@
 // open connection, one write each, as our server writes one chunk per subscriber per flush tick.
 // Any GET opens a stream.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveUntilTerminated } from "../testing/ready.ts";
 
 const subscribers = new Set<ServerResponse>();
 let snapshot: Buffer = Buffer.alloc(0);
@@ -42,12 +42,4 @@ const server = createServer((req, res) => {
   req.on("close", () => subscribers.delete(res));
 });
 
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  console.log(`Ready on http://127.0.0.1:${port}`);
-});
-
-process.on("SIGTERM", () => {
-  server.closeAllConnections();
-  server.close();
-});
+serveUntilTerminated(server);

@@ -6,7 +6,7 @@
 //   node bench/static-server.ts RESPONSE.json      (RESPONSE.json: {status, headers, body: base64})
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveUntilTerminated } from "../testing/ready.ts";
 
 type Recorded = { status: number; headers: Record<string, string>; body: string };
 
@@ -20,13 +20,4 @@ const server = createServer((_req, res) => {
   res.end(body);
 });
 
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  console.log(`Ready on http://127.0.0.1:${port}`);
-});
-
-// Keep-alive connections of the load generator would hold close() open.
-process.on("SIGTERM", () => {
-  server.closeAllConnections();
-  server.close();
-});
+serveUntilTerminated(server);

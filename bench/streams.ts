@@ -27,19 +27,17 @@
 // against the targets: at 10,000 subscribers p99 under 200 ms and under 30 KB per connection; at
 // 5,000 p99 under 100 ms; nothing lost anywhere. It asserts no timing; it exits non-zero only when
 // something broke (a server that did not start, a subscriber refused).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../lib/config.ts";
-import { openDatabase } from "../lib/db/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seed } from "../seeds/index.ts";
-import { keyOnOwnPlan } from "../tests/integration/support/metering.ts";
-import { startServer } from "../tests/integration/support/processes.ts";
+import { CAN_PIN, cpuSeconds, pin, residentBytes } from "../testing/cpu.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { keyOnOwnPlan, withDatabase } from "../testing/organisations.ts";
+import { startProcess, startServer } from "../testing/processes.ts";
+import { READY_LINE } from "../testing/ready.ts";
 import { BENCH_PLAN, liveSoccer, priceChange } from "./data.ts";
-import { cpuSeconds } from "./load.ts";
 import { closeAll, delivered, ID, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
 
 const SIZES = (process.env.BENCH_STREAM_SIZES ?? "1000,5000,10000").split(",").map(Number);
@@ -58,56 +56,26 @@ const TARGETS: Record<number, { p99: number; kbPerConnection?: number }> = {
   5_000: { p99: 100 },
 };
 
-const FEED_TOKEN = randomBytes(24).toString("base64url");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const broken: string[] = [];
 
 // ---------------------------------------------------------------------------------------------
 // Processes.
 
-const TASKSET = (() => {
-  try {
-    execFileSync("taskset", ["--version"], { stdio: "ignore" });
-    return os.cpus().length >= 2;
-  } catch {
-    return false;
-  }
-})();
-
-function pin(pid: number, cpu: number): void {
-  if (TASKSET) execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
-}
-
-/** Resident memory of a process in bytes (/proc, Linux only). */
-function rss(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
 type Side = { url: string; pid: number; stop(): Promise<unknown> };
 
 async function startBroadcaster(): Promise<Side & { post(path: string, body: string): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(import.meta.dirname, "sse-broadcaster.ts")], {
-    stdio: ["ignore", "pipe", "inherit"],
+  const broadcaster = startProcess(path.join(import.meta.dirname, "sse-broadcaster.ts"), {
+    env: {},
+    ready: READY_LINE,
+    name: "the broadcaster",
   });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /Ready on (http:\/\/\S+)/.exec(output);
-      if (ready) resolve(ready[1]!);
-    });
-    void exited.then(() => reject(new Error(`the broadcaster exited before it was ready: ${output}`)));
-  });
-  pin(child.pid!, 0);
+  const url = (await broadcaster.ready)[1]!;
+  pin(broadcaster.process.pid!, 0, broken);
   return {
     url,
-    pid: child.pid!,
-    stop: () => {
-      child.kill("SIGTERM");
-      return exited;
-    },
+    pid: broadcaster.process.pid!,
+    stop: () => broadcaster.stop(),
     post: async (to, body) => {
       await fetch(`${url}${to}`, { method: "POST", body });
     },
@@ -201,17 +169,6 @@ function change(eventId: string, kind: "score" | "price"): FeedUpdate {
   return priceChange(eventsById.get(eventId)!, sequence);
 }
 
-async function ingest(url: string, updates: FeedUpdate[]): Promise<void> {
-  const response = await fetch(`${url}/api/feed/v1/updates`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-    body: updates.map((update) => JSON.stringify(update)).join("\n"),
-  });
-  const answer = (await response.json()) as { data?: { applied: number } };
-  if (response.status !== 200 || answer.data?.applied !== updates.length)
-    throw new Error(`the ingest answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Scenarios.
 
@@ -227,11 +184,11 @@ async function scenario(
   changes: (k: number) => FeedUpdate[],
 ): Promise<Result[]> {
   // Ours.
-  const before = rss(ours.pid);
+  const before = residentBytes(ours.pid);
   const reference = await subscribeReference(`${ours.url}${path}`, headers);
   const subscribers = await subscribeAll(`${ours.url}${path}`, headers, count - 1);
   await sleep(500);
-  const connected = rss(ours.pid);
+  const connected = residentBytes(ours.pid);
   const phase = phaseStart(ours.pid);
   const began = Date.now();
   for (let k = 0; k < steps; k++) {
@@ -265,10 +222,10 @@ async function scenario(
   try {
     const frames = reference.frames!;
     await baseline.post("/snapshot", frames[0]!.frame);
-    const baseBefore = rss(baseline.pid);
+    const baseBefore = residentBytes(baseline.pid);
     const baseSubscribers = await subscribeAll(baseline.url, {}, count);
     await sleep(500);
-    const baseConnected = rss(baseline.pid);
+    const baseConnected = residentBytes(baseline.pid);
     const groups: { offset: number; frames: string[]; ids: number[] }[] = [];
     for (const { at, frame } of frames.slice(1)) {
       const id = Number(ID.exec(frame)![1]);
@@ -329,26 +286,17 @@ function print(r: Result): void {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-streams-"));
   const at = new Date();
-  const database = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
-  const { db } = database;
-  let key: string;
-  try {
+  const largest = Math.max(...SIZES, BOARD_SUBSCRIBERS);
+  const { key } = await withDatabase({ DATA_DIR: dataDir }, async (db) => {
     await seed(db, at);
-    const largest = Math.max(...SIZES, BOARD_SUBSCRIBERS);
-    ({ key } = await keyOnOwnPlan(
-      db,
-      { ...BENCH_PLAN, code: "bench-streams", concurrentStreams: largest * 2 + 10 },
-      at,
-    ));
-  } finally {
-    await database.close();
-  }
+    return keyOnOwnPlan(db, { ...BENCH_PLAN, code: "bench-streams", concurrentStreams: largest * 2 + 10 }, at);
+  });
   const headers = { authorization: `Bearer ${key}` };
-  pin(process.pid, 1);
+  pin(process.pid, 1, broken);
   console.log(
     `Streams fan-out: ours (server.ts, built app, PGlite) against a plain node:http broadcaster of the same bytes.` +
       `\n${os.cpus().length} CPUs, Node ${process.version}; ` +
-      (TASKSET ? "servers pinned to CPU 0, subscribers to CPU 1 (taskset)." : "no taskset: nothing pinned.") +
+      (CAN_PIN ? "servers pinned to CPU 0, subscribers to CPU 1 (taskset)." : "no taskset: nothing pinned.") +
       `\nmsgs: messages per subscriber after its first; lost: changes missed without a word; told: resync or conflated messages.` +
       `\nDelay: ours from each message's as_of (the feed's record of the change), the baseline's from when it was handed the message.` +
       `\nEach scenario starts a fresh server, so that a heap grown by an earlier one does not hide its memory per connection.`,
@@ -389,7 +337,7 @@ async function main(): Promise<void> {
     for (const [i, plan] of plans.entries()) {
       const server = await startServer({ DATA_DIR: dataDir, FEED_TOKEN });
       const pid = server.process.pid!;
-      pin(pid, 0);
+      pin(pid, 0, broken);
       try {
         if (i === 0) await ingest(server.url, initial);
         await sleep(1_000);

@@ -1,4 +1,4 @@
-import { BACKENDS, POSTGRES } from "../tests/integration/support/databases.ts";
+import { BACKENDS, POSTGRES } from "../testing/databases.ts";
 import { formatReport, runAbuseSuite } from "./suite.ts";
 
 // npm run proof:abuse: the abuse suite in full, against the built server (`npm run build` first).

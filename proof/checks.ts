@@ -2,9 +2,12 @@ import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { generateKey } from "../lib/keys/format.ts";
 import { randomBase62 } from "../lib/ids.ts";
-import { signIn } from "../tests/integration/support/console.ts";
-import { rawConnect, rawExchange, requestHead, writeDrained } from "./raw.ts";
-import { inParallel, Pacer, requestQueries, residentBytes, sample, scrape, sleep, type Finding } from "./report.ts";
+import { signIn } from "../testing/console.ts";
+import { residentBytes } from "../testing/cpu.ts";
+import { requestQueries, sample, scrape } from "../testing/metrics.ts";
+import { pacer } from "../testing/pace.ts";
+import { rawConnect, rawExchange, requestHead, writeDrained } from "../testing/raw-http.ts";
+import { inParallel, sleep, type Finding } from "./report.ts";
 
 // The abuse checks: keys guessed and malformed at a high rate, headers abused, streams pushed past
 // their limits, the provider ingest sent too much, garbage and wrong tokens. Each returns what it
@@ -405,11 +408,11 @@ export async function streamAbuse(target: Target, stormRounds: number): Promise<
   const fail = (problem: string) => findings.push({ check: "streams", problem });
 
   // The sandbox key may hold two streams: a third is 429 with violated-policies ["streams"].
-  const pacer = new Pacer(2);
+  const pace = pacer(2);
   const sandbox: [string, string][] = [["X-Api-Key", target.sandbox]];
   const held: OpenStream[] = [];
   for (let i = 0; i < 2; i++) {
-    await pacer.take();
+    await pace();
     held.push(await openStream(target, "/api/v1/odds/stream", sandbox));
   }
   const third = await openStream(target, "/api/v1/odds/stream", sandbox);
@@ -425,7 +428,7 @@ export async function streamAbuse(target: Target, stormRounds: number): Promise<
   const deadline = Date.now() + 10_000;
   let again: OpenStream;
   for (;;) {
-    await pacer.take();
+    await pace();
     again = await openStream(target, "/api/v1/odds/stream", sandbox);
     if (again.status !== 429 || Date.now() > deadline) break;
     again.close();

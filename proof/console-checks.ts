@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
-import { request } from "node:http";
 import path from "node:path";
 import { OPERATOR } from "../lib/audit.ts";
-import { loadConfig } from "../lib/config.ts";
 import { SIGN_UP_LIMITS } from "../lib/console/sign-up-limits.ts";
 import { SIGN_IN_LIMITS } from "../lib/console/sign-in.ts";
-import { openDatabase } from "../lib/db/index.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { addMember } from "../lib/users.ts";
-import { rawExchange, requestHead, writeDrained } from "./raw.ts";
+import { signIn } from "../testing/console.ts";
+import { send, type Sent } from "../testing/http.ts";
+import { recordSecret } from "../testing/logs.ts";
+import { withDatabase } from "../testing/organisations.ts";
+import { rawExchange, requestHead, writeDrained } from "../testing/raw-http.ts";
 import type { Finding } from "./report.ts";
 import type { CheckResult } from "./checks.ts";
 
@@ -24,61 +25,12 @@ export async function consoleMember(
   env: Record<string, string>,
   orgId: string,
 ): Promise<{ email: string; password: string }> {
-  const handle = await openDatabase(loadConfig(env));
-  try {
-    const credentials = { email: "member@abuse.example", password: randomBase62(24) };
-    await addMember(handle.db, { orgId, name: "Abuse Member", role: "admin", ...credentials }, OPERATOR);
-    return credentials;
-  } finally {
-    await handle.close();
-  }
-}
-
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-function send(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from?: string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: options.method ?? "GET", headers: options.headers, localAddress: options.from },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.setTimeout(30_000, () => req.destroy(new Error("no answer within 30 s")));
-    req.end(options.body);
-  });
-}
-
-const cookiePairs = (answer: Answer) =>
-  ([] as string[]).concat(answer.headers["set-cookie"] ?? []).map((cookie) => cookie.split(";", 1)[0]!);
-
-/** Signs in through next-auth's endpoints from `from`: the session cookie, or the error code. */
-async function signIn(
-  baseUrl: string,
-  credentials: { email: string; password: string },
-  from?: string,
-): Promise<{ session: string | null; error: string | null }> {
-  const csrf = await send(`${baseUrl}/api/auth/csrf`, { from });
-  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
-  const answer = await send(`${baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    from,
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiePairs(csrf).join("; ") },
-    body: new URLSearchParams({ ...credentials, csrfToken, json: "true" }).toString(),
-  });
-  const session = cookiePairs(answer).find((c) => c.startsWith("next-auth.session-token=")) ?? null;
-  const { url } = JSON.parse(answer.body) as { url: string };
-  return { session, error: new URL(url).searchParams.get("error") };
+  const credentials = { email: "member@abuse.example", password: randomBase62(24) };
+  recordSecret(credentials.password);
+  await withDatabase(env, (db) =>
+    addMember(db, { orgId, name: "Abuse Member", role: "admin", ...credentials }, OPERATOR),
+  );
+  return credentials;
 }
 
 /** The id of the sign-up server action, from the build's manifest of server references. */
@@ -92,7 +44,7 @@ function signUpActionId(): string {
 }
 
 /** A sign-up as the browser's form posts it (React's encoded reply: the state, then the form). */
-function signUpAttempt(baseUrl: string, actionId: string, from: string, i: number): Promise<Answer> {
+function signUpAttempt(baseUrl: string, actionId: string, from: string, i: number): Promise<Sent> {
   const form = new FormData();
   form.set("0", JSON.stringify(["$undefined", "$K1"]));
   form.set("1_organisation", `Flood ${i}`);
@@ -165,7 +117,7 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   }
 
   // The open redirect after sign-in.
-  const signedIn = await signIn(baseUrl, member, "127.0.0.1");
+  const signedIn = await signIn(baseUrl, member.email, member.password, {}, "127.0.0.1");
   if (!signedIn.session) throw new Error(`the member could not sign in: ${signedIn.error}`);
   for (const next of ["/%09/evil.example", "//evil.example", "/%5Cevil.example"]) {
     const answer = await send(`${baseUrl}/console/sign-in?next=${next}`, { headers: { cookie: signedIn.session } });
@@ -178,9 +130,9 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   // A lockout: an attacker's wrong passwords for the member's e-mail from its own address, then
   // the member, from theirs.
   for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress + 1; i++) {
-    await signIn(baseUrl, { email: member.email, password: `wrong password ${i}` }, "127.0.0.2");
+    await signIn(baseUrl, member.email, `wrong password ${i}`, {}, "127.0.0.2");
   }
-  const locked = await signIn(baseUrl, member, "127.0.0.1");
+  const locked = await signIn(baseUrl, member.email, member.password, {}, "127.0.0.1");
   figures["member's sign-in after an attacker's failures"] = locked.session ? "signed in" : String(locked.error);
   if (!locked.session) finding(`the member was locked out by another address's failures: ${locked.error}`);
 

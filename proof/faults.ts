@@ -1,15 +1,15 @@
 import { request, type ClientRequest } from "node:http";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { createParser } from "eventsource-parser";
 import { OPERATOR } from "../lib/audit.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
-import { createProductionKey, revokeKey } from "../lib/keys/index.ts";
+import { revokeKey } from "../lib/keys/index.ts";
 import { seed } from "../seeds/index.ts";
-import { recordSecret } from "../tests/integration/support/logs.ts";
-import { keyOnOwnPlan, storedRequests } from "../tests/integration/support/metering.ts";
+import { FEED_TOKEN, postUpdates } from "../testing/feed.ts";
+import { keyOnOwnPlan, productionKeys, storedRequests } from "../testing/organisations.ts";
+import { sseReader } from "../testing/sse.ts";
 import { liveSoccer, priceChange } from "../bench/data.ts";
 import { startPostgresCluster, type PostgresCluster } from "./postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
@@ -72,7 +72,6 @@ const NEWCOMERS = 4;
 const LIVE_EVENTS = 6;
 const FOLLOWED = "bench-live-0";
 const CHANGE_EVERY_MS = 150;
-const FEED_TOKEN = randomBytes(24).toString("base64url");
 const METRICS_TOKEN = randomBytes(24).toString("base64url");
 
 const PLAN = {
@@ -215,17 +214,15 @@ class Follower {
         });
         return;
       }
-      const parser = createParser({
-        onEvent: (message) => {
-          const id = message.id === undefined ? undefined : Number(message.id);
+      const parser = sseReader({
+        onMessage: ({ id, event, data }) => {
           let resync = false;
           try {
-            const data = JSON.parse(message.data) as { resync?: boolean };
-            resync = data.resync === true;
+            resync = (JSON.parse(data) as { resync?: boolean }).resync === true;
           } catch {
             // a message that is not JSON would be a finding of the stream suite, not this one
           }
-          this.messages.push({ id, event: message.event ?? "message", resync, at: Date.now() });
+          this.messages.push({ id, event, resync, at: Date.now() });
           if (id !== undefined) this.lastId = id;
         },
       });
@@ -275,8 +272,8 @@ class FeedDriver {
       while (this.running) {
         const change = priceChange(this.initial[n++ % this.initial.length]!, ++this.sequence);
         try {
-          const response = await postUpdates(this.url, [change]);
-          if (response === 200) this.applied++;
+          const { status } = await postUpdates(this.url, [change], { timeoutMs: CLIENT_TIMEOUT_MS });
+          if (status === 200) this.applied++;
           else this.refused++;
         } catch {
           this.refused++;
@@ -290,17 +287,6 @@ class FeedDriver {
     this.running = false;
     await this.done;
   }
-}
-
-async function postUpdates(url: string, updates: FeedUpdate[]): Promise<number> {
-  const response = await fetch(`${url}/api/feed/v1/updates`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-    body: updates.map((update) => JSON.stringify(update)).join("\n"),
-    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
-  });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,16 +363,9 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
     handle = await openDatabase(loadConfig({ DATABASE_URL: pg.url }));
     const at = new Date();
     await seed(handle.db, at);
-    const { key: firstKey, keyId: firstKeyId } = await keyOnOwnPlan(handle.db, PLAN, at);
-    const [{ org_id: orgId }] = rowsOf<{ org_id: string }>(
-      await handle.db.execute(sql`select org_id from api_keys where id = ${firstKeyId}`),
-    ) as [{ org_id: string }];
-    const keys = [{ key: firstKey, keyId: firstKeyId }];
-    for (let i = 1; i < API_CLIENTS + 2 + NEWCOMERS; i++) {
-      const created = await createProductionKey(handle.db, orgId, { name: `proof ${i}` }, { actor: OPERATOR, at });
-      recordSecret(created.key);
-      keys.push({ key: created.key, keyId: created.summary.id });
-    }
+    const first = await keyOnOwnPlan(handle.db, PLAN, at);
+    const more = await productionKeys(handle.db, first.orgId, API_CLIENTS + 1 + NEWCOMERS, at, "proof");
+    const keys = [first, ...more.map(({ id, key }) => ({ key, keyId: id }))];
     const streamKey = keys[API_CLIENTS]!;
     const revokedKey = keys[API_CLIENTS + 1]!;
     const newcomers = keys.slice(API_CLIENTS + 2);
@@ -398,7 +377,8 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
     });
     log(`faults: 2 instances behind nginx at ${cluster.url}`);
     const world = liveSoccer(LIVE_EVENTS, Date.now());
-    if ((await postUpdates(cluster.url, world)) !== 200) throw new Error("the first batch of events was refused");
+    if ((await postUpdates(cluster.url, world)).status !== 200)
+      throw new Error("the first batch of events was refused");
 
     for (let i = 0; i < API_CLIENTS; i++) {
       clients.push(new ApiClient(`api client ${i + 1}`, cluster.url, keys[i]!.key, keys[i]!.keyId));

@@ -6,8 +6,10 @@ import { openApiDocument } from "../lib/api/openapi.ts";
 import { crc32 } from "node:zlib";
 import { toBase62 } from "../lib/ids.ts";
 import { checkKeyFormat } from "../lib/keys/format.ts";
-import { expectDocumented } from "../tests/integration/support/api.ts";
-import { Pacer, redact, type Finding, type Tally } from "./report.ts";
+import { expectDocumented } from "../testing/api.ts";
+import { pacer } from "../testing/pace.ts";
+import { sseReader, type SseMessage } from "../testing/sse.ts";
+import { redact, type Finding, type Tally } from "./report.ts";
 
 // The fuzzer: requests for every operation of our OpenAPI document, generated from its parameter
 // schemas with fast-check, valid ones and ones with one thing broken, each answer checked as
@@ -397,19 +399,28 @@ export function fuzzCases(context: FuzzContext, count: number, seed: number): Fu
 const STREAM_READ_MS = 10_000;
 
 /**
- * The first message of a stream (skipping `retry:`), then the connection is closed. A client that
- * resumes where the feed is has nothing to be sent: its first message is a `: ping` comment.
+ * The first message of a stream, then the connection is closed: null for a `: ping` comment, which
+ * is all a client that resumes where the feed is has to be sent.
  */
-async function firstMessage(response: Response, abort: AbortController): Promise<string> {
+async function firstMessage(response: Response, abort: AbortController): Promise<SseMessage | null> {
   const reader = response.body!.getReader();
   const timer = setTimeout(() => abort.abort(), STREAM_READ_MS);
+  let first: SseMessage | null | undefined;
+  const parser = sseReader({
+    onMessage: (message) => (first ??= message),
+    onComment: (comment) => {
+      if (comment === "ping" && first === undefined) first = null;
+    },
+  });
   let text = "";
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      text += Buffer.from(value).toString("utf8");
-      for (const block of text.split("\n\n").slice(0, -1)) if (/^(data: |: ping)/m.test(block)) return block;
+      const chunk = Buffer.from(value).toString("utf8");
+      text += chunk;
+      parser.feed(chunk);
+      if (first !== undefined) return first;
     }
     throw new Error(`the stream ended before its first message (got ${JSON.stringify(text.slice(0, 200))})`);
   } finally {
@@ -454,20 +465,23 @@ export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: T
     if (operation.messages && status === 200 && fuzzCase.method === "GET") {
       const message = await firstMessage(response, abort);
       const resuming = "last-event-id" in headers || /[?&](last_event_id|lastEventId)=/.test(fuzzCase.target);
-      if (/^: ping/m.test(message)) {
+      if (message === null) {
         if (!resuming) problems.push("a new stream began with a ping, not a snapshot");
       } else {
-        const event = /^event: (.+)$/m.exec(message)?.[1] ?? "message";
-        const data = JSON.parse(/^data: (.+)$/m.exec(message)![1]!) as unknown;
+        const { event, id, retry } = message;
+        const data = JSON.parse(message.data) as unknown;
         const schema = operation.messages[event];
         if (!schema) problems.push(`the stream's first message is "${event}", which the document does not list`);
         else if (!schema.safeParse(data).success) problems.push(`the stream's "${event}" does not match its schema`);
         // A resuming client is sent what it missed first; any other begins with the whole state.
         if (!resuming && event !== "snapshot") problems.push(`the stream began with "${event}", not a snapshot`);
         // The document describes a stream's body as its messages, each by its SSE fields.
-        const id = /^id: (.+)$/m.exec(message)?.[1];
-        const retry = /^retry: (\d+)$/m.exec(message)?.[1];
-        body = { event, ...(id ? { id } : {}), ...(retry ? { retry: Number(retry) } : {}), data };
+        body = {
+          event,
+          ...(id === undefined ? {} : { id: String(id) }),
+          ...(retry === undefined ? {} : { retry }),
+          data,
+        };
       }
     } else {
       const text = await response.text();
@@ -509,13 +523,13 @@ export async function runFuzz(
   options: { concurrency: number; tally: Tally; deadline: number },
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const pacers = context.keys.map(() => new Pacer(context.requestsPerSecond));
+  const pacers = context.keys.map(() => pacer(context.requestsPerSecond));
   let next = 0;
   const worker = async () => {
     while (next < cases.length && Date.now() < options.deadline) {
       const index = next++;
       const fuzzCase = cases[index]!;
-      if (fuzzCase.key !== null) await pacers[fuzzCase.key]!.take();
+      if (fuzzCase.key !== null) await pacers[fuzzCase.key]!();
       const problems = await runCase(fuzzCase, context, options.tally);
       options.tally.cases++;
       for (const problem of problems) {

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { childPids } from "../testing/cpu.ts";
+import { freePort } from "../testing/ports.ts";
 
 // A PostgreSQL cluster of the proof's own, in a temporary folder on a spare port, so that the
 // fault suite can stop it, hang it and start it again without touching anyone else's database.
@@ -45,17 +46,6 @@ export function postgresClusterUnavailable(): string | null {
   return null;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const unavailable = postgresClusterUnavailable();
   if (unavailable) throw new Error(`cannot start a PostgreSQL cluster: ${unavailable}`);
@@ -82,11 +72,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const stop = () => run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
   const processes = () => {
     const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-    const children = spawnSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
-      .stdout.split("\n")
-      .filter(Boolean)
-      .map(Number);
-    return [postmaster, ...children];
+    return [postmaster, ...childPids(postmaster)];
   };
   const signal = (name: NodeJS.Signals) => {
     for (const pid of processes()) {

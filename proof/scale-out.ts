@@ -1,11 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { startServer, type RunningServer } from "../tests/integration/support/processes.ts";
-import { freePort } from "./postgres-cluster.ts";
+import { freePort, waitForPort } from "../testing/ports.ts";
+import { startServer, type RunningServer } from "../testing/processes.ts";
 
 // N instances of the built service on one PostgreSQL, behind nginx (proof/nginx.conf): what
 // `npm run scale-out` starts, and what the fault suite and bench/scale-out.ts stand on. Every
@@ -46,24 +45,6 @@ export type ScaleOutOptions = {
 /** Why nginx cannot be started here, or null. */
 export function nginxUnavailable(): string | null {
   return spawnSync("nginx", ["-v"]).error ? "nginx is not installed (Debian: apt-get install nginx)" : null;
-}
-
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = connect({ host: "127.0.0.1", port }, () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.on("error", () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port} after ${timeoutMs} ms`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
 }
 
 export type Nginx = { url: string; pid: number; stop(): Promise<void> };

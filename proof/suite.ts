@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "../lib/db/index.ts";
 import { pruneRevisions } from "../lib/feed/history.ts";
-import { admin, startServer, type RunningServer } from "../tests/integration/support/processes.ts";
-import { FEED_TOKEN, ingest, organisationWithKeys } from "../tests/integration/support/api.ts";
-import type { Backend, TestDatabase } from "../tests/integration/support/databases.ts";
-import { logFindings, recordSecret } from "../tests/integration/support/logs.ts";
+import type { Backend, TestDatabase } from "../testing/databases.ts";
+import { residentBytes } from "../testing/cpu.ts";
+import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { logFindings, recordSecret } from "../testing/logs.ts";
+import { organisationWithKeys } from "../testing/organisations.ts";
+import { admin, startServer, type RunningServer } from "../testing/processes.ts";
 import { OPERATOR } from "../lib/audit.ts";
 import { createSandboxKey } from "../lib/keys/index.ts";
 import { createOrganisation } from "../lib/organisations.ts";
@@ -23,7 +25,7 @@ import {
 } from "./checks.ts";
 import { consoleAbuse, consoleMember } from "./console-checks.ts";
 import { fuzzCases, OPERATIONS, runFuzz, type FuzzContext } from "./fuzz.ts";
-import { residentBytes, sleep, Tally, type Finding } from "./report.ts";
+import { sleep, Tally, type Finding } from "./report.ts";
 
 // The abuse suite: one server on a database of its own, the fuzzer over every operation of the
 // OpenAPI document, then the abuse checks, then whether the service came through: still ready, its
@@ -181,7 +183,6 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       production.push(extra.key);
     }
     const members = await addMembers(database, org.orgId);
-    for (const key of [...production, org.sandbox.key]) recordSecret(key);
     const start = () =>
       startServer({
         ...env,

@@ -1,29 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { demoSignIn } from "../../tests/integration/support/console.ts";
-import { runNode, startServer, type RunningServer } from "../../tests/integration/support/processes.ts";
+import { demoSignIn } from "../../testing/console.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { freePort } from "../../testing/ports.ts";
+import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
 
 // A server of the board suite's own (the built app on PGlite, simulator off), fed through the
 // provider ingest, on a fixed port so that it can be stopped and started again under the pages
 // that follow it.
 
-const FEED_TOKEN = "feed-token-for-the-board-suite-0123456789";
 // A busy machine (the suite's own browser beside it) can take more than a minute to start it.
 const READY_WITHIN_MS = 120_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export type LiveServer = {
   url: string;
@@ -57,14 +46,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     url,
     demo: demoSignIn(server.output()),
     async ingest(updates) {
-      const response = await fetch(`${url}/api/feed/v1/updates`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${FEED_TOKEN}`, "content-type": "application/x-ndjson" },
-        body: updates.map((update) => JSON.stringify(update)).join("\n"),
-      });
-      const body = (await response.json()) as { data?: { rejected: number } };
-      expect(response.status, JSON.stringify(body)).toBe(200);
-      expect(body.data?.rejected, JSON.stringify(body)).toBe(0);
+      await ingest(url, updates);
     },
     async restart() {
       await server.stop("SIGTERM");
@@ -73,10 +55,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     async operator<T>(args: string[]) {
       await server.stop("SIGTERM");
       try {
-        // A CLI process opens, migrates and closes the database: on a busy machine, beyond 30 s.
-        const result = await runNode("scripts/admin.ts", [...args, "--json"], { DATA_DIR: dataDir }, 120_000);
-        expect(result.code, `admin ${args.join(" ")}: ${result.stdout}${result.stderr}`).toBe(0);
-        return JSON.parse(result.stdout) as T;
+        return await admin<T>(args, { DATA_DIR: dataDir });
       } finally {
         server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
       }

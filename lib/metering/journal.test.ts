@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, wri
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withWriteSync, writeCalls } from "../../tests/integration/support/write-faults.ts";
+import { withWriteSync, writeCalls } from "../../testing/write-faults.ts";
 import { claimOrphans, Journal, readJournal } from "./journal.ts";
 
 const folder = () => mkdtempSync(path.join(tmpdir(), "journal-"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatReport, runAbuseSuite } from "../../proof/suite.ts";
-import { BACKENDS, POSTGRES } from "./support/databases.ts";
+import { BACKENDS, POSTGRES } from "../../testing/databases.ts";
 
 // The abuse suite's short run (proof/suite.ts; `npm run proof:abuse` is the full one): a few
 // hundred fuzz cases over every operation of the OpenAPI document, then every abuse check with

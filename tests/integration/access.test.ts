@@ -8,12 +8,13 @@ import { generateKey } from "../../lib/keys/format.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { expectDocumented, organisationWithKeys } from "./support/api.ts";
-import { signIn } from "./support/console.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { recordSecret } from "./support/logs.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { requestQueries } from "../../proof/report.ts";
+import { expectDocumented } from "../../testing/api.ts";
+import { signIn } from "../../testing/console.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { recordSecret } from "../../testing/logs.ts";
+import { requestQueries } from "../../testing/metrics.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Who may read the API, and at what cost to the service: console members reading with their
 // session cookie, invented keys, a key pasted into a path, and the console's audit page.

@@ -5,8 +5,8 @@ import { openDatabase } from "../../lib/db/index.ts";
 import { auditLog } from "../../lib/db/schema/index.ts";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
 import { requestPlan } from "../../lib/plans.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { admin, runAdmin } from "./support/processes.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { admin, runAdmin } from "../../testing/processes.ts";
 
 type Key = { id: string; key?: string; environment: string; status: string; sports: string[]; hint: string };
 

@@ -2,13 +2,15 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { SPORTS } from "../../lib/db/schema/index.ts";
-import { apiClient, checkedAnswers, FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
-import { BACKENDS, type Backend, useTestDatabase } from "./support/databases.ts";
-import { admin, startServer, type RunningServer } from "./support/processes.ts";
+import { apiClient, checkedAnswers } from "../../testing/api.ts";
+import { BACKENDS, type Backend, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
 
 // The public API over HTTP, on both entry points (our node:http server and Next's route handlers)
 // and both databases: every endpoint, parameter and error code of the contract. Every answer is
-// checked against the OpenAPI document as it arrives (support/api.ts).
+// checked against the OpenAPI document as it arrives (testing/api.ts).
 
 const DELAY_SECONDS = 3;
 const UPCOMING = 120; // more than one page of 100

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FINGERPRINT_FILE, sourceFingerprint } from "../../scripts/build-fingerprint.ts";
-import { freshDataDir } from "./support/databases.ts";
-import { startServer } from "./support/processes.ts";
+import { freshDataDir } from "../../testing/databases.ts";
+import { startServer } from "../../testing/processes.ts";
 
 // `npm start` after a `git pull` that changed a page: it must build again before serving, and
 // must not build when nothing the build reads changed. Done in a clone of the project's last commit.

@@ -12,7 +12,7 @@ import { users } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { resetPassword } from "../../lib/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 
 // Accounts and their sessions against a real database: what sign-up costs the database and how
 // often it may run, how a session is ended, and how old password hashes are replaced.

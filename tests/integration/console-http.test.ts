@@ -1,9 +1,9 @@
 import { decode, encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/console/sign-in.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { cookiesOf, demoSignIn, signIn } from "./support/console.ts";
+import { cookiesOf, demoSignIn, signIn } from "../../testing/console.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
 

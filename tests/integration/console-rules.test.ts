@@ -22,7 +22,7 @@ import { listKeys } from "../../lib/keys/index.ts";
 import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/licences.ts";
 import { approvePlanRequest } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 // The console's rules, called exactly as the server actions call them: with nothing but the user
 // id a session would carry, and raw form fields. A forged POST to a server action reaches these.

@@ -19,7 +19,7 @@ import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 const at = new Date("2026-11-21T12:00:00Z");
 const context = { actor: OPERATOR, at };

@@ -1,24 +1,16 @@
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { listOrganisations } from "../../lib/organisations.ts";
-import { freshDataDir } from "./support/databases.ts";
-import { runNode, startServer } from "./support/processes.ts";
+import { freshDataDir } from "../../testing/databases.ts";
+import { freePort } from "../../testing/ports.ts";
+import { runNode, startServer } from "../../testing/processes.ts";
 
 // A .env file in the folder the service runs in configures `npm start` and `npm run admin` alike.
 // The folder is a copy of the project made of links, so the project's own folder gets no .env.
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("configuration from .env", () => {
   const folder = mkdtempSync(path.join(tmpdir(), "svc-env-"));

@@ -5,7 +5,7 @@ import type { EventChange } from "../../lib/feed/changes.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import { startLeadership, type Leadership } from "../../lib/feed/leader.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 const creation = (id: string) => ({
   event_id: id,

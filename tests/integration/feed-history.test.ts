@@ -12,8 +12,8 @@ import {
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { creation } from "./support/feed.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { creation } from "../../testing/feed.ts";
 
 const t0 = new Date("2026-11-21T16:00:00Z");
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);

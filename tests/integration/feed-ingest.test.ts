@@ -5,9 +5,9 @@ import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts
 import { handleFeedUpdates } from "../../lib/feed/http.ts";
 import type { LineResult } from "../../lib/feed/ingest.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { organisationWithKeys } from "./support/api.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 const TOKEN = "feed-token-for-tests-0123456789";
 const at = new Date("2026-11-21T15:00:00Z");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { POSTGRES, useTestDatabase } from "./support/databases.ts";
-import { startServer } from "./support/processes.ts";
+import { POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { startServer } from "../../testing/processes.ts";
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ import { SPORTS, type EventStatus } from "../../lib/db/schema/index.ts";
 import { canMove } from "../../lib/feed/status.ts";
 import { Simulator } from "../../lib/sim/simulator.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 
 // The simulator through the real ingest into a real database, at 600 simulated seconds per real
 // second on a test clock: a few ticks run whole matches.

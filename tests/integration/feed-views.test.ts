@@ -5,8 +5,8 @@ import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { creation } from "./support/feed.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { creation } from "../../testing/feed.ts";
 
 // The two views the API serves from: the present, and the present of DELAY seconds ago, both
 // built from the revision history, with the clock under the test's control.

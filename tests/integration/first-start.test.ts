@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
+import { POSTGRES, freshDataDir, useTestDatabase } from "../../testing/databases.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase, rowsOf } from "../../lib/db/index.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
 
 // What a new user sees at the first start and at the next: a few JSON lines and the demo sign-in on
 // a line of its own, as the README shows it; and where the demo organisation is seeded at all.

@@ -9,12 +9,12 @@ import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { apiClient } from "./support/api.ts";
-import { BACKENDS, useTestDatabase, type TestDatabase } from "./support/databases.ts";
-import { recordSecret } from "./support/logs.ts";
-import { storedRequests } from "./support/metering.ts";
-import { openSse } from "./support/sse.ts";
-import { admin, startServer, type RunningServer } from "./support/processes.ts";
+import { apiClient } from "../../testing/api.ts";
+import { BACKENDS, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { recordSecret } from "../../testing/logs.ts";
+import { storedRequests } from "../../testing/organisations.ts";
+import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse } from "../../testing/sse.ts";
 
 // A licence is a claim until an operator verifies it, and production keys are served only while
 // their organisation's licence is verified and in force: the operator's CLI against the real

@@ -14,8 +14,8 @@ import { JournalMeter, type Admission } from "../../lib/metering/index.ts";
 import { readJournal } from "../../lib/metering/journal.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { seed } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase, type TestDatabase } from "./support/databases.ts";
-import { replaceWriteSync } from "./support/write-faults.ts";
+import { BACKENDS, POSTGRES, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { replaceWriteSync } from "../../testing/write-faults.ts";
 
 // The meter against a real database, in this process: exact counts, the journal's replay after a
 // crash, month rollover and the per-second window with times chosen by the test, and two meters

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { SPORTS } from "../../lib/db/schema/index.ts";
 import { seed } from "../../seeds/index.ts";
-import { BACKENDS, freshDataDir, POSTGRES, useTestDatabase, type TestDatabase } from "./support/databases.ts";
-import { keyOnOwnPlan, storedRequests } from "./support/metering.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
+import { BACKENDS, freshDataDir, POSTGRES, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { keyOnOwnPlan, storedRequests } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Metering through HTTP against real server processes: 10,000 concurrent requests against one
 // instance and against two sharing PostgreSQL, then the count stored equals the answers that said

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { openSse } from "./support/sse.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse } from "../../testing/sse.ts";
 
 // GET /metrics: the Prometheus text format, only for the bearer of METRICS_TOKEN, with values that
 // move with the traffic; off when METRICS_TOKEN is unset.

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ERRORS } from "../../lib/api/errors.ts";
 import { problemType } from "../../lib/http/problem.ts";
 import { SERVICE_ERRORS } from "../../lib/http/service-errors.ts";
-import { freshDataDir } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
+import { freshDataDir } from "../../testing/databases.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Every problem body's `type` leads to the service's own page of error codes, at the section of
 // its code (RFC 9457: a reference resolved against the request's URL).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { readiness } from "../../lib/health.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 
 describe.each(BACKENDS)("readiness on $name", (backend) => {
   const database = useTestDatabase(backend);

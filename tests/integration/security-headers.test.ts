@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectApiHeaders, expectDocumented, FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { openSse } from "./support/sse.ts";
+import { expectApiHeaders, expectDocumented } from "../../testing/api.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse } from "../../testing/sse.ts";
 
 // The security headers of every kind of answer (API successes, errors, 304s, streams, the OpenAPI
 // document, health, metrics, pages and their assets), the CORS preflight, on both entry points.

@@ -3,9 +3,9 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
-import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "./support/databases.ts";
-import { admin, startServer, runNode, type RunningServer } from "./support/processes.ts";
-import { rawExchange, requestHead } from "../../proof/raw.ts";
+import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "../../testing/databases.ts";
+import { admin, startServer, runNode, type RunningServer } from "../../testing/processes.ts";
+import { rawExchange, requestHead } from "../../testing/raw-http.ts";
 
 describe.each(BACKENDS)("the server on $name", (backend) => {
   const database = useTestDatabase(backend);

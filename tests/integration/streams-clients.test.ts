@@ -2,11 +2,12 @@ import { EventSourcePolyfill } from "event-source-polyfill";
 import { EventSource, type FetchLike } from "eventsource";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { openSse, type SseClient } from "./support/sse.ts";
-import { tcpProxy } from "./support/tcp-proxy.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse, type SseClient } from "../../testing/sse.ts";
+import { tcpProxy } from "../../testing/tcp-proxy.ts";
 
 // The streams with the EventSource clients key holders use, where those clients' own behaviour
 // decides what a stream costs: `eventsource` (the WHATWG EventSource for Node) after an event

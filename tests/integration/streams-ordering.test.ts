@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organisationWithKeys } from "./support/api.ts";
-import { BACKENDS, useTestDatabase } from "./support/databases.ts";
-import { startServer, type RunningServer } from "./support/processes.ts";
-import { openSse, type Received, type SseClient } from "./support/sse.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse, type Received, type SseClient } from "../../testing/sse.ts";
 
 // A property of every stream over a long simulated run: for every client, however often it drops
 // and resumes, however slowly it reads, the ids it receives are strictly increasing, and every

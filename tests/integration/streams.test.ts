@@ -5,12 +5,14 @@ import { openDatabase } from "../../lib/db/index.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
 import { pruneRevisions } from "../../lib/feed/history.ts";
-import { expectDocumented, FEED_TOKEN, ingest, organisationWithKeys } from "./support/api.ts";
-import { demoSignIn, signIn } from "./support/console.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "./support/databases.ts";
-import { admin, startServer, type RunningServer } from "./support/processes.ts";
-import { tcpProxy } from "./support/tcp-proxy.ts";
-import { idsOf, openSse, strictlyIncreasing, type Received, type SseClient } from "./support/sse.ts";
+import { expectDocumented } from "../../testing/api.ts";
+import { demoSignIn, signIn } from "../../testing/console.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
+import { idsOf, openSse, strictlyIncreasing, type Received, type SseClient } from "../../testing/sse.ts";
+import { tcpProxy } from "../../testing/tcp-proxy.ts";
 
 // The two streams over HTTP with a real SSE parser (eventsource-parser): snapshot then changes,
 // resume by header and by query parameter, resyncs with their reasons, heartbeats, the end of an

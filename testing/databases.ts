@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
-import { loadConfig, type Config } from "../../../lib/config.ts";
-import { randomBase62 } from "../../../lib/ids.ts";
+import { loadConfig, type Config } from "../lib/config.ts";
+import { randomBase62 } from "../lib/ids.ts";
 
 /**
  * A database of its own for one test file: a fresh PGlite folder, or a fresh PostgreSQL database

@@ -1,11 +1,60 @@
 import { request, type IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
-import { streamEvent, streamOdds } from "../../../lib/streams/endpoints.ts";
+import { streamEvent, streamOdds } from "../lib/streams/endpoints.ts";
+import { recordCredentials } from "./logs.ts";
 
-// A Server-Sent Events client for the stream tests: a real HTTP connection parsed by a well-kept
-// SSE parser, recording every message, comment and retry with the time it arrived. It can stop
-// reading (a slow client) and every message's data is checked against the stream's schema.
+// Reading Server-Sent Events, at three levels: `sseReader`, a well-kept SSE parser fed with text as
+// it arrives; `openSse`, the stream tests' client on it (a real HTTP connection, recording every
+// message, comment and retry with the time it arrived, able to stop reading like a slow client,
+// and checking every message's data against the stream's schema); and `takeFrames`, for the
+// benchmarks' thousands of subscribers, which only cut the bytes into messages and parse nothing.
+
+/** One message as the wire has it: `data` unparsed, `retry` the last `retry:` field read before it. */
+export type SseMessage = { id?: number; event: string; data: string; retry?: number };
+
+export type SseReader = { feed(text: string): void };
+
+/** A parser of a stream's text: each message, comment (`: ping`) and retry to its handler. */
+export function sseReader(handlers: {
+  onMessage: (message: SseMessage) => void;
+  onComment?: (comment: string) => void;
+  onRetry?: (ms: number) => void;
+}): SseReader {
+  let retry: number | undefined;
+  const parser = createParser({
+    onEvent: (message) => {
+      const read: SseMessage = {
+        id: message.id === undefined ? undefined : Number(message.id),
+        event: message.event ?? "message",
+        data: message.data,
+      };
+      if (retry !== undefined) read.retry = retry;
+      retry = undefined;
+      handlers.onMessage(read);
+    },
+    onComment: (comment) => handlers.onComment?.(comment.trim()),
+    onRetry: (ms) => {
+      retry = ms;
+      handlers.onRetry?.(ms);
+    },
+  });
+  return { feed: (text) => parser.feed(text) };
+}
+
+/**
+ * Cuts whole messages (a blank line ends one) off the front of `buffer`, bytes as they came, and
+ * returns them with what is left.
+ */
+export function takeFrames(buffer: string): { frames: string[]; rest: string } {
+  const frames: string[] = [];
+  let end: number;
+  while ((end = buffer.indexOf("\n\n")) !== -1) {
+    frames.push(buffer.slice(0, end + 2));
+    buffer = buffer.slice(end + 2);
+  }
+  return { frames, rest: buffer };
+}
 
 export type Received = { id?: number; event: string; data: Record<string, unknown>; at: number };
 
@@ -36,6 +85,7 @@ export function openSse(
   options: { headers?: Record<string, string>; kind?: "event" | "board"; paused?: boolean } = {},
 ): Promise<SseClient> {
   const schemas = SCHEMAS[options.kind ?? (url.includes("/odds/stream") ? "board" : "event")]!;
+  recordCredentials(options.headers);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { accept: "text/event-stream", ...options.headers } }, (res) => {
       let ended = false;
@@ -101,24 +151,18 @@ export function openSse(
         });
         return;
       }
-      const parser = createParser({
-        onEvent: (message) => {
-          const event = message.event ?? "message";
-          const data = JSON.parse(message.data) as Record<string, unknown>;
+      const parser = sseReader({
+        onMessage: ({ id, event, data: text }) => {
+          const data = JSON.parse(text) as Record<string, unknown>;
           const schema = schemas[event];
           if (!schema) throw new Error(`undocumented stream message "${event}"`);
           const checked = schema.safeParse(data);
           if (!checked.success) throw new Error(`"${event}" does not match its schema: ${checked.error.message}`);
-          client.messages.push({
-            id: message.id === undefined ? undefined : Number(message.id),
-            event,
-            data,
-            at: Date.now(),
-          });
+          client.messages.push({ id, event, data, at: Date.now() });
           notify();
         },
         onComment: (comment) => {
-          client.comments.push(comment.trim());
+          client.comments.push(comment);
           notify();
         },
         onRetry: (ms) => client.retries.push(ms),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { recordSecret, recordServerOutput } from "./logs.ts";
+import { READY_LINE } from "./ready.ts";
 
 // Children get a clean environment: none of the developer's database settings leak into a test.
 function childEnv(env: Record<string, string>, cwd?: string): NodeJS.ProcessEnv {
@@ -25,21 +26,96 @@ function track<T extends ChildProcess>(child: T): T {
   return child;
 }
 
-export type RunningServer = {
-  url: string;
+/** A child process started by the harness, with everything it writes (stdout and stderr) kept. */
+export type StartedProcess = {
   process: ChildProcess;
   output(): string;
+  /** Resolves with what the ready line matched, once the process printed it. */
+  ready: Promise<RegExpExecArray>;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Signals it (SIGTERM by default) and waits until it has ended; SIGKILL after `killAfterMs`, if given. */
+  stop(signal?: NodeJS.Signals, killAfterMs?: number): Promise<number | null>;
 };
+
+/**
+ * Starts `entry` (a TypeScript file) with this Node in a clean environment plus `env`, and reads its
+ * output for `ready`. `ready` rejects when the process ends first or takes over `readyWithinMs`
+ * (then it is killed), with what it printed.
+ */
+export function startProcess(
+  entry: string,
+  options: {
+    env: Record<string, string>;
+    args?: string[];
+    cwd?: string;
+    ready: RegExp;
+    readyWithinMs?: number;
+    /** What the errors call it. */
+    name?: string;
+  },
+): StartedProcess {
+  const name = options.name ?? path.basename(entry);
+  const child = track(
+    spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry, ...(options.args ?? [])], {
+      env: childEnv(options.env, options.cwd),
+      cwd: options.cwd,
+    }),
+  );
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const readyWithinMs = options.readyWithinMs ?? 60_000;
+  const ready = new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${name} not ready within ${readyWithinMs / 1000} s:\n${output}`));
+    }, readyWithinMs);
+    let matched: RegExpExecArray | null = null;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      // Once ready, the output only grows: searching it again on every chunk flattened a string of
+      // megabytes each time, and under load this process then took a core from the server it measured.
+      if (matched) return;
+      matched = options.ready.exec(output);
+      if (matched) {
+        clearTimeout(timer);
+        resolve(matched);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  // A caller that never awaits `ready` (it failed elsewhere first) leaves no unhandled rejection.
+  ready.catch(() => undefined);
+  return {
+    process: child,
+    output: () => output,
+    ready,
+    exited,
+    async stop(signal = "SIGTERM", killAfterMs) {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+export type RunningServer = StartedProcess & { url: string };
 
 /**
  * Starts `server.ts` (the production server, on the built app) and waits until it is ready. By
  * default on a free port of 127.0.0.1; `entry` and `cwd` start it another way (`npm start`'s entry,
  * in another folder), and `address: "from-config"` leaves PORT and HOST to what that folder says.
+ * Its output joins the log check (logs.ts), and the secrets in its settings are recorded.
  */
-export function startServer(
+export async function startServer(
   env: Record<string, string>,
   options: {
     entry?: string;
@@ -53,50 +129,16 @@ export function startServer(
 ): Promise<RunningServer> {
   for (const [name, value] of Object.entries(env)) if (/TOKEN|SECRET|PASSWORD/.test(name)) recordSecret(value);
   const address: Record<string, string> = options.address === "from-config" ? {} : { PORT: "0", HOST: "127.0.0.1" };
-  const entry = options.entry ?? "server.ts";
-  const child = track(
-    spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry], {
-      env: childEnv({ ...address, ...env }, options.cwd),
-      cwd: options.cwd,
-    }),
-  );
-  let output = "";
-  if (options.checkLogs !== false) recordServerOutput(() => output);
-  const readyWithinMs = options.readyWithinMs ?? 60_000;
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`server not ready within ${readyWithinMs / 1000} s:\n${output}`));
-    }, readyWithinMs);
-    let ready: RegExpExecArray | null = null;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      // Once ready, the output only grows: searching it again on every chunk flattened a string of
-      // megabytes each time, and under load this process then took a core from the server it measured.
-      if (ready) return;
-      ready = /Ready on (http:\/\/\S+)/.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve({
-          url: ready[1]!.replace("localhost", "127.0.0.1"),
-          process: child,
-          output: () => output,
-          exited,
-          stop: (signal = "SIGTERM") => {
-            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-            return exited;
-          },
-        });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
-    });
+  const server = startProcess(options.entry ?? "server.ts", {
+    env: { ...address, ...env },
+    cwd: options.cwd,
+    ready: READY_LINE,
+    readyWithinMs: options.readyWithinMs,
+    name: "server",
   });
+  if (options.checkLogs !== false) recordServerOutput(server.output);
+  const ready = await server.ready;
+  return { ...server, url: ready[1]!.replace("localhost", "127.0.0.1") };
 }
 
 export type ProcessResult = { code: number | null; stdout: string; stderr: string };
@@ -132,8 +174,15 @@ export function runNode(
   );
 }
 
-export function runAdmin(args: string[], env: Record<string, string>): Promise<ProcessResult> {
-  return runNode("scripts/admin.ts", args, env);
+// A CLI process opens, migrates and closes the database: on a busy machine, beyond 30 s.
+const ADMIN_WITHIN_MS = 120_000;
+
+export function runAdmin(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = ADMIN_WITHIN_MS,
+): Promise<ProcessResult> {
+  return runNode("scripts/admin.ts", args, env, timeoutMs);
 }
 
 /** Runs the CLI with --json and returns the parsed document, failing loudly on a non-zero exit. */

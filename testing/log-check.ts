@@ -1,7 +1,7 @@
 import { afterAll, expect } from "vitest";
 import { logFindings, resetLogChecks } from "./logs.ts";
 
-// Runs after every integration test file (vitest setupFiles): see support/logs.ts.
+// Runs after every integration test file (vitest setupFiles): see logs.ts.
 afterAll(() => {
   const findings = logFindings();
   resetLogChecks();

@@ -1,6 +1,8 @@
-// What every test file checks of the servers it started, once it is done (setupFiles): their logs
-// are JSON lines without terminal colour codes, every access line carries its request id, and no secret the tests made or used
-// (API keys, passwords, session cookies, tokens) appears in any line.
+// What every test file checks of the servers it started, once it is done (log-check.ts, a vitest
+// setup file; the abuse suite reads the same findings): their logs are JSON lines without terminal
+// colour codes, every access line carries its request id, and no secret appears in any line. The
+// harness records the secrets itself wherever it makes or sends one (keys, passwords, session
+// cookies, the feed and metrics tokens), so that no suite can forget one.
 
 /** The output of every server started in this test file. */
 const outputs: (() => string)[] = [];
@@ -13,6 +15,19 @@ export function recordServerOutput(output: () => string): void {
 /** A value that must never be logged. */
 export function recordSecret(value: string | null | undefined): void {
   if (value && value.length >= 8) secrets.add(value);
+}
+
+/** The credentials among request headers: an API key, a bearer token, a session cookie. */
+export function recordCredentials(headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const header = name.toLowerCase();
+    if (header === "x-api-key") recordSecret(value);
+    else if (header === "authorization") recordSecret(value.replace(/^Bearer\s+/i, ""));
+    else if (header === "cookie") {
+      for (const pair of value.split(";"))
+        if (/^\s*next-auth\.session-token=/.test(pair)) recordSecret(pair.split("=")[1]);
+    }
+  }
 }
 
 // The one line that is not JSON, and the one allowed to hold a secret: the demo administrator's

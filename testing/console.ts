@@ -1,0 +1,55 @@
+import { send, type Sent } from "./http.ts";
+import { recordSecret } from "./logs.ts";
+
+// Signing in to the console through the real server and next-auth's own endpoints, as a browser
+// does it: the CSRF cookie and token, then the credentials callback that sets the session cookie.
+// The password and the session are recorded as secrets, so that no server log may hold them.
+
+export type SignInAttempt = { error: string | null; session: string | null };
+
+/** The `name=value` pairs of an answer's Set-Cookie headers, ready for a `cookie` header. */
+export function cookiesOf(answer: Response | Sent): string[] {
+  const cookies =
+    answer instanceof Response
+      ? answer.headers.getSetCookie()
+      : ([] as string[]).concat(answer.headers["set-cookie"] ?? []);
+  return cookies.map((cookie) => cookie.split(";", 1)[0]!);
+}
+
+/**
+ * `session` is the `next-auth.session-token=…` cookie pair, ready for a `cookie` header. `from`
+ * is the loopback address the requests leave from (another client, to the server).
+ */
+export async function signIn(
+  url: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+  from?: string,
+): Promise<SignInAttempt> {
+  recordSecret(password);
+  const csrf = await send(`${url}/api/auth/csrf`, { from });
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const answer = await send(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    from,
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookiesOf(csrf).join("; "),
+      ...headers,
+    },
+    body: new URLSearchParams({ email, password, csrfToken, json: "true" }).toString(),
+  });
+  const { url: next } = JSON.parse(answer.body) as { url: string };
+  const session = cookiesOf(answer).find((c) => c.startsWith("next-auth.session-token=")) ?? null;
+  recordSecret(session?.slice(session.indexOf("=") + 1));
+  return { error: new URL(next).searchParams.get("error"), session };
+}
+
+/** The demo administrator's credentials, printed once by a server that seeded an empty database. */
+export function demoSignIn(serverOutput: string): { email: string; password: string } {
+  const printed = /Demo sign-in \(shown this once\): ([^\s"]+) \/ ([^\s"]+)/.exec(serverOutput);
+  if (!printed) throw new Error("the server did not seed the demo organisation (the database was not empty)");
+  recordSecret(printed[2]);
+  return { email: printed[1]!, password: printed[2]! };
+}
