@@ -18,7 +18,7 @@ import path from "node:path";
 // line, `<key id> <epoch ms>\n`, and written with a synchronous write before the request is
 // answered: once write(2) returns the line is in the kernel, so a `kill -9` (or any crash of the
 // process) cannot lose it. The lines of the requests admitted in one turn of the event loop are
-// written together (group commit, see JournalMeter): a write per request was a visible share of an
+// written together (group commit, see Durability): a write per request was a visible share of an
 // API request's CPU, most of it the file system's work for each append. The meter adds the journal
 // to PostgreSQL in batches and records, in the same transaction, how many bytes it has added
 // (meter_journals). At start-up a journal whose process is gone is replayed from that point, so
