@@ -4,8 +4,9 @@ import type { FeedViews } from "../feed/views.ts";
 import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
-import { sessionViewer } from "../streams/session.ts";
 import { openApiResponse } from "./openapi.ts";
+import { sessionViewer } from "./session-viewer.ts";
+import { streamProblem } from "./stream-endpoints.ts";
 import { KeyGuesses } from "./guesses.ts";
 import { cachedSessions, memberLimits } from "./members.ts";
 import { ENDPOINTS } from "./endpoints.ts";
@@ -66,7 +67,7 @@ export async function startApi(options: {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
   setInstanceKeyCache(keys);
-  const streams = new StreamHub({ ...options, settings: options.streams });
+  const streams = new StreamHub({ ...options, settings: options.streams, problem: streamProblem });
   await streams.start();
   const services: ApiServices = {
     keys,

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { sessionToken } from "../streams/session.ts";
+import { sessionToken } from "./session-viewer.ts";
 import { ApiError } from "./errors.ts";
 import type { MemberLimits } from "./member-entitlement.ts";
 import type { ApiRequest } from "./pipeline.ts";

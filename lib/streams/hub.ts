@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { ApiError, type ApiErrorCode } from "../api/errors.ts";
 import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import { revisionsAfter, snapshotThrough, type Revision } from "../feed/history.ts";
@@ -23,6 +22,7 @@ import {
   type ResyncReason,
   type StreamMessage,
 } from "./messages.ts";
+import { StreamEnding, type StreamEndingCode, type StreamProblem } from "./errors.ts";
 import type { StreamSink } from "./sink.ts";
 import { drainOrStall, holdDuringReplay, overflowed } from "./replay-guard.ts";
 import { SSE_PING, sseMessage, sseRetry } from "./sse.ts";
@@ -148,9 +148,19 @@ export class StreamHub {
   private readonly views: FeedViews;
   private readonly bus: ChangeBus;
   private readonly now: () => Date;
+  private readonly problem: StreamProblem;
   readonly settings: StreamSettings;
 
-  constructor(options: { db: Database; views: FeedViews; bus: ChangeBus; now: () => Date; settings: StreamSettings }) {
+  constructor(options: {
+    db: Database;
+    views: FeedViews;
+    bus: ChangeBus;
+    now: () => Date;
+    settings: StreamSettings;
+    /** The problem body of a stream's last `error` message, as the API answers that code. */
+    problem: StreamProblem;
+  }) {
+    this.problem = options.problem;
     this.db = options.db;
     this.views = options.views;
     this.bus = options.bus;
@@ -271,7 +281,7 @@ export class StreamHub {
       logger().error({ err: error, request_id: request.requestId }, "A stream could not start");
       this.endWithError(
         subscriber,
-        new ApiError("unavailable", "The stream could not read the feed's history; reconnect with your last id.", {}),
+        new StreamEnding("unavailable", "The stream could not read the feed's history; reconnect with your last id."),
       );
     });
   }
@@ -388,7 +398,7 @@ export class StreamHub {
       if (!document) {
         return this.endWithError(
           subscriber,
-          new ApiError("not_found", `No event ${channel.eventId} in this view of the feed any more.`),
+          new StreamEnding("not_found", `No event ${channel.eventId} in this view of the feed any more.`),
         );
       }
       messages = [eventSnapshot(mirror, document, fresh, resync ? { reason: resync } : null)];
@@ -649,11 +659,11 @@ export class StreamHub {
   }
 
   /** The stream's last message: the problem that ends it, as the API would answer it. */
-  private endWithError(subscriber: Subscriber, error: ApiError): void {
+  private endWithError(subscriber: Subscriber, error: StreamEnding): void {
     if (subscriber.state === "closed") return;
     const fresh = this.freshness(subscriber.view, this.viewMoment(subscriber.view));
     if (subscriber.state !== "behind") {
-      subscriber.sink.write(sseMessage("error", { ...error.toProblem(subscriber.requestId), ...fresh }));
+      subscriber.sink.write(sseMessage("error", { ...this.problem(error, subscriber.requestId), ...fresh }));
     }
     this.close(subscriber, true);
   }
@@ -730,15 +740,15 @@ export class StreamHub {
 // A function, so that TypeScript does not keep a state it narrowed before an await.
 const isClosed = (subscriber: Subscriber) => subscriber.state === "closed";
 
-function expiredError(principal: StreamPrincipal): ApiError {
+function expiredError(principal: StreamPrincipal): StreamEnding {
   return principal.session
-    ? new ApiError("session_expired", "The console session ended; sign in again to follow the feed.")
-    : new ApiError("key_expired", `This sandbox key expired at ${principal.key.expiresAt!.toISOString()}.`);
+    ? new StreamEnding("session_expired", "The console session ended; sign in again to follow the feed.")
+    : new StreamEnding("key_expired", `This sandbox key expired at ${principal.key.expiresAt!.toISOString()}.`);
 }
 
 /** Why a stream may not go on with its key as it is now, or null when it may. */
-function refusalOf(key: ApiKeyRecord | null, subscriber: Subscriber, at: Date): ApiError | null {
-  const code = (c: ApiErrorCode, message: string) => new ApiError(c, message);
+function refusalOf(key: ApiKeyRecord | null, subscriber: Subscriber, at: Date): StreamEnding | null {
+  const code = (c: StreamEndingCode, message: string) => new StreamEnding(c, message);
   if (!key) return code("invalid_api_key", "The stream's key no longer exists.");
   if (key.revokedAt) return code("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`);
   if (key.expiresAt && key.expiresAt <= at) return expiredError({ ...subscriber.principal, key });

@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
-import { streamEvent, streamOdds } from "../../../lib/streams/endpoints.ts";
+import { streamEvent, streamOdds } from "../../../lib/api/stream-endpoints.ts";
 
 // A Server-Sent Events client for the stream tests: a real HTTP connection parsed by a well-kept
 // SSE parser, recording every message, comment and retry with the time it arrived. It can stop
