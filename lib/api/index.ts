@@ -3,7 +3,9 @@ import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
 import { KeyCache, setInstanceKeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";
+import { feedSource } from "../streams/feed-source.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
+import { busHeartbeat } from "../streams/liveness.ts";
 import { openApiResponse } from "./openapi.ts";
 import { sessionViewer } from "./session-viewer.ts";
 import { streamProblem } from "./stream-endpoints.ts";
@@ -67,7 +69,14 @@ export async function startApi(options: {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
   setInstanceKeyCache(keys);
-  const streams = new StreamHub({ ...options, settings: options.streams, problem: streamProblem });
+  const streams = new StreamHub({
+    feed: feedSource(options.db, options.views),
+    heartbeat: busHeartbeat(options.db, options.bus),
+    keys,
+    now: options.now,
+    settings: options.streams,
+    problem: streamProblem,
+  });
   await streams.start();
   const services: ApiServices = {
     keys,
