@@ -1,3 +1,4 @@
+import { SessionRevocations } from "../console/sessions.ts";
 import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
@@ -69,10 +70,17 @@ export async function startApi(options: {
   const keys = new KeyCache(options.db);
   const unfollow = await keys.follow(options.bus);
   setInstanceKeyCache(keys);
+  const revocations = new SessionRevocations();
+  const unfollowSessions = await revocations.follow(options.bus);
+  const sessions = cachedSessions((token, at) =>
+    sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
+  );
+  revocations.onRevoked((revocation) => sessions.forget(revocation?.userId ?? null));
   const streams = new StreamHub({
     feed: feedSource(options.db, options.views),
     heartbeat: busHeartbeat(options.db, options.bus),
     keys,
+    sessions: revocations,
     now: options.now,
     settings: options.streams,
     problem: streamProblem,
@@ -84,9 +92,7 @@ export async function startApi(options: {
     views: options.views,
     now: options.now,
     streams,
-    session: cachedSessions((token, at) =>
-      sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
-    ),
+    session: sessions,
     guesses: new KeyGuesses(),
     trustedHops: options.trustedHops ?? 0,
   };
@@ -134,6 +140,7 @@ export async function startApi(options: {
     async close() {
       streams.stop();
       unfollow();
+      unfollowSessions();
       await services.meter.close();
       if (globalThis.__sportsDataApi === api) globalThis.__sportsDataApi = undefined;
       setInstanceKeyCache(undefined);

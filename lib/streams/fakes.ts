@@ -3,7 +3,8 @@ import { FeedMirror } from "../feed/mirror.ts";
 import type { ViewFollower, ViewName } from "../feed/views.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import type { FeedSource } from "./feed-source.ts";
-import type { KeyChange, KeyDirectory } from "./revocation.ts";
+import type { SessionRevocation } from "../console/sessions.ts";
+import type { KeyChange, KeyDirectory, SessionDirectory } from "./revocation.ts";
 import type { StreamSink } from "./sink.ts";
 import type { StreamPrincipal, StreamRequest } from "./stream.ts";
 
@@ -95,6 +96,20 @@ export class FakeKeys implements KeyDirectory {
 
   change(change: KeyChange): void {
     for (const listener of this.listeners) listener(change);
+  }
+}
+
+/** Revocations of sessions, announced by the test. */
+export class FakeSessions implements SessionDirectory {
+  private readonly listeners = new Set<(revocation: SessionRevocation | null) => void>();
+
+  onRevoked(listener: (revocation: SessionRevocation | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  revoke(revocation: SessionRevocation | null): void {
+    for (const listener of this.listeners) listener(revocation);
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { StreamEnding } from "./errors.ts";
-import { eventState, FakeFeed, FakeKeys, FakeSink, keyRecord, streamRequest } from "./fakes.ts";
+import { eventState, FakeFeed, FakeKeys, FakeSessions, FakeSink, keyRecord, streamRequest } from "./fakes.ts";
 import { StreamHub } from "./hub.ts";
 
 // The hub over a feed, keys and connections made up in memory: each subscriber's way from opening
@@ -28,10 +28,12 @@ afterEach(() => {
 async function setUp() {
   const feed = new FakeFeed();
   const keys = new FakeKeys();
+  const sessions = new FakeSessions();
   keys.byHash.set("hash_1", keyRecord());
   const hub = new StreamHub({
     feed,
     keys,
+    sessions,
     heartbeat: { send: () => Promise.resolve(), onHeard: () => Promise.resolve(() => {}) },
     now: () => new Date(),
     settings,
@@ -47,7 +49,7 @@ async function setUp() {
   hubs.push(hub);
   await hub.start();
   feed.publish("e1", "event", eventState("e1"));
-  return { feed, keys, hub };
+  return { feed, keys, sessions, hub };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -215,5 +217,40 @@ describe("revocation, fed by the key directory's changes", () => {
     keys.change(null);
     await settle();
     expect(sink.ended).toBe(false);
+  });
+});
+
+describe("revocation of console sessions", () => {
+  const member = (userId: string) => ({ key: keyRecord({ id: `member:${userId}` }), keyHash: null, session: true });
+  const board = { sports: ["soccer" as const], type: null };
+
+  it("ends the revoked member's streams with session_expired, and no one else's", async () => {
+    const { sessions, hub } = await setUp();
+    const revoked = new FakeSink();
+    const otherMember = new FakeSink();
+    const key = new FakeSink();
+    hub.openBoardStream(streamRequest(revoked, member("u1")), board);
+    hub.openEventStream(streamRequest(otherMember, member("u2")), { id: "e1", sport: "soccer" });
+    hub.openBoardStream(streamRequest(key), board);
+    sessions.revoke({ userId: "u1" });
+    expect(revoked.messages.at(-1)).toMatchObject({
+      event: "error",
+      data: { code: "session_expired", request_id: "req_1", sandbox: false },
+    });
+    expect(revoked.ended).toBe(true);
+    expect(otherMember.ended).toBe(false);
+    expect(key.ended).toBe(false);
+  });
+
+  it("closes every session's stream with a short retry when revocations may have been missed", async () => {
+    const { sessions, hub } = await setUp();
+    const session = new FakeSink();
+    const key = new FakeSink();
+    hub.openBoardStream(streamRequest(session, member("u1")), board);
+    hub.openBoardStream(streamRequest(key), board);
+    sessions.revoke(null);
+    expect(session.messages.at(-1)).toEqual({ retry: 250 });
+    expect(session.ended).toBe(true);
+    expect(key.ended).toBe(false);
   });
 });

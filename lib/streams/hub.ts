@@ -17,7 +17,7 @@ import {
   type Freshness,
   type ResyncReason,
 } from "./messages.ts";
-import { expiredEnding, hasExpired, Revocation, type KeyDirectory } from "./revocation.ts";
+import { expiredEnding, hasExpired, Revocation, type KeyDirectory, type SessionDirectory } from "./revocation.ts";
 import { sseRetry } from "./sse.ts";
 import {
   newCounters,
@@ -65,6 +65,8 @@ export class StreamHub {
     heartbeat: Heartbeat;
     /** The keys as they are now, and their changes (lib/keys/cache.ts). */
     keys: KeyDirectory;
+    /** The console sessions' revocations (lib/console/sessions.ts). */
+    sessions: SessionDirectory;
     now: () => Date;
     settings: StreamSettings;
     /** The problem body of a stream's last `error` message, as the API answers that code. */
@@ -108,8 +110,10 @@ export class StreamHub {
     this.revocation = new Revocation({
       subscribers: this.subscribers,
       keys: options.keys,
+      sessions: options.sessions,
       now: this.now,
       end: endWithError,
+      reconnect: (subscriber) => this.reconnect(subscriber),
     });
   }
 
@@ -170,11 +174,15 @@ export class StreamHub {
     this.accepting = false;
     this.flush();
     const retry = sseRetry(SHUTDOWN_RETRY_MS);
-    for (const subscriber of [...this.subscribers]) {
-      if (subscriber.state !== "behind") subscriber.sink.write(retry);
-      this.closing.close(subscriber, true);
-    }
+    for (const subscriber of [...this.subscribers]) this.reconnect(subscriber, retry);
     this.stop();
+  }
+
+  /** Closes a stream with a short `retry:`, so that its client opens it again at once. */
+  private reconnect(subscriber: Subscriber, retry = sseRetry(SHUTDOWN_RETRY_MS)): void {
+    if (subscriber.state === "closed") return;
+    if (subscriber.state !== "behind") subscriber.sink.write(retry);
+    this.closing.close(subscriber, true);
   }
 
   stop(): void {

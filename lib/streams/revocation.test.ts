@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { channelId, channelSports } from "./channels.ts";
 import { keyRecord } from "./fakes.ts";
-import { expiredEnding, hasExpired, keyChangeConcerns, keyRefusal } from "./revocation.ts";
+import { expiredEnding, hasExpired, keyChangeConcerns, keyRefusal, sessionRevoked } from "./revocation.ts";
 
 const principal = (overrides = {}) => ({ key: keyRecord(), keyHash: "hash_1", session: false, ...overrides });
 const at = new Date("2026-11-25T12:00:00Z");
@@ -49,6 +49,15 @@ describe("keyChangeConcerns", () => {
     expect(keyChangeConcerns({ orgId: "org_2" }, principal())).toBe(false);
     expect(keyChangeConcerns(null, principal())).toBe(true);
     expect(keyChangeConcerns(null, principal({ keyHash: null, session: true }))).toBe(false);
+  });
+});
+
+describe("sessionRevoked", () => {
+  it("concerns the streams of that member's sessions only", () => {
+    const member = principal({ key: keyRecord({ id: "member:u1" }), keyHash: null, session: true });
+    expect(sessionRevoked(member, { userId: "u1" })).toBe(true);
+    expect(sessionRevoked(member, { userId: "u2" })).toBe(false);
+    expect(sessionRevoked(principal({ key: keyRecord({ id: "member:u1" }) }), { userId: "u1" })).toBe(false);
   });
 });
 

@@ -1,14 +1,17 @@
 import { keyLicenceRefusal } from "../licences.ts";
+import type { SessionRevocation } from "../console/sessions.ts";
 import type { KeyChange as KeyNotice } from "../keys/cache.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { memberPrincipal } from "../metering/index.ts";
 import { channelSports } from "./channels.ts";
 import { StreamEnding } from "./errors.ts";
 import type { StreamPrincipal, Subscriber } from "./stream.ts";
 
 // Streams whose credentials stopped being good while they were open: a key revoked, expired, moved
-// off a sport or its licence out of force; a console session past its end. The decisions are pure;
-// what feeds them is the key directory's changes, heard on the change bus, so every instance ends
-// its streams.
+// off a sport or its licence out of force; a console session revoked (sign-out, password reset,
+// the member's removal) or past its end. The decisions are pure; what feeds them is the key
+// directory's changes and the sessions' revocations, both heard on the change bus, so every
+// instance ends its streams.
 
 /** A change to keys: one key, every key of an organisation, or (null) any key at all. */
 export type KeyChange = KeyNotice | null;
@@ -17,6 +20,14 @@ export type KeyChange = KeyNotice | null;
 export type KeyDirectory = {
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
   onChange(listener: (change: KeyChange) => void): () => void;
+};
+
+/**
+ * Where the streams hear that a member's sessions were revoked (lib/console/sessions.ts); null
+ * when any may have been (the bus was away).
+ */
+export type SessionDirectory = {
+  onRevoked(listener: (revocation: SessionRevocation | null) => void): () => void;
 };
 
 /** The ending of a stream whose key (or session) expired. */
@@ -56,28 +67,57 @@ export function keyRefusal(
   return null;
 }
 
-/** Ends the streams the key directory's changes concern. */
+/**
+ * Whether a revocation of sessions ends the stream: a console member's stream, of that member.
+ * Every session the member holds when it is heard was signed in before it (signing in again and
+ * opening a stream take longer than a notification takes to arrive).
+ */
+export function sessionRevoked(principal: StreamPrincipal, revocation: SessionRevocation): boolean {
+  return principal.session && principal.key.id === memberPrincipal(revocation.userId);
+}
+
+export function sessionRevokedEnding(): StreamEnding {
+  return new StreamEnding(
+    "session_expired",
+    "The console session was ended (signed out, password reset or removed from the organisation); sign in again to follow the feed.",
+  );
+}
+
+/** Ends the streams the key directory's changes and the sessions' revocations concern. */
 export class Revocation {
   private readonly subscribers: ReadonlySet<Subscriber>;
   private readonly keys: KeyDirectory;
   private readonly now: () => Date;
+  private readonly sessions: SessionDirectory;
   private readonly end: (subscriber: Subscriber, ending: StreamEnding) => void;
+  private readonly reconnect: (subscriber: Subscriber) => void;
 
   constructor(options: {
     subscribers: ReadonlySet<Subscriber>;
     keys: KeyDirectory;
+    sessions: SessionDirectory;
     now: () => Date;
+    /** Ends a stream with its last `error`. */
     end: (subscriber: Subscriber, ending: StreamEnding) => void;
+    /** Closes a stream with a short `retry:`: its client reopens it at once, with its last id. */
+    reconnect: (subscriber: Subscriber) => void;
   }) {
     this.subscribers = options.subscribers;
     this.keys = options.keys;
+    this.sessions = options.sessions;
     this.now = options.now;
     this.end = options.end;
+    this.reconnect = options.reconnect;
   }
 
-  /** Follows the key directory's changes; returns how to stop. */
+  /** Follows the key directory's changes and the sessions' revocations; returns how to stop. */
   follow(): () => void {
-    return this.keys.onChange((change) => void this.recheckKeys(change));
+    const unfollowKeys = this.keys.onChange((change) => void this.recheckKeys(change));
+    const unfollowSessions = this.sessions.onRevoked((revocation) => this.endSessions(revocation));
+    return () => {
+      unfollowKeys();
+      unfollowSessions();
+    };
   }
 
   /** Streams of keys that changed: a revoked or expired key's streams end, saying why. */
@@ -100,6 +140,19 @@ export class Revocation {
         if (refusal) this.end(subscriber, refusal);
         else if (current) subscriber.principal = { ...subscriber.principal, key: current };
       }
+    }
+  }
+
+  /**
+   * A member's sessions were revoked: their streams end now. Unknown revocations (null: the bus
+   * was away) close every session's stream with a short retry instead, so each client opens it
+   * again at once and its session is checked as it opens, missing nothing.
+   */
+  endSessions(revocation: SessionRevocation | null): void {
+    for (const subscriber of [...this.subscribers]) {
+      if (!subscriber.principal.session) continue;
+      if (revocation === null) this.reconnect(subscriber);
+      else if (sessionRevoked(subscriber.principal, revocation)) this.end(subscriber, sessionRevokedEnding());
     }
   }
 }
