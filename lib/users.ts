@@ -3,6 +3,7 @@ import { z } from "zod";
 import { hashPassword } from "./auth/password.ts";
 import { recordAudit, type Actor } from "./audit.ts";
 import { now } from "./clock.ts";
+import { notifySessionsRevoked } from "./console/sessions.ts";
 import type { Database } from "./db/index.ts";
 import { memberships, users, type Role } from "./db/schema/index.ts";
 import { DomainError, isUniqueViolation } from "./errors.ts";
@@ -86,6 +87,7 @@ export async function resetPassword(
   await db.transaction(async (tx) => {
     // A reset also ends every session: a stolen cookie must not outlive the password it came with.
     await tx.update(users).set({ passwordHash, sessionsValidAfter: now() }).where(eq(users.id, user.id));
+    await notifySessionsRevoked(tx, user.id);
     await recordAudit(tx, {
       orgId: null,
       actor,

@@ -46,6 +46,23 @@ export async function signIn(
   return { error: new URL(next).searchParams.get("error"), session };
 }
 
+/** Signs out through next-auth's endpoint, as the console's button does: every session of the user ends. */
+export async function signOut(url: string, session: string): Promise<void> {
+  const csrf = await fetch(`${url}/api/auth/csrf`, { headers: { cookie: session } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const out = await fetch(`${url}/api/auth/signout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: [session, ...cookiesOf(csrf)].join("; "),
+    },
+    body: new URLSearchParams({ csrfToken, json: "true" }),
+  });
+  if (out.status !== 200) throw new Error(`signing out answered ${out.status}`);
+  await out.body?.cancel();
+}
+
 /** The demo administrator's credentials, printed once by a server that seeded an empty database. */
 export function demoSignIn(serverOutput: string): { email: string; password: string } {
   const printed = /Demo sign-in \(shown this once\): ([^\s"]+) \/ ([^\s"]+)/.exec(serverOutput);

@@ -1,12 +1,16 @@
+import { SessionRevocations } from "../console/sessions.ts";
 import type { Database } from "../db/index.ts";
 import type { ChangeBus } from "../feed/bus.ts";
 import type { FeedViews } from "../feed/views.ts";
 import type { KeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";
+import { feedSource } from "../streams/feed-source.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
-import { sessionViewer } from "../streams/session.ts";
+import { busHeartbeat } from "../streams/liveness.ts";
 import { openApiResponse } from "./openapi.ts";
 import { KeyHashes } from "./authentication.ts";
+import { sessionViewer } from "./session-viewer.ts";
+import { streamProblem } from "./stream-endpoints.ts";
 import { KeyGuesses } from "./guesses.ts";
 import { cachedSessions, memberLimits } from "./members.ts";
 import { ENDPOINTS } from "./endpoints.ts";
@@ -59,7 +63,21 @@ export async function startApi(options: {
 }): Promise<Api> {
   const keys = options.keys;
   const unfollow = await keys.follow(options.bus);
-  const streams = new StreamHub({ ...options, settings: options.streams });
+  const revocations = new SessionRevocations();
+  const unfollowSessions = await revocations.follow(options.bus);
+  const sessions = cachedSessions((token, at) =>
+    sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
+  );
+  revocations.onRevoked((revocation) => sessions.forget(revocation?.userId ?? null));
+  const streams = new StreamHub({
+    feed: feedSource(options.db, options.views),
+    heartbeat: busHeartbeat(options.db, options.bus),
+    keys,
+    sessions: revocations,
+    now: options.now,
+    settings: options.streams,
+    problem: streamProblem,
+  });
   await streams.start();
   const services: ApiServices = {
     keys,
@@ -68,9 +86,7 @@ export async function startApi(options: {
     views: options.views,
     now: options.now,
     streams,
-    session: cachedSessions((token, at) =>
-      sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
-    ),
+    session: sessions,
     guesses: new KeyGuesses(),
     trustedHops: options.trustedHops ?? 0,
   };
@@ -118,6 +134,7 @@ export async function startApi(options: {
     async close() {
       streams.stop();
       unfollow();
+      unfollowSessions();
       await services.meter.close();
     },
   };

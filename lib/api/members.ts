@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { sessionToken } from "../streams/session.ts";
+import { sessionToken } from "./session-viewer.ts";
 import { ApiError } from "./errors.ts";
 import type { MemberLimits } from "./member-entitlement.ts";
 import type { ApiRequest } from "./pipeline.ts";
@@ -27,10 +27,14 @@ const SESSION_CACHE_MAX = 10_000;
 // cannot fill memory.
 const SESSION_TOKEN_MAX = 2_048;
 
-/** Session lookups by token, each kept for a few seconds (a refused token too). */
-export function cachedSessions(read: SessionReader): SessionReader {
-  const cache = new Map<string, { member: Promise<Member | null>; at: number }>();
-  return (token, at) => {
+/**
+ * Session lookups by token, each kept for a few seconds (a refused token too). `forget` drops a
+ * member's (null: everyone's) once their sessions are revoked, so a revoked cookie is refused at
+ * once, not a few seconds later.
+ */
+export function cachedSessions(read: SessionReader): SessionReader & { forget(userId: string | null): void } {
+  const cache = new Map<string, { member: Promise<Member | null>; at: number; userId?: string | null }>();
+  const reader = (token: string, at: Date) => {
     const now = Date.now();
     if (token.length > SESSION_TOKEN_MAX) return read(token, at);
     const cached = cache.get(token);
@@ -40,11 +44,22 @@ export function cachedSessions(read: SessionReader): SessionReader {
     if (cached) cache.delete(token);
     else if (cache.size >= SESSION_CACHE_MAX) cache.delete(cache.keys().next().value!);
     const member = read(token, at);
-    cache.set(token, { member, at: now });
-    // A failed read (the database) is not kept: the next request tries again.
-    member.catch(() => cache.delete(token));
+    const entry: { member: Promise<Member | null>; at: number; userId?: string | null } = { member, at: now };
+    cache.set(token, entry);
+    member.then(
+      (found) => (entry.userId = found?.userId ?? null),
+      // A failed read (the database) is not kept: the next request tries again.
+      () => cache.delete(token),
+    );
     return member;
   };
+  const forget = (userId: string | null) => {
+    for (const [token, entry] of cache) {
+      // A read still under way may have read the session before it was revoked.
+      if (userId === null || entry.userId === undefined || entry.userId === userId) cache.delete(token);
+    }
+  };
+  return Object.assign(reader, { forget });
 }
 
 /**

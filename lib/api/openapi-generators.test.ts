@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STREAM_ENDPOINTS } from "../streams/endpoints.ts";
+import { STREAM_ENDPOINTS } from "./stream-endpoints.ts";
 import { openApiDocument } from "./openapi.ts";
 import { components } from "./schemas.ts";
 

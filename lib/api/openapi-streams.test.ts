@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STREAM_ENDPOINTS } from "../streams/endpoints.ts";
+import { STREAM_ENDPOINTS } from "./stream-endpoints.ts";
 import { openApiDocument } from "./openapi.ts";
 
 // What a reader of the API reference, or a code generator, needs of each stream's operation.

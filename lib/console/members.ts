@@ -8,6 +8,7 @@ import { DomainError } from "../errors.ts";
 import { hashKey } from "../keys/format.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { createOrganisation, organisationInput, type Organisation } from "../organisations.ts";
+import { notifySessionsRevoked } from "./sessions.ts";
 import { email, insertMember, newPasswordHash, password, type User } from "../users.ts";
 
 const personName = z.string().trim().min(1, "Your name is required").max(120);
@@ -235,6 +236,7 @@ export async function removeMember(
     }
     await tx.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
     await tx.delete(users).where(eq(users.id, userId));
+    await notifySessionsRevoked(tx, userId);
     await recordAudit(tx, { orgId, actor, action: "member.removed", target: userId, details: { email: member.email } });
   });
 }

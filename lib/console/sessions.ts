@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
+import type { ChangeBus } from "../feed/bus.ts";
 
 // A console session is a signed cookie that carries the user's id and when they signed in. The
 // cookie alone cannot be taken back, so every use of it is checked here against the user's row:
@@ -37,5 +38,57 @@ export async function sessionActive(db: Database, userId: string, signedInAt: un
 
 /** Ends every session of the user signed in before `at` (a sign-out ends them on every device). */
 export async function revokeSessions(db: Database, userId: string, at: Date): Promise<void> {
-  await db.update(users).set({ sessionsValidAfter: at }).where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ sessionsValidAfter: at }).where(eq(users.id, userId));
+    await notifySessionsRevoked(tx, userId);
+  });
+}
+
+/** The NOTIFY channel of revoked sessions: a sign-out, a password reset, a member's removal. */
+export const SESSION_CHANNEL = "session_revocations";
+
+/** Every session of a user signed in until now was revoked (or the user is gone). */
+export type SessionRevocation = { userId: string };
+
+/**
+ * Tells every instance, when and only if the transaction commits, that the user's sessions were
+ * revoked: what an instance holds open for them (a board's streams) ends, and it reads the
+ * sessions again.
+ */
+export async function notifySessionsRevoked(tx: Database, userId: string): Promise<void> {
+  const revocation: SessionRevocation = { userId };
+  await tx.execute(sql`select pg_notify(${SESSION_CHANNEL}, ${JSON.stringify(revocation)})`);
+}
+
+/**
+ * The revocations of sessions announced on the change bus, to whoever holds sessions open; null
+ * after a resync: notices sent while the bus was away are lost, so any session may have been.
+ */
+export class SessionRevocations {
+  private readonly listeners = new Set<(revocation: SessionRevocation | null) => void>();
+
+  onRevoked(listener: (revocation: SessionRevocation | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  async follow(bus: ChangeBus): Promise<() => void> {
+    const tell = (revocation: SessionRevocation | null) => {
+      for (const listener of this.listeners) listener(revocation);
+    };
+    const unsubscribe = await bus.subscribe(SESSION_CHANNEL, (payload) => {
+      let userId: unknown;
+      try {
+        userId = (JSON.parse(payload) as { userId?: unknown } | null)?.userId;
+      } catch {
+        // an unreadable notice: any session may have been revoked
+      }
+      tell(typeof userId === "string" ? { userId } : null);
+    });
+    const unresync = bus.onResync(() => tell(null));
+    return () => {
+      unsubscribe();
+      unresync();
+    };
+  }
 }

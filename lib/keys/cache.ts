@@ -6,7 +6,7 @@ import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
 /** The NOTIFY channel of key changes: a revoked key, or an organisation whose plan changed. */
 export const KEY_CHANNEL = "key_changes";
 
-type KeyChange = { keyId: string } | { orgId: string };
+export type KeyChange = { keyId: string } | { orgId: string };
 
 /**
  * Tells every instance, when and only if the transaction commits, that what it cached about a key
@@ -37,6 +37,7 @@ export class KeyCache {
   /** Hashes found to be no key's, by when that was learned; oldest first. */
   private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<ApiKeyRecord | null>>();
+  private readonly changeListeners = new Set<(change: KeyChange | null) => void>();
   private generation = 0;
 
   private readonly db: Database;
@@ -77,7 +78,9 @@ export class KeyCache {
           }
           return record;
         })
-        .finally(() => this.loading.delete(keyHash));
+        .finally(() => {
+          if (this.loading.get(keyHash) === pending) this.loading.delete(keyHash);
+        });
       this.loading.set(keyHash, pending);
     }
     return pending;
@@ -96,6 +99,8 @@ export class KeyCache {
 
   forget(change: KeyChange): void {
     this.generation++;
+    // A read under way may have missed the change: the next resolve reads again.
+    this.loading.clear();
     for (const [hash, { record }] of this.entries) {
       if ("keyId" in change ? record.id === change.keyId : record.orgId === change.orgId) this.entries.delete(hash);
     }
@@ -103,19 +108,41 @@ export class KeyCache {
 
   clear(): void {
     this.generation++;
+    this.loading.clear();
     this.entries.clear();
+  }
+
+  /**
+   * Calls back after each change announced on the bus has been forgotten (null: any key may have
+   * changed, after a resync or an unreadable notice), so what resolves next is the key as it is now.
+   */
+  onChange(listener: (change: KeyChange | null) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
   }
 
   /** Empties entries when any instance announces a change, and everything after a resync. */
   async follow(bus: ChangeBus): Promise<() => void> {
+    const changed = (change: KeyChange | null) => {
+      for (const listener of this.changeListeners) listener(change);
+    };
     const unsubscribe = await bus.subscribe(KEY_CHANNEL, (payload) => {
+      let change: KeyChange | null = null;
       try {
-        this.forget(JSON.parse(payload) as KeyChange);
+        const notice = JSON.parse(payload) as { keyId?: unknown; orgId?: unknown } | null;
+        if (typeof notice?.keyId === "string") change = { keyId: notice.keyId };
+        else if (typeof notice?.orgId === "string") change = { orgId: notice.orgId };
       } catch {
-        this.clear();
+        // an unreadable notice: any key may have changed
       }
+      if (change) this.forget(change);
+      else this.clear();
+      changed(change);
     });
-    const unresync = bus.onResync(() => this.clear());
+    const unresync = bus.onResync(() => {
+      this.clear();
+      changed(null);
+    });
     return () => {
       unsubscribe();
       unresync();

@@ -6,7 +6,7 @@ import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
 import { pruneRevisions } from "../../lib/feed/history.ts";
 import { expectDocumented } from "../../testing/api.ts";
-import { demoSignIn, signIn } from "../../testing/console.ts";
+import { demoSignIn, signIn, signOut } from "../../testing/console.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
@@ -436,6 +436,27 @@ describe.skipIf(!POSTGRES)("streams on two instances sharing PostgreSQL", () => 
     }
   });
 
+  it("ends a member's session stream on the other instance when they sign out on one", async () => {
+    const cookie = (await signIn(one.url, "pair@pair-org.test", PAIR_PASSWORD)).session!;
+    // The member's streams of the test before are given back on both instances first.
+    let stream: SseClient | undefined;
+    await expect
+      .poll(
+        async () => {
+          stream = await openSse(`${two.url}/api/v1/odds/stream`, { headers: { cookie } });
+          if (stream.status !== 200) stream.close();
+          return stream.status;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(200);
+    await stream!.waitFor((m) => m.event === "snapshot");
+    await signOut(one.url, cookie);
+    const error = await stream!.waitFor((m) => m.event === "error", 5_000);
+    expect(error.data).toMatchObject({ code: "session_expired", status: 401 });
+    await stream!.closed;
+  });
+
   it("delivers a change ingested through one instance to a client of the other", async () => {
     const stream = await openSse(`${two.url}/api/v1/events/p-live/stream`, {
       headers: { authorization: `Bearer ${key}` },
@@ -512,6 +533,7 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
   const AUTH_SECRET = "a-secret-for-the-session-streams-0123456789";
   let server: RunningServer;
   let cookie: string;
+  let demo: { email: string; password: string };
   const clients: SseClient[] = [];
   const open = async (path: string, headers: Record<string, string>) => {
     const client = await openSse(`${server.url}${path}`, { headers });
@@ -528,7 +550,7 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
       SANDBOX_DELAY_SECONDS: "2",
       SESSION_STREAMS: "2",
     });
-    const demo = demoSignIn(server.output());
+    demo = demoSignIn(server.output());
     cookie = (await signIn(server.url, demo.email, demo.password)).session!;
     await ingest(server.url, [
       { ...create("m-live", "soccer", "live"), markets: [market("m-live", "match_winner", 1.8)] },
@@ -658,4 +680,19 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
       stream.close();
     },
   );
+
+  // Last: signing out ends every session of the demo member, the other tests' cookie included.
+  it("ends a session's open stream when its member signs out, saying the session expired", async () => {
+    const session = (await signIn(server.url, demo.email, demo.password)).session!;
+    const stream = await open("/api/v1/odds/stream", { cookie: session });
+    await stream.waitFor((m) => m.event === "snapshot");
+    await signOut(server.url, session);
+    const error = await stream.waitFor((m) => m.event === "error", 5_000);
+    expect(error.data).toMatchObject({ code: "session_expired", status: 401 });
+    await stream.closed;
+    // The board's reconnection with the same cookie is refused, not served from a cached session.
+    const again = await open("/api/v1/odds/stream", { cookie: session });
+    expect(again.status).toBe(401);
+    expect(again.problem).toMatchObject({ code: "session_expired" });
+  });
 });

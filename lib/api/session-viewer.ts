@@ -3,7 +3,7 @@ import type { Database } from "../db/index.ts";
 import { consoleAccess } from "../console/access.ts";
 import { sessionActive, sessionEndsAt } from "../console/sessions.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { memberEntitlement, type MemberLimits } from "../api/member-entitlement.ts";
+import { memberEntitlement, type MemberLimits } from "./member-entitlement.ts";
 
 // The console's board follows the same streams as API clients, with the member's session cookie
 // instead of a key. The cookie is next-auth's JWT; it is decoded here with next-auth's own code,

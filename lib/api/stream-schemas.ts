@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_STATUSES } from "../db/schema/index.ts";
-import { component, Event, EventPath, EventWithMarkets, Lineup, Market, OddsQuery, Problem } from "../api/schemas.ts";
+import { component, Event, EventPath, EventWithMarkets, Lineup, Market, OddsQuery, Problem } from "./schemas.ts";
 
 // The streams' parameters and the data of each message they send: they validate the requests and
 // are the OpenAPI document's description of the streams (lib/api/openapi.ts).

@@ -1,8 +1,10 @@
-import { coveredSports, eventOf } from "../api/entitlement.ts";
-import { defineEndpoint, type RequestContext, type StreamReply } from "../api/pipeline.ts";
+import { coveredSports, eventOf } from "./entitlement.ts";
+import { ApiError } from "./errors.ts";
+import { defineEndpoint, type RequestContext, type StreamReply } from "./pipeline.ts";
 import type { EventDocument } from "../feed/mirror.ts";
-import type { StreamRequest } from "./hub.ts";
-import { TERMINAL } from "./messages.ts";
+import type { StreamProblem } from "../streams/errors.ts";
+import type { StreamRequest } from "../streams/hub.ts";
+import { TERMINAL } from "../streams/messages.ts";
 import {
   BoardSnapshotMessage,
   BoardStreamQuery,
@@ -15,10 +17,17 @@ import {
   LineupsMessage,
   MarketsMessage,
   StaleMessage,
-} from "./schemas.ts";
+} from "./stream-schemas.ts";
 
 // The two streams, as endpoints of the API's one pipeline: the same credentials, counting (one
 // request to open), limits and errors as every /api/v1 answer, then the stream.
+
+/**
+ * The problem a stream's last `error` message carries: the API's answer to the ending's code (its
+ * status, title and type), so an ended stream says what a refused request would.
+ */
+export const streamProblem: StreamProblem = (ending, requestId) =>
+  new ApiError(ending.code, ending.message).toProblem(requestId);
 
 type Resume = { last_event_id?: string | undefined; lastEventId?: string | undefined };
 
