@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { connect } from "node:net";
+import { takeFrames } from "../testing/sse.ts";
 
 // Subscribers of a stream, for the benchmarks. The reference subscriber reads through node:http and
 // keeps each message's bytes and `as_of`; the others are bare TCP connections that send the GET
@@ -37,10 +38,8 @@ function newSubscriber(reference: boolean): Subscriber {
 
 /** Reads complete messages (a blank line ends one) off `buffer`; returns what is left of it. */
 function readMessages(subscriber: Subscriber, buffer: string, at: number): string {
-  let end: number;
-  while ((end = buffer.indexOf("\n\n")) !== -1) {
-    const frame = buffer.slice(0, end + 2);
-    buffer = buffer.slice(end + 2);
+  const { frames, rest } = takeFrames(buffer);
+  for (const frame of frames) {
     const id = ID.exec(frame);
     if (!id) continue; // a ping, or retry alone
     const value = Number(id[1]);
@@ -52,7 +51,7 @@ function readMessages(subscriber: Subscriber, buffer: string, at: number): strin
       subscriber.asOf!.set(value, Date.parse(AS_OF.exec(frame)![1]!));
     }
   }
-  return buffer;
+  return rest;
 }
 
 export function subscribeReference(url: string, headers: Record<string, string>): Promise<Subscriber> {
