@@ -1,6 +1,6 @@
+import { activeKey } from "../../testing/keys.ts";
 import { describe, expect, it } from "vitest";
 import { generateKey, hashKey } from "../keys/format.ts";
-import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { authenticate, KeyHashes } from "./authentication.ts";
 import { listOdds } from "./endpoints.ts";
 import { ApiError } from "./errors.ts";
@@ -9,19 +9,7 @@ import type { ApiRequest, ApiServices } from "./types.ts";
 
 const at = new Date("2026-11-23T12:00:00Z");
 
-const key: ApiKeyRecord = {
-  id: "key-1",
-  orgId: "org-1",
-  environment: "production",
-  planCode: "pro",
-  sports: ["soccer"],
-  monthlyQuota: 1_000,
-  requestsPerSecond: 10,
-  concurrentStreams: 1,
-  createdAt: new Date("2026-11-01T00:00:00Z"),
-  expiresAt: null,
-  revokedAt: null,
-};
+const key = activeKey();
 
 function request(headers: Record<string, string>): ApiRequest {
   return { method: "GET", path: "/api/v1/odds", query: new URLSearchParams(), header: (name) => headers[name] };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { activeKey } from "../../testing/keys.ts";
 import { DATABASE_WAIT_MS } from "../db/wait.ts";
 import { generateKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
@@ -26,20 +27,7 @@ function request(method: string, headers: Record<string, string>): ApiRequest {
 
 const COOKIE = "next-auth.session-token=a.session.token";
 
-// A production key, active, with limits no test reaches.
-const key: ApiKeyRecord = {
-  id: "key-1",
-  orgId: "org-1",
-  environment: "production",
-  planCode: "pro",
-  sports: ["soccer"],
-  monthlyQuota: 1_000,
-  requestsPerSecond: 10,
-  concurrentStreams: 1,
-  createdAt: new Date("2026-11-01T00:00:00Z"),
-  expiresAt: null,
-  revokedAt: null,
-};
+const key = activeKey();
 
 describe("CORS preflights", () => {
   it("are answered 204 for GET and HEAD from any origin, without credentials, before any key", async () => {

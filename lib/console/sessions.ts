@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
-import type { ChangeBus } from "../feed/bus.ts";
+import { followNotices, type ChangeBus } from "../feed/bus.ts";
 
 // A console session is a signed cookie that carries the user's id and when they signed in. The
 // cookie alone cannot be taken back, so every use of it is checked here against the user's row:
@@ -72,23 +72,14 @@ export class SessionRevocations {
     return () => void this.listeners.delete(listener);
   }
 
-  async follow(bus: ChangeBus): Promise<() => void> {
-    const tell = (revocation: SessionRevocation | null) => {
+  follow(bus: ChangeBus): Promise<() => void> {
+    return followNotices(bus, SESSION_CHANNEL, readRevocation, (revocation) => {
       for (const listener of this.listeners) listener(revocation);
-    };
-    const unsubscribe = await bus.subscribe(SESSION_CHANNEL, (payload) => {
-      let userId: unknown;
-      try {
-        userId = (JSON.parse(payload) as { userId?: unknown } | null)?.userId;
-      } catch {
-        // an unreadable notice: any session may have been revoked
-      }
-      tell(typeof userId === "string" ? { userId } : null);
     });
-    const unresync = bus.onResync(() => tell(null));
-    return () => {
-      unsubscribe();
-      unresync();
-    };
   }
+}
+
+function readRevocation(notice: unknown): SessionRevocation | null {
+  const userId = (notice as { userId?: unknown } | null)?.userId;
+  return typeof userId === "string" ? { userId } : null;
 }

@@ -21,6 +21,32 @@ export type ChangeBus = {
   close(): Promise<void>;
 };
 
+/**
+ * Follows the notices of one channel: each read by `read`, and null for one it cannot read or after
+ * a resync, when notices may have been lost, so the follower treats null as "anything may have".
+ */
+export async function followNotices<T>(
+  bus: ChangeBus,
+  channel: string,
+  read: (notice: unknown) => T | null,
+  onNotice: (notice: T | null) => void,
+): Promise<() => void> {
+  const unsubscribe = await bus.subscribe(channel, (payload) => {
+    let notice: T | null = null;
+    try {
+      notice = read(JSON.parse(payload));
+    } catch {
+      // an unreadable notice: null, as after a resync
+    }
+    onNotice(notice);
+  });
+  const unresync = bus.onResync(() => onNotice(null));
+  return () => {
+    unsubscribe();
+    unresync();
+  };
+}
+
 type Unlisten = () => Promise<void>;
 
 async function listen(

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import type { ChangeBus } from "../feed/bus.ts";
+import { followNotices, type ChangeBus } from "../feed/bus.ts";
 import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
 
 /** The NOTIFY channel of key changes: a revoked key, or an organisation whose plan changed. */
@@ -122,30 +122,18 @@ export class KeyCache {
   }
 
   /** Empties entries when any instance announces a change, and everything after a resync. */
-  async follow(bus: ChangeBus): Promise<() => void> {
-    const changed = (change: KeyChange | null) => {
-      for (const listener of this.changeListeners) listener(change);
-    };
-    const unsubscribe = await bus.subscribe(KEY_CHANNEL, (payload) => {
-      let change: KeyChange | null = null;
-      try {
-        const notice = JSON.parse(payload) as { keyId?: unknown; orgId?: unknown } | null;
-        if (typeof notice?.keyId === "string") change = { keyId: notice.keyId };
-        else if (typeof notice?.orgId === "string") change = { orgId: notice.orgId };
-      } catch {
-        // an unreadable notice: any key may have changed
-      }
+  follow(bus: ChangeBus): Promise<() => void> {
+    return followNotices(bus, KEY_CHANNEL, readKeyChange, (change) => {
       if (change) this.forget(change);
       else this.clear();
-      changed(change);
+      for (const listener of this.changeListeners) listener(change);
     });
-    const unresync = bus.onResync(() => {
-      this.clear();
-      changed(null);
-    });
-    return () => {
-      unsubscribe();
-      unresync();
-    };
   }
+}
+
+function readKeyChange(notice: unknown): KeyChange | null {
+  const { keyId, orgId } = (notice ?? {}) as { keyId?: unknown; orgId?: unknown };
+  if (typeof keyId === "string") return { keyId };
+  if (typeof orgId === "string") return { orgId };
+  return null;
 }
