@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { StreamEnding } from "./errors.ts";
 import { eventState, FakeFeed, FakeKeys, FakeSessions, FakeSink, keyRecord, streamRequest } from "./fakes.ts";
 import { StreamHub } from "./hub.ts";
@@ -79,6 +79,24 @@ describe("a subscriber's way from opening to live", () => {
     const fourth = feed.publish("e1", "event", { ...eventState("e1"), score: { home: 3, away: 0 } });
     hub.flush();
     expect(sink.messages.at(-1)).toMatchObject({ event: "event", id: fourth.revision });
+  });
+
+  it("replays a client that missed several pages of history every change, on both kinds of stream", async () => {
+    const { feed, hub } = await setUp();
+    // Three pages and a bit: a replay that stopped after its first page would lose the rest.
+    const missed = Array.from({ length: 3_200 }, (_, goals) =>
+      feed.publish("e1", "event", { ...eventState("e1"), score: { home: goals + 1, away: 0 } }),
+    ).map((r) => r.revision);
+    const event = new FakeSink();
+    const board = new FakeSink();
+    hub.openEventStream(streamRequest(event, {}, "1"), { id: "e1", sport: "soccer" });
+    hub.openBoardStream(streamRequest(board, {}, "1"), { sports: ["soccer"], type: null });
+    for (const sink of [event, board]) {
+      await vi.waitFor(() => expect(sink.messages.filter((m) => m.id).length).toBe(missed.length), 10_000);
+      expect(sink.messages.flatMap((m) => (m.id ? [m.id] : []))).toEqual(missed);
+      expect(sink.events).not.toContain("snapshot");
+    }
+    expect(board.messages.at(-1)).toMatchObject({ data: { event: { score: { home: 3_200 } } } });
   });
 
   it("says resync and why when the id is not one it can place, or older than the history kept", async () => {
