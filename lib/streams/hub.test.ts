@@ -25,7 +25,7 @@ afterEach(() => {
   hubs = [];
 });
 
-async function setUp() {
+async function setUp(now = () => new Date()) {
   const feed = new FakeFeed();
   const keys = new FakeKeys();
   const sessions = new FakeSessions();
@@ -35,7 +35,7 @@ async function setUp() {
     keys,
     sessions,
     heartbeat: { send: () => Promise.resolve(), onHeard: () => Promise.resolve(() => {}) },
-    now: () => new Date(),
+    now,
     settings,
     problem: (ending: StreamEnding, requestId: string) => ({
       type: `/docs/errors#${ending.code}`,
@@ -235,6 +235,35 @@ describe("revocation, fed by the key directory's changes", () => {
     keys.change(null);
     await settle();
     expect(sink.ended).toBe(false);
+  });
+});
+
+describe("expiry", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("ends a key's stream with key_expired, and a session's with session_expired, at the first ping after", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let at = new Date("2026-11-25T12:00:00Z");
+    const { hub } = await setUp(() => at);
+    const expiresAt = new Date(at.getTime() + 90_000);
+    const [key, session, lasting] = [new FakeSink(), new FakeSink(), new FakeSink()];
+    hub.openEventStream(streamRequest(key, { key: keyRecord({ expiresAt }) }), { id: "e1", sport: "soccer" });
+    hub.openEventStream(streamRequest(session, { key: keyRecord({ expiresAt }), keyHash: null, session: true }), {
+      id: "e1",
+      sport: "soccer",
+    });
+    hub.openEventStream(streamRequest(lasting), { id: "e1", sport: "soccer" });
+
+    at = new Date(at.getTime() + 60_000);
+    vi.advanceTimersByTime(60_000);
+    expect([key.ended, session.ended]).toEqual([false, false]);
+
+    at = new Date(at.getTime() + 60_000);
+    vi.advanceTimersByTime(60_000);
+    expect(key.messages.at(-1)).toMatchObject({ event: "error", data: { code: "key_expired" } });
+    expect(session.messages.at(-1)).toMatchObject({ event: "error", data: { code: "session_expired" } });
+    expect([key.ended, session.ended, lasting.ended]).toEqual([true, true, false]);
+    expect(hub.open.streams).toBe(1);
   });
 });
 
