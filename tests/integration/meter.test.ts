@@ -10,6 +10,7 @@ import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
+import { USAGE_CHANNEL } from "../../lib/metering/gossip.ts";
 import { JournalMeter, type Admission } from "../../lib/metering/index.ts";
 import { readJournal } from "../../lib/metering/journal.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
@@ -387,7 +388,19 @@ if (sharedBackend) {
       return meter;
     };
     const key = (limits: Partial<ApiKeyRecord>) => keyWithLimits(handle, `Shared ${meters.length}`, limits);
-    const heard = () => new Promise((resolve) => setTimeout(resolve, 200));
+    // A meter's flush announces its totals; the other meter has heard them once a listener
+    // subscribed after both (the bus calls a channel's listeners in order) hears them too.
+    const flushHeard = async (meter: JournalMeter) => {
+      let heard!: () => void;
+      const notice = new Promise<void>((resolve) => (heard = resolve));
+      const unsubscribe = await bus.subscribe(USAGE_CHANNEL, () => heard());
+      try {
+        await meter.flush();
+        await notice;
+      } finally {
+        unsubscribe();
+      }
+    };
 
     it("learn each other's totals from each flush, so the quota holds within what was not yet flushed", async () => {
       const [a, b] = [await instance(), await instance()];
@@ -397,9 +410,8 @@ if (sharedBackend) {
       const fromA = await Promise.all(Array.from({ length: 60 }, () => a.admit(limited, at)));
       const fromB = await Promise.all(Array.from({ length: 60 }, () => b.admit(limited, at)));
       expect([...fromA, ...fromB].every((x) => x.admitted)).toBe(true);
-      await a.flush();
-      await b.flush();
-      await heard();
+      await flushHeard(a);
+      await flushHeard(b);
       // Now both know the total, and it never goes down in what either answers.
       for (const meter of [a, b]) {
         expect(await meter.admit(limited, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 120 });
@@ -417,8 +429,7 @@ if (sharedBackend) {
       const at = new Date(second * 1000 + 100);
       const fromA = await Promise.all(Array.from({ length: 3 }, () => a.admit(limited, at)));
       expect(fromA.every((x) => x.admitted)).toBe(true);
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       const fromB = await Promise.all(Array.from({ length: 3 }, () => b.admit(limited, new Date(at.getTime() + 300))));
       expect(fromB.map((x) => x.admitted)).toEqual([true, false, false]);
       expect(fromB[1]).toMatchObject({ code: "rate_limited", violated: "second" });
@@ -430,13 +441,11 @@ if (sharedBackend) {
       const at = new Date();
       const slot = a.openStream(streaming, at);
       expect(slot).not.toBeNull();
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       expect(b.openStream(streaming, new Date())).not.toBeNull();
       expect(b.openStream(streaming, new Date())).toBeNull();
       slot!.release();
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       expect(b.openStream(streaming, new Date())).not.toBeNull();
     });
   });
