@@ -22,6 +22,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/support/global-setup.ts",
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,

@@ -3,7 +3,8 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
-import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { freshDataDir, migratedDataDir } from "../../testing/data-dirs.ts";
 import { admin, startServer, runNode, type RunningServer } from "../../testing/processes.ts";
 import { rawExchange, requestHead } from "../../testing/raw-http.ts";
 
@@ -124,7 +125,7 @@ describe("the embedded database's guard", () => {
   let dataDir: string;
   let server: RunningServer;
   beforeAll(async () => {
-    dataDir = freshDataDir();
+    dataDir = migratedDataDir();
     server = await startServer({ DATA_DIR: dataDir });
   });
   afterAll(() => server?.stop());
