@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
@@ -347,6 +347,21 @@ for (const backend of BACKENDS) {
       rmSync(dir, { recursive: true, force: true });
     });
 
+    it("counts the requests of a flush in flight until the database has them", async () => {
+      const { meter } = await startMeter();
+      const key = await newKey({ monthlyQuota: 5 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      for (let i = 0; i < 5; i++) expect(await meter.admit(key, at)).toMatchObject({ admitted: true });
+      const flushing = meter.flush();
+      // One turn of the event loop: the flush has taken the counts and waits on the disk or the
+      // database, several round trips from done.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await meter.admit(key, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 5 });
+      await flushing;
+      expect(await meter.admit(key, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 5 });
+      expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 5 });
+    });
+
     it("limits a key's open streams to its plan's number, and frees a slot when a stream ends", async () => {
       const { meter } = await startMeter();
       const key = await newKey({ concurrentStreams: 2 });
@@ -420,6 +435,26 @@ if (sharedBackend) {
         await handle.db.execute(sql`select requests from usage_monthly where key_id = ${limited.id}`),
       );
       expect(Number(row!.requests)).toBe(120);
+    });
+
+    it("announce admissions near the quota at once, without waiting for the next flush", async () => {
+      const [a, b] = [await instance(), await instance()];
+      const limited = await key({ monthlyQuota: 10, requestsPerSecond: 1_000_000 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      // The bus calls this listener after b's: once it has the total of 10, so has b.
+      let totalHeard = 0;
+      const unsubscribe = await bus.subscribe(USAGE_CHANNEL, (payload) => {
+        const notice = JSON.parse(payload) as { t: [string, string, number][] };
+        for (const [keyId, , total] of notice.t) if (keyId === limited.id) totalHeard = Math.max(totalHeard, total);
+      });
+      try {
+        for (let i = 0; i < 10; i++) expect(await a.admit(limited, at)).toMatchObject({ admitted: true });
+        // Neither meter is flushed by hand (their interval is a day): only the early flush tells b.
+        await vi.waitFor(() => expect(totalHeard).toBe(10), 10_000);
+      } finally {
+        unsubscribe();
+      }
+      expect(await b.admit(limited, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 10 });
     });
 
     it("count each other's admissions in the current second once heard", async () => {
