@@ -34,6 +34,17 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   return error as DomainError;
 }
 
+/** The constraint the database named when it refused a statement (drizzle keeps its error as the cause). */
+async function violatedConstraint(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, "the statement was refused").toBeInstanceOf(Error);
+  const cause = (error as Error).cause as { constraint?: string; message?: string } | undefined;
+  return cause?.constraint ?? /constraint "([^"]+)"/.exec(cause?.message ?? (error as Error).message)?.[1];
+}
+
 describe.each(BACKENDS)("data layer on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
@@ -280,8 +291,10 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
         ...values,
       });
     // A sandbox key without its sport or expiry is not a sandbox key.
-    await expect(insert({ sport: null, expiresAt: at })).rejects.toThrow();
-    await expect(insert({ environment: "staging" as never, sport: "soccer", expiresAt: at })).rejects.toThrow();
+    expect(await violatedConstraint(insert({ sport: null, expiresAt: at }))).toBe("api_keys_sandbox_shape_check");
+    expect(await violatedConstraint(insert({ environment: "staging" as never, sport: "soccer", expiresAt: at }))).toBe(
+      "api_keys_environment_check",
+    );
   });
 });
 
