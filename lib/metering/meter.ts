@@ -4,11 +4,11 @@ import { utcDay } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { DatabaseWaitExceeded } from "../db/wait.ts";
-import type { ChangeBus } from "../feed/bus.ts";
+import { usageTotals, type ChangeBus } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { decideAdmission, nearLimit, type Admission } from "./admission.ts";
 import { Durability, type FlushCargo, type MeterStats } from "./durability.ts";
-import { Gossip, USAGE_CHANNEL } from "./gossip.ts";
+import { Gossip } from "./gossip.ts";
 import { rateLimit, rateLimitPolicy } from "./policies.ts";
 import { replayOrphans } from "./replay.ts";
 import { StreamSlots, type StreamSlot } from "./stream-slots.ts";
@@ -16,7 +16,6 @@ import { UsageBook, type KeyUsage } from "./usage.ts";
 
 export type { Admission } from "./admission.ts";
 export type { MeterStats } from "./durability.ts";
-export { USAGE_CHANNEL } from "./gossip.ts";
 export type { StreamSlot } from "./stream-slots.ts";
 
 /**
@@ -62,7 +61,7 @@ const DAY_MS = 86_400_000;
  * - At start-up, journals left by processes that are gone are replayed from where their last
  *   committed flush stopped, so each admitted request is added exactly once.
  * - Instances sharing PostgreSQL announce, with each flush, their month totals, their admissions in
- *   the current second and their open streams (NOTIFY usage_totals). Each instance decides alone
+ *   the current second and their open streams (the bus's usageTotals). Each instance decides alone
  *   from what it knows; what it does not yet know is what the others admitted since their last
  *   announcement (docs/metering.md gives the bounds that follow).
  *
@@ -93,7 +92,7 @@ export class JournalMeter implements Meter {
     const replayed = await replayOrphans(options.db, options.journalDir);
     const meter = new JournalMeter(options);
     if (options.bus) {
-      meter.unsubscribe = await options.bus.subscribe(USAGE_CHANNEL, (payload) => meter.gossip.hear(payload));
+      meter.unsubscribe = await options.bus.subscribe(usageTotals, (notice) => meter.gossip.hear(notice));
     }
     return { meter, replayed };
   }

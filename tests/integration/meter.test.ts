@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
+import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
