@@ -1,3 +1,4 @@
+import "#server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
