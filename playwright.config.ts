@@ -22,6 +22,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/support/global-setup.ts",
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
@@ -35,12 +36,12 @@ export default defineConfig({
   use: { baseURL, trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions } },
-    // What a narrow screen changes: layouts and journeys. The server's rules, the content policy
-    // and the icon are the same on every screen, so they run on the desktop only.
+    // What a narrow screen changes: layouts and journeys. The server's rules, the content policy,
+    // the icon and the operator's licence review are the same on every screen: desktop only.
     {
       name: "phone",
       use: { ...devices["Pixel 7"], launchOptions },
-      testIgnore: ["console-security.spec.ts", "security.spec.ts", "favicon.spec.ts"],
+      testIgnore: ["console-security.spec.ts", "security.spec.ts", "favicon.spec.ts", "licence.spec.ts"],
     },
   ],
   webServer: {

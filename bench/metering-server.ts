@@ -15,7 +15,7 @@ import { now } from "../lib/clock.ts";
 import { authSecret } from "../lib/auth/secret.ts";
 import { loadConfig, streamSettings } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/index.ts";
-import { KeyCache } from "../lib/keys/cache.ts";
+import { KeyCache, keysOf } from "../lib/keys/cache.ts";
 import { startApi, type Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
 import { startFeed } from "../lib/feed/service.ts";
@@ -69,8 +69,8 @@ const common = {
   streams: streamSettings(config),
   sessionSecret: authSecret(config),
 };
-const meteredApi = await startApi({ ...common, keys: new KeyCache(handle.db), meter });
-const unmeteredApi = await startApi({ ...common, keys: new KeyCache(handle.db), meter: admitAll });
+const meteredApi = await startApi({ ...common, keys: new KeyCache(keysOf(handle.db)), meter });
+const unmeteredApi = await startApi({ ...common, keys: new KeyCache(keysOf(handle.db)), meter: admitAll });
 const metered = serveApi(meteredApi);
 const unmetered = serveApi(unmeteredApi);
 console.log(`READY ${JSON.stringify({ metered: await listen(metered), unmetered: await listen(unmetered) })}`);

@@ -10,7 +10,8 @@ async function scrollUntil(page: Page, text: string | RegExp): Promise<void> {
   await expect(target).toBeAttached();
 }
 
-test("the reference renders every endpoint with a curl example that reaches this server", async ({
+// It renders the examples; tests/integration/docs-examples.test.ts runs them.
+test("the reference renders the endpoints, their examples addressed to this server, loading nothing from elsewhere", async ({
   page,
 }, testInfo) => {
   const origin = new URL(testInfo.project.use.baseURL!).origin;

@@ -8,7 +8,7 @@ import type { ChangeBus } from "./bus/index.ts";
 import { feedIngest } from "./feed/http.ts";
 import { startFeed, type FeedService } from "./feed/service.ts";
 import type { FeedViews } from "./feed/views.ts";
-import { KeyCache } from "./keys/cache.ts";
+import { KeyCache, keysOf } from "./keys/cache.ts";
 import { logger, printForOperator, type Logger } from "./log/index.ts";
 import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
 import { ServiceMetrics } from "./metrics/index.ts";
@@ -57,7 +57,7 @@ export async function startInstance(config: Config): Promise<Instance> {
   const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now);
   if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
-  const keys = new KeyCache(database.db);
+  const keys = new KeyCache(keysOf(database.db));
   const api = await startApi({
     db: database.db,
     bus: feed.bus,

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { loadConfig, type Config } from "../lib/config.ts";
+import { migratedDataDir } from "./data-dirs.ts";
 import { randomBase62 } from "../lib/ids.ts";
 
 /**
@@ -18,12 +17,8 @@ export type TestDatabase = {
 
 export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatabase> };
 
-export function freshDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), "svc-test-"));
-}
-
 async function pglite(): Promise<TestDatabase> {
-  const dir = freshDataDir();
+  const dir = migratedDataDir();
   const env = { DATA_DIR: dir };
   return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

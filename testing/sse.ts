@@ -177,6 +177,15 @@ export function openSse(
   });
 }
 
+/** A stream's status and headers as a fetch Response without a body, for `expectDocumented`. */
+export function responseOf(client: SseClient): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(client.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return new Response(null, { status: client.status, headers });
+}
+
 function describe(client: SseClient): string {
   if (client.status !== 200) return `status ${client.status} ${JSON.stringify(client.problem)}`;
   return client.messages.map((m) => `${m.event}#${m.id ?? "-"}`).join(", ") || "nothing";

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { demoSignIn } from "../../testing/console.ts";
+import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { freePort } from "../../testing/ports.ts";
 import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
@@ -31,7 +30,7 @@ export type LiveServer = {
 
 export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "svc-board-"));
+  const dataDir = migratedDataDir();
   const settings = {
     ...env,
     PORT: String(port),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applyUpdates, checkLine, sequenceDecision, type Current, type LineResult } from "./ingest-rules.ts";
+import {
+  applyUpdates,
+  checkLine,
+  sequenceDecision,
+  updateDigest,
+  type Current,
+  type LineResult,
+} from "./ingest-rules.ts";
 import type { FeedUpdate } from "./schemas.ts";
 
 const AT = "2026-11-21T15:00:00.000Z";
@@ -40,7 +47,7 @@ function apply(current: Map<string, Current>, updates: unknown[], lastRevision =
       results[index] = checked.rejected;
       return [];
     }
-    return [{ index, update: checked.update }];
+    return [{ index, update: checked.update, digest: checked.digest }];
   });
   const applied = applyUpdates(current, valid, lines, lastRevision, AT, results);
   return { ...applied, results };
@@ -70,21 +77,44 @@ describe("a line of a batch", () => {
     expect(rejected.message).toContain("sequence: ");
   });
 
-  it("that is valid carries its update", () => {
-    expect(checkLine({ line: 1, value: creation("ev-1") })).toEqual({ update: creation("ev-1") });
+  it("that is valid carries its update and the digest of its content", () => {
+    expect(checkLine({ line: 1, value: creation("ev-1") })).toEqual({
+      update: creation("ev-1"),
+      digest: updateDigest(creation("ev-1")),
+    });
+  });
+
+  it("has the digest of the same update sent with its fields in another order", () => {
+    const { event, ...rest } = creation("ev-1");
+    const reordered = { event: Object.fromEntries(Object.entries(event!).reverse()), ...rest };
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(creation("ev-1")));
+    const digest = (value: unknown) => (checkLine({ line: 1, value }) as { digest: string }).digest;
+    expect(digest(reordered)).toBe(digest(creation("ev-1")));
+    expect(digest({ ...creation("ev-1"), sequence: 2 })).not.toBe(digest(creation("ev-1")));
   });
 });
 
 describe("an update's sequence", () => {
-  const cases: [string, { sequence: number } | undefined, number, ReturnType<typeof sequenceDecision>][] = [
-    ["creates an event that is not there yet", undefined, 7, "apply"],
-    ["follows the event's", { sequence: 3 }, 4, "apply"],
-    ["skips ahead of the event's", { sequence: 3 }, 9, "apply"],
-    ["repeats the event's", { sequence: 3 }, 3, "duplicate"],
-    ["is below the event's", { sequence: 3 }, 2, "stale"],
+  // The event is at sequence 3; sequences 2 and 3 were applied with the contents digested "two" and "three".
+  const event = {
+    sequence: 3,
+    applied: new Map([
+      [2, { digest: "two", revision: 20 }],
+      [3, { digest: "three", revision: 30 }],
+    ]),
+  };
+  const cases: [string, typeof event | undefined, number, string, ReturnType<typeof sequenceDecision>][] = [
+    ["creates an event that is not there yet", undefined, 7, "any", "apply"],
+    ["follows the event's", event, 4, "four", "apply"],
+    ["skips ahead of the event's", event, 9, "nine", "apply"],
+    ["repeats the event's, with its content", event, 3, "three", "duplicate"],
+    ["repeats an earlier one, with its content", event, 2, "two", "duplicate"],
+    ["repeats the event's, with other content", event, 3, "other", "stale"],
+    ["repeats an earlier one, with other content", event, 2, "other", "stale"],
+    ["is below the event's and not remembered", event, 1, "one", "stale"],
   ];
-  it.each(cases)("%s", (_, before, sequence, decision) => {
-    expect(sequenceDecision(before, sequence)).toBe(decision);
+  it.each(cases)("%s", (_, before, sequence, digest, decision) => {
+    expect(sequenceDecision(before, sequence, digest)).toBe(decision);
   });
 });
 
@@ -111,6 +141,53 @@ describe("a batch's updates", () => {
       dirty: true,
       state: { id: "ev-1", score: { home: 0, away: 0 }, clock: "", period: "", stats: [], updated_at: AT },
     });
+  });
+
+  it("resent whole, answer each line applied before as a duplicate with its own revision, and apply nothing", () => {
+    const current = new Map<string, Current>();
+    const batch = [
+      creation("ev-1"),
+      { event_id: "ev-1", sequence: 2, event: { status: "live" } },
+      { event_id: "ev-1", sequence: 3, markets: [market("m1", 2.1)] },
+    ];
+    const first = apply(current, batch);
+    expect(first.results.map((r) => [r.status, r.revision])).toEqual([
+      ["applied", 101],
+      ["applied", 102],
+      ["applied", 103],
+    ]);
+    expect(first.applied.map((l) => [l.sequence, l.revision])).toEqual([
+      [1, 101],
+      [2, 102],
+      [3, 103],
+    ]);
+    const state = structuredClone(current.get("ev-1"));
+    const resent = apply(current, batch, 103);
+    expect(resent.results.map((r) => [r.status, r.revision])).toEqual([
+      ["duplicate", 101],
+      ["duplicate", 102],
+      ["duplicate", 103],
+    ]);
+    expect(resent.revisions).toEqual([]);
+    expect(resent.applied).toEqual([]);
+    expect(current.get("ev-1")).toEqual(state);
+  });
+
+  it("refuse an old sequence with content other than what was applied with it, as stale", () => {
+    const current = new Map<string, Current>();
+    apply(current, [creation("ev-1"), { event_id: "ev-1", sequence: 2, event: { status: "live" } }]);
+    const { results } = apply(current, [
+      { event_id: "ev-1", sequence: 2, event: { clock: "10:00" } },
+      { event_id: "ev-1", sequence: 1, event: { clock: "09:00" } },
+    ]);
+    expect(results).toMatchObject([
+      {
+        status: "rejected",
+        code: "stale_sequence",
+        message: expect.stringMatching(/applied sequence 2 already, with other content/),
+      },
+      { status: "rejected", code: "stale_sequence" },
+    ]);
   });
 
   it("merge markets by id, keeping the others, and add new ones last", () => {

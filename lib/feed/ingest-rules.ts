@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Lineups, Market, RevisionKind, Sport } from "../db/schema/index.ts";
 import { SPORT_MARKET_TYPES } from "../sports.ts";
 import type { EventChange } from "../bus/channels.ts";
@@ -5,8 +6,8 @@ import type { BatchLine } from "./ndjson.ts";
 import { CREATION_FIELDS, feedUpdateSchema, type EventState, type FeedUpdate } from "./schemas.ts";
 import { canMove } from "./status.ts";
 
-// The ingest's rules, apart from storage: which lines are valid, which sequence is applied, a
-// duplicate or stale, and what an update makes of an event's state, markets and lineups.
+// The ingest's rules, apart from storage: which lines are valid, which are applied, duplicates of
+// an update already applied or stale, and what an update makes of an event's state, markets and lineups.
 
 export type RejectionCode =
   | "invalid_json"
@@ -38,6 +39,9 @@ export type BatchResult = {
   changes: EventChange[];
 };
 
+/** An update applied to an event: its content's digest, and the event's revision after it. */
+export type AppliedLine = { digest: string; revision: number };
+
 /** An event as the ingest knows it: stored, or as the batch's earlier lines left it. */
 export type Current = {
   state: EventState;
@@ -46,7 +50,12 @@ export type Current = {
   sequence: number;
   revision: number;
   dirty: boolean;
+  /** The applied updates, by sequence, that the batch may repeat (those at or below `sequence`). */
+  applied: Map<number, AppliedLine>;
 };
+
+/** An applied update as feed_lines keeps it. */
+export type FeedLineRow = { event_id: string; sequence: number; digest: string; revision: number; applied_at: string };
 
 export type RevisionRow = {
   revision: number;
@@ -64,11 +73,19 @@ class Rejection extends Error {
   }
 }
 
-/** A valid line's update, with where it stands in the batch. */
-export type ValidLine = { index: number; update: FeedUpdate };
+/** A valid line's update, with where it stands in the batch and its content's digest. */
+export type ValidLine = { index: number; update: FeedUpdate; digest: string };
+
+/**
+ * The digest of an update as validated: the schema fixes the order of its fields, so a resent line
+ * has the digest of the original however its JSON was spaced or ordered.
+ */
+export function updateDigest(update: FeedUpdate): string {
+  return createHash("sha256").update(JSON.stringify(update)).digest("base64url");
+}
 
 /** The update a line carries, or its rejection when it is not JSON or not a valid update. */
-export function checkLine(line: BatchLine): { update: FeedUpdate } | { rejected: LineResult } {
+export function checkLine(line: BatchLine): { update: FeedUpdate; digest: string } | { rejected: LineResult } {
   const value = line.value as { event_id?: unknown; sequence?: unknown } | undefined;
   const base = {
     line: line.line,
@@ -93,22 +110,29 @@ export function checkLine(line: BatchLine): { update: FeedUpdate } | { rejected:
       },
     };
   }
-  return { update: parsed.data };
+  return { update: parsed.data, digest: updateDigest(parsed.data) };
 }
 
 /**
- * What an update's sequence makes of it against the event's: the same sequence again is a
- * duplicate (answered, not applied), a lower one is stale (refused), anything else is applied, as
- * is the first update of an event.
+ * What an update's sequence makes of it against the event's: a sequence above the event's is
+ * applied, as is the first update of an event; one at or below it is a duplicate when it repeats
+ * the update applied with that sequence (a resend: answered, not applied again), and stale
+ * (refused) otherwise.
  */
 export function sequenceDecision(
-  before: { sequence: number } | undefined,
+  before: Pick<Current, "sequence" | "applied"> | undefined,
   sequence: number,
+  digest: string,
 ): "apply" | "duplicate" | "stale" {
-  if (!before) return "apply";
-  if (sequence === before.sequence) return "duplicate";
-  if (sequence < before.sequence) return "stale";
-  return "apply";
+  if (!before || sequence > before.sequence) return "apply";
+  return before.applied.get(sequence)?.digest === digest ? "duplicate" : "stale";
+}
+
+function staleMessage(before: Current, update: FeedUpdate): string {
+  if (before.applied.has(update.sequence)) {
+    return `Event ${update.event_id} applied sequence ${update.sequence} already, with other content; this line was not applied`;
+  }
+  return `Event ${update.event_id} is at sequence ${before.sequence}; sequence ${update.sequence} arrived out of order and was not applied`;
 }
 
 /**
@@ -123,18 +147,21 @@ export function applyUpdates(
   lastRevision: number,
   at: string,
   results: LineResult[],
-): { revision: number; revisions: RevisionRow[]; changes: EventChange[] } {
+): { revision: number; revisions: RevisionRow[]; changes: EventChange[]; applied: FeedLineRow[] } {
   let revision = lastRevision;
   const revisions: RevisionRow[] = [];
+  const appliedLines: FeedLineRow[] = [];
   const kindsByEvent = new Map<string, Set<RevisionKind>>();
-  for (const { index, update } of valid) {
+  for (const { index, update, digest } of valid) {
     const base = { line: lines[index]!.line, event_id: update.event_id, sequence: update.sequence };
     try {
       const before = current.get(update.event_id);
-      if (sequenceDecision(before, update.sequence) === "duplicate") {
-        results[index] = { ...base, status: "duplicate", revision: before!.revision };
+      const decision = sequenceDecision(before, update.sequence, digest);
+      if (decision === "duplicate") {
+        results[index] = { ...base, status: "duplicate", revision: before!.applied.get(update.sequence)!.revision };
         continue;
       }
+      if (decision === "stale") throw new Rejection("stale_sequence", staleMessage(before!, update));
       const { next, kinds } = applyUpdate(before, update, at);
       for (const kind of kinds) {
         revision++;
@@ -151,6 +178,14 @@ export function applyUpdates(
         kindsByEvent.set(update.event_id, set);
       }
       current.set(update.event_id, next);
+      next.applied.set(update.sequence, { digest, revision: next.revision });
+      appliedLines.push({
+        event_id: update.event_id,
+        sequence: update.sequence,
+        digest,
+        revision: next.revision,
+        applied_at: at,
+      });
       results[index] = { ...base, status: "applied", revision: next.revision };
     } catch (error) {
       if (!(error instanceof Rejection)) throw error;
@@ -163,7 +198,7 @@ export function applyUpdates(
     revision: current.get(eventId)!.revision,
     kinds: [...kinds],
   }));
-  return { revision, revisions, changes };
+  return { revision, revisions, changes, applied: appliedLines };
 }
 
 /** What an update makes of an event (none yet: `before` undefined); throws a Rejection if it breaks a rule. */
@@ -181,11 +216,6 @@ export function applyUpdate(
         `Event ${update.event_id} does not exist; the update that creates it must carry event.${missing.join(", event.")}`,
       );
     }
-  } else if (sequenceDecision(before, update.sequence) === "stale") {
-    throw new Rejection(
-      "stale_sequence",
-      `Event ${update.event_id} is at sequence ${before.sequence}; sequence ${update.sequence} arrived out of order and was not applied`,
-    );
   }
   const sport = (fields.sport ?? before?.state.sport) as Sport;
   if (before && fields.sport && fields.sport !== before.state.sport) {
@@ -265,6 +295,8 @@ export function applyUpdate(
       sequence: update.sequence,
       revision: before?.revision ?? 0,
       dirty: true,
+      // Shared with `before`, which this state replaces; written to only once the line is applied.
+      applied: before?.applied ?? new Map(),
     },
     kinds,
   };

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Database } from "../db/index.ts";
-import { competitions, events, teams, type Sport } from "../db/schema/index.ts";
+import { rowsOf, type Database } from "../db/index.ts";
+import { competitions, events, feedLines, teams, type Sport } from "../db/schema/index.ts";
 import { newId } from "../ids.ts";
-import type { Current, RevisionRow } from "./ingest-rules.ts";
+import type { AppliedLine, Current, FeedLineRow, RevisionRow } from "./ingest-rules.ts";
 
 // The ingest's storage: the events a batch names, read and locked, and what it made of them written
 // back, with their revisions.
@@ -11,8 +11,38 @@ import type { Current, RevisionRow } from "./ingest-rules.ts";
 const homeTeams = alias(teams, "home_team");
 const awayTeams = alias(teams, "away_team");
 
-/** The stored state of these events, locked until the transaction ends. */
-export async function loadCurrent(tx: Database, ids: string[]): Promise<Map<string, Current>> {
+/**
+ * The stored state of the events these updates name, locked until the transaction ends, with the
+ * applied updates among them that are not newer than their event's (a resend's, or stale ones).
+ */
+export async function loadCurrent(
+  tx: Database,
+  updates: { event_id: string; sequence: number }[],
+): Promise<Map<string, Current>> {
+  const current = await loadEvents(
+    tx,
+    updates.map((u) => u.event_id),
+  );
+  const repeated = updates.filter((u) => u.sequence <= (current.get(u.event_id)?.sequence ?? 0));
+  if (repeated.length > 0) {
+    const rows = await tx
+      .select()
+      .from(feedLines)
+      .where(
+        and(
+          inArray(feedLines.eventId, [...new Set(repeated.map((u) => u.event_id))]),
+          inArray(feedLines.sequence, [...new Set(repeated.map((u) => u.sequence))]),
+        ),
+      );
+    for (const row of rows) {
+      const line: AppliedLine = { digest: row.digest, revision: row.revision };
+      current.get(row.eventId)!.applied.set(row.sequence, line);
+    }
+  }
+  return current;
+}
+
+async function loadEvents(tx: Database, ids: string[]): Promise<Map<string, Current>> {
   const rows = await tx
     .select({
       event: events,
@@ -50,6 +80,7 @@ export async function loadCurrent(tx: Database, ids: string[]): Promise<Map<stri
         sequence: event.feedSequence,
         revision: event.revision,
         dirty: false,
+        applied: new Map(),
       },
     ]),
   );
@@ -173,4 +204,28 @@ export async function writeRevisions(tx: Database, revisions: RevisionRow[]): Pr
     insert into event_revisions (revision, event_id, kind, recorded_at, state)
     select * from jsonb_to_recordset(${JSON.stringify(revisions)}::jsonb)
       as r(revision bigint, event_id text, kind text, recorded_at timestamptz, state jsonb)`);
+}
+
+export async function writeFeedLines(tx: Database, lines: FeedLineRow[]): Promise<void> {
+  await tx.execute(sql`
+    insert into feed_lines (event_id, sequence, digest, revision, applied_at)
+    select * from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb)
+      as r(event_id text, sequence bigint, digest text, revision bigint, applied_at timestamptz)
+    on conflict (event_id, sequence) do update set
+      digest = excluded.digest, revision = excluded.revision, applied_at = excluded.applied_at`);
+}
+
+/**
+ * Forgets applied updates older than `before`, except each event's newest: a resend of those
+ * older is then refused as stale, which the retention window makes rare.
+ */
+export async function pruneFeedLines(db: Database, before: Date): Promise<number> {
+  const rows = rowsOf<{ sequence: number }>(
+    await db.execute(sql`
+      delete from feed_lines f
+      using events e
+      where e.id = f.event_id and f.applied_at < ${before.toISOString()} and f.sequence < e.feed_sequence
+      returning f.sequence`),
+  );
+  return rows.length;
 }

@@ -3,7 +3,7 @@ import type { Database } from "../db/index.ts";
 import { revisionCounter } from "../db/schema/index.ts";
 import { feedChangeNotices, feedChanges, publish, type EventChange } from "../bus/index.ts";
 import { applyUpdates, checkLine, type BatchResult, type LineResult, type ValidLine } from "./ingest-rules.ts";
-import { EventNames, loadCurrent, writeEvents, writeRevisions } from "./ingest-store.ts";
+import { EventNames, loadCurrent, writeEvents, writeFeedLines, writeRevisions } from "./ingest-store.ts";
 import type { BatchLine } from "./ndjson.ts";
 
 // The one path by which any change reaches stored state: the simulator and the providers' ingest
@@ -35,7 +35,7 @@ export async function applyBatch(
   lines.forEach((line, index) => {
     const checked = checkLine(line);
     if ("rejected" in checked) results[index] = checked.rejected;
-    else valid.push({ index, update: checked.update });
+    else valid.push({ index, update: checked.update, digest: checked.digest });
   });
 
   let changes: EventChange[] = [];
@@ -47,13 +47,14 @@ export async function applyBatch(
       const [counter] = await tx.select().from(revisionCounter).where(eq(revisionCounter.id, 1)).for("update");
       const current = await loadCurrent(
         tx,
-        valid.map((v) => v.update.event_id),
+        valid.map((v) => v.update),
       );
       const applied = applyUpdates(current, valid, lines, counter!.lastRevision, at.toISOString(), results);
 
       const dirty = [...current.values()].filter((c) => c.dirty);
       if (dirty.length === 0) return [];
       await writeEvents(tx, batchNames, dirty);
+      await writeFeedLines(tx, applied.applied);
       if (applied.revisions.length > 0) {
         await writeRevisions(tx, applied.revisions);
         await tx.update(revisionCounter).set({ lastRevision: applied.revision }).where(eq(revisionCounter.id, 1));

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "../db/index.ts";
 import { startChangeBus, type ChangeBus } from "../bus/index.ts";
 import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
+import { pruneFeedLines } from "./ingest-store.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
 import { logger } from "../log/index.ts";
@@ -63,9 +64,11 @@ export async function startFeed(
 
   const prune = async () => {
     try {
-      await pruneRevisions(handle.db, new Date(now().getTime() - config.REVISION_RETENTION_SECONDS * 1000));
+      const before = new Date(now().getTime() - config.REVISION_RETENTION_SECONDS * 1000);
+      await pruneRevisions(handle.db, before);
+      await pruneFeedLines(handle.db, before);
     } catch (error) {
-      logger().error({ err: error }, "Pruning revisions failed");
+      logger().error({ err: error }, "Pruning the feed's history failed");
     }
   };
 

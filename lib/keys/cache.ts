@@ -1,3 +1,4 @@
+import { now as clockNow } from "../clock.ts";
 import type { Database } from "../db/index.ts";
 import { keyChanges, publish, type ChangeBus, type KeyChange } from "../bus/index.ts";
 import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
@@ -10,10 +11,12 @@ export function notifyKeyChange(tx: Database, change: KeyChange): Promise<void> 
   return publish(tx, keyChanges, change);
 }
 
-// A safety net only: a change is announced on the bus and empties the entry at once. The age
-// bounds how long an entry could outlive a change whose notification was lost with the LISTEN
-// connection (the bus's resync empties everything too).
-const MAX_AGE_MS = 60_000;
+/**
+ * How long a key is served from memory before it is read again. A safety net only: a change is
+ * announced on the bus and empties the entry at once, and a resync empties everything; the age
+ * bounds how long an entry could outlive a change whose notice was lost some other way.
+ */
+export const KEY_MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 50_000;
 // Hashes no key has, so that a client repeating an invented key costs one read a minute, not one a
 // request. Nothing needs forgetting: a new key's hash is random, so it was never looked up before.
@@ -21,6 +24,14 @@ const UNKNOWN_MAX_AGE_MS = 60_000;
 const UNKNOWN_MAX_ENTRIES = 50_000;
 
 type Entry = { record: ApiKeyRecord; loadedAt: number };
+
+/** Reads the key with this hash from the database: one read per miss. */
+export type KeyReader = (keyHash: string) => Promise<ApiKeyRecord | null>;
+
+/** The reader of a database's keys, as every instance uses it. */
+export function keysOf(db: Database): KeyReader {
+  return (keyHash) => findKeyByHash(db, keyHash);
+}
 
 /**
  * Keys by SHA-256, so a request costs no database read once its key is known. One per instance;
@@ -34,18 +45,21 @@ export class KeyCache {
   private readonly changeListeners = new Set<(change: KeyChange | null) => void>();
   private generation = 0;
 
-  private readonly db: Database;
+  private readonly read: KeyReader;
   private readonly maxEntries: number;
+  private readonly now: () => Date;
 
-  constructor(db: Database, options: { maxEntries?: number } = {}) {
-    this.db = db;
+  constructor(read: KeyReader, options: { maxEntries?: number; now?: () => Date } = {}) {
+    this.read = read;
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
+    this.now = options.now ?? clockNow;
   }
 
   /** The key with this hash, from memory or one read; null when there is no such key. */
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
+    const at = this.now().getTime();
     const entry = this.entries.get(keyHash);
-    if (entry && Date.now() - entry.loadedAt < MAX_AGE_MS) {
+    if (entry && at - entry.loadedAt < KEY_MAX_AGE_MS) {
       // Most recently used last: a Map keeps insertion order, so the first entry is the one to evict.
       this.entries.delete(keyHash);
       this.entries.set(keyHash, entry);
@@ -53,22 +67,22 @@ export class KeyCache {
     }
     const unknownSince = this.unknown.get(keyHash);
     if (unknownSince !== undefined) {
-      if (Date.now() - unknownSince < UNKNOWN_MAX_AGE_MS) return null;
+      if (at - unknownSince < UNKNOWN_MAX_AGE_MS) return null;
       this.unknown.delete(keyHash);
     }
     let pending = this.loading.get(keyHash);
     if (!pending) {
       const generation = this.generation;
-      pending = findKeyByHash(this.db, keyHash)
+      pending = this.read(keyHash)
         .then((record) => {
           // A change announced while the read was under way may not be in what it read.
           if (record && generation === this.generation) {
             this.entries.delete(keyHash);
             if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-            this.entries.set(keyHash, { record, loadedAt: Date.now() });
+            this.entries.set(keyHash, { record, loadedAt: at });
           } else if (!record) {
             if (this.unknown.size >= UNKNOWN_MAX_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
-            this.unknown.set(keyHash, Date.now());
+            this.unknown.set(keyHash, at);
           }
           return record;
         })
@@ -88,7 +102,7 @@ export class KeyCache {
   /** Whether this hash is known to be no key's: answered without a read. */
   knowsUnknown(keyHash: string): boolean {
     const since = this.unknown.get(keyHash);
-    return since !== undefined && Date.now() - since < UNKNOWN_MAX_AGE_MS;
+    return since !== undefined && this.now().getTime() - since < UNKNOWN_MAX_AGE_MS;
   }
 
   forget(change: KeyChange): void {

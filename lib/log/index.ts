@@ -37,14 +37,7 @@ function prettyDestination(out: NodeJS.WritableStream): DestinationStream {
   };
 }
 
-/**
- * Lines gathered for up to `delayMs` (or until `maxBytes` are waiting) and handed to `out` in one
- * write. pino's destination (sonic-boom) measures its buffered string again on every line it is
- * given, which under load made the access lines a quarter of an API request's CPU; given one batch
- * per turn of the event loop it did that once a turn, and a write per turn was still a visible
- * share of a request. A line is at most `delayMs` late; what is gathered when the process exits is
- * handed over then.
- */
+/** Lines gathered for up to `delayMs` (or `maxBytes`) and written at once: a write per line costs a request's CPU (docs/decisions/access-log.md). */
 export function batched(
   out: { write(chunk: string): unknown },
   { delayMs = 25, maxBytes = 65_536 }: { delayMs?: number; maxBytes?: number } = {},
@@ -88,7 +81,7 @@ function standardOutput(): DestinationStream {
   return lines;
 }
 
-// The time of a line, made once per millisecond: under load many lines share one.
+// Made once per millisecond: under load many lines share one.
 let isoAt = 0;
 let iso = "";
 function isoNow(): string {
@@ -172,11 +165,7 @@ export type Access = {
   stream?: "opened";
 };
 
-/**
- * The access line of one answer, at info. In JSON it is written as pino would write it (the same
- * fields in the same order, to the same destination) but without pino's generic serialiser: one
- * line per request under load, where pino's per-field work was a visible share of the request.
- */
+/** The access line of one answer, at info: the bytes pino would write, without its generic serialiser. */
 // A key pasted into a path (`/api/v1/svc_sk_…`) would be kept in every log store the line reaches.
 const KEY_IN_PATH = /svc_s[bkt]_/;
 const KEYS_IN_PATH = /(svc_s[bkt]_)[0-9A-Za-z]+/g;
@@ -194,12 +183,7 @@ export function logAccess(access: Access): void {
   json.write(accessLine(access));
 }
 
-/**
- * An access line as pino writes a line at info with these fields and the message "request", but
- * for characters above U+00FF, which are escaped (`\u2026`): parsed, the line is the same. A key's
- * hint has one ("svc_sk_…tDui"), and it made every access line, and each batch of them, a
- * two-byte string that was encoded to UTF-8 twice on its way to standard output.
- */
+/** An access line as pino writes it, with characters above U+00FF escaped so the line stays one-byte. */
 export function accessLine(access: Access): string {
   let line =
     `{"level":"info","time":"${isoNow()}","pid":${process.pid},"request_id":${jsonString(access.request_id)}` +
@@ -213,16 +197,11 @@ export function accessLine(access: Access): string {
 }
 
 const WIDE = /[\u0100-\uffff]/;
-// Escaped forms of the strings with wide characters seen last: a key's hint comes with every
-// request of the key. Bounded, so that invented paths cannot grow it.
+// A key's hint comes with every request of the key; bounded, so invented paths cannot grow it.
 const ESCAPED_MAX = 1_000;
 const escaped = new Map<string, string>();
 
-/**
- * A JSON string of one-byte characters only: what JSON.stringify gives, with wider characters
- * escaped. Built from character codes, because V8 keeps a string two-byte through replace() and
- * concatenation even once every wide character is gone.
- */
+/** JSON.stringify with wider characters escaped, built from character codes: V8 keeps a replaced string two-byte. */
 function jsonString(value: string): string {
   const json = JSON.stringify(value);
   if (!WIDE.test(json)) return json;

@@ -14,15 +14,9 @@ import {
 } from "node:fs";
 import path from "node:path";
 
-// The write-ahead journal of one instance's metering. Every admitted request is appended as one
-// line, `<key id> <epoch ms>\n`, and written with a synchronous write before the request is
-// answered: once write(2) returns the line is in the kernel, so a `kill -9` (or any crash of the
-// process) cannot lose it. The lines of the requests admitted in one turn of the event loop are
-// written together (group commit, see Durability): a write per request was a visible share of an
-// API request's CPU, most of it the file system's work for each append. The meter adds the journal
-// to PostgreSQL in batches and records, in the same transaction, how many bytes it has added
-// (meter_journals). At start-up a journal whose process is gone is replayed from that point, so
-// every line is added exactly once.
+// The write-ahead journal of one instance's metering: a line `<key id> <epoch ms>\n` per admitted
+// request, written before it is answered so a crash of the process cannot lose it
+// (docs/decisions/journal-meter.md).
 //
 // File names are `<pid>-<journal id>.journal`: the pid tells a live instance's journal (left
 // alone) from a dead one's (replayed); the journal id names its row in meter_journals.

@@ -47,26 +47,8 @@ export type MeterOptions = {
 const DAY_MS = 86_400_000;
 
 /**
- * The meter: exact on one instance, never losing a counted request, cheap per request.
- *
- * - Each admitted request is appended to this instance's journal (write(2), no fsync) before it
- *   is answered, and counted in memory. The requests admitted in one turn of the event loop share
- *   one write, made once the turn has handled every request that was waiting (group commit);
- *   their answers wait for it. If it fails, none of them is counted and each is answered 503.
- * - Every `flushIntervalMs` the counts since the last flush are added to usage_monthly,
- *   usage_daily and api_keys.last_used_at in one transaction, which also records how far the
- *   journal has been added. That transaction commits asynchronously (no WAL flush wait): it is
- *   the journal that makes a count durable, and a journal file is deleted only after a
- *   synchronous commit has made everything before it durable.
- * - At start-up, journals left by processes that are gone are replayed from where their last
- *   committed flush stopped, so each admitted request is added exactly once.
- * - Instances sharing PostgreSQL announce, with each flush, their month totals, their admissions in
- *   the current second and their open streams (the bus's usageTotals). Each instance decides alone
- *   from what it knows; what it does not yet know is what the others admitted since their last
- *   announcement (docs/metering.md gives the bounds that follow).
- *
- * The parts: the decision (admission.ts), each key's month (usage.ts), the journal and its flushes
- * (durability.ts), open streams (stream-slots.ts) and what the instances tell each other (gossip.ts).
+ * The meter: each admitted request journaled before it is answered, flushed to the database in
+ * batches, replayed after a crash, and announced to the other instances (docs/metering.md).
  */
 export class JournalMeter implements Meter {
   readonly instance = randomBytes(8).toString("hex");

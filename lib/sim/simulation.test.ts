@@ -210,16 +210,35 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
   });
 });
 
+/** What a run of updates leaves of an event, folded as the ingest folds them: fields, markets by id, lineups. */
+function stateAfter(updates: FeedUpdate[]) {
+  const event: Partial<EventFields> = {};
+  const markets: Record<string, unknown> = {};
+  let lineups: FeedUpdate["lineups"] = undefined;
+  for (const update of updates) {
+    Object.assign(event, update.event);
+    for (const market of update.markets ?? []) markets[market.id] = market;
+    lineups = update.lineups ?? lineups;
+  }
+  return { event, markets, lineups };
+}
+
 describe("a simulated event's life is a pure function of its plan", () => {
   it("replays to the same state whether it was followed all along or picked up late", () => {
+    const at = 3_000_000;
     const followed = new SimulatedEvent(plan("soccer", "replay"));
-    runToEnd(followed, 1_000);
+    const followedUpdates: FeedUpdate[] = [];
+    for (let t = -4 * 3600_000; t < at; t += 1_000) followedUpdates.push(...followed.advanceTo(t));
+    followedUpdates.push(...followed.advanceTo(at));
     const all = new SimulatedEvent(plan("soccer", "replay"));
-    const steady = all.advanceTo(3_000_000).findLast((u) => u.event)!.event;
+    const atOnce = stateAfter(all.advanceTo(at));
     const late = new SimulatedEvent(plan("soccer", "replay"));
-    late.advanceTo(-3_600_000);
-    const pickedUp = late.advanceTo(3_000_000).findLast((u) => u.event)!.event;
-    expect(pickedUp).toEqual(steady);
-    expect(steady!.status).toBe("live");
+    const pickedUp = stateAfter([...late.advanceTo(-3_600_000), ...late.advanceTo(at)]);
+
+    expect(atOnce.event.status).toBe("live");
+    expect(Object.keys(atOnce.markets).length).toBeGreaterThan(0);
+    expect(atOnce.lineups).toBeDefined();
+    expect(stateAfter(followedUpdates)).toEqual(atOnce);
+    expect(pickedUp).toEqual(atOnce);
   });
 });

@@ -171,9 +171,10 @@ export class Simulator {
       );
       report.applied += result.applied;
       for (const line of result.results) {
-        if (line.status !== "rejected") continue;
-        // Each event is replayed from its start, so what it already reached comes back older.
-        if (line.code === "stale_sequence") {
+        if (line.status === "applied") continue;
+        // Each event is replayed from its start, so what it already reached comes back as applied
+        // already, or older when that is no longer remembered.
+        if (line.status === "duplicate" || line.code === "stale_sequence") {
           report.replayed++;
           continue;
         }

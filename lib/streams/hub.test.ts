@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { StreamEnding } from "./errors.ts";
 import { eventState, FakeFeed, FakeKeys, FakeSessions, FakeSink, keyRecord, streamRequest } from "./fakes.ts";
 import { StreamHub } from "./hub.ts";
@@ -25,7 +25,7 @@ afterEach(() => {
   hubs = [];
 });
 
-async function setUp() {
+async function setUp(now = () => new Date()) {
   const feed = new FakeFeed();
   const keys = new FakeKeys();
   const sessions = new FakeSessions();
@@ -35,7 +35,7 @@ async function setUp() {
     keys,
     sessions,
     heartbeat: { send: () => Promise.resolve(), onHeard: () => Promise.resolve(() => {}) },
-    now: () => new Date(),
+    now,
     settings,
     problem: (ending: StreamEnding, requestId: string) => ({
       type: `/docs/errors#${ending.code}`,
@@ -79,6 +79,24 @@ describe("a subscriber's way from opening to live", () => {
     const fourth = feed.publish("e1", "event", { ...eventState("e1"), score: { home: 3, away: 0 } });
     hub.flush();
     expect(sink.messages.at(-1)).toMatchObject({ event: "event", id: fourth.revision });
+  });
+
+  it("replays a client that missed several pages of history every change, on both kinds of stream", async () => {
+    const { feed, hub } = await setUp();
+    // Three pages and a bit: a replay that stopped after its first page would lose the rest.
+    const missed = Array.from({ length: 3_200 }, (_, goals) =>
+      feed.publish("e1", "event", { ...eventState("e1"), score: { home: goals + 1, away: 0 } }),
+    ).map((r) => r.revision);
+    const event = new FakeSink();
+    const board = new FakeSink();
+    hub.openEventStream(streamRequest(event, {}, "1"), { id: "e1", sport: "soccer" });
+    hub.openBoardStream(streamRequest(board, {}, "1"), { sports: ["soccer"], type: null });
+    for (const sink of [event, board]) {
+      await vi.waitFor(() => expect(sink.messages.filter((m) => m.id).length).toBe(missed.length), 10_000);
+      expect(sink.messages.flatMap((m) => (m.id ? [m.id] : []))).toEqual(missed);
+      expect(sink.events).not.toContain("snapshot");
+    }
+    expect(board.messages.at(-1)).toMatchObject({ data: { event: { score: { home: 3_200 } } } });
   });
 
   it("says resync and why when the id is not one it can place, or older than the history kept", async () => {
@@ -217,6 +235,35 @@ describe("revocation, fed by the key directory's changes", () => {
     keys.change(null);
     await settle();
     expect(sink.ended).toBe(false);
+  });
+});
+
+describe("expiry", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("ends a key's stream with key_expired, and a session's with session_expired, at the first ping after", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let at = new Date("2026-11-25T12:00:00Z");
+    const { hub } = await setUp(() => at);
+    const expiresAt = new Date(at.getTime() + 90_000);
+    const [key, session, lasting] = [new FakeSink(), new FakeSink(), new FakeSink()];
+    hub.openEventStream(streamRequest(key, { key: keyRecord({ expiresAt }) }), { id: "e1", sport: "soccer" });
+    hub.openEventStream(streamRequest(session, { key: keyRecord({ expiresAt }), keyHash: null, session: true }), {
+      id: "e1",
+      sport: "soccer",
+    });
+    hub.openEventStream(streamRequest(lasting), { id: "e1", sport: "soccer" });
+
+    at = new Date(at.getTime() + 60_000);
+    vi.advanceTimersByTime(60_000);
+    expect([key.ended, session.ended]).toEqual([false, false]);
+
+    at = new Date(at.getTime() + 60_000);
+    vi.advanceTimersByTime(60_000);
+    expect(key.messages.at(-1)).toMatchObject({ event: "error", data: { code: "key_expired" } });
+    expect(session.messages.at(-1)).toMatchObject({ event: "error", data: { code: "session_expired" } });
+    expect([key.ended, session.ended, lasting.ended]).toEqual([true, true, false]);
+    expect(hub.open.streams).toBe(1);
   });
 });
 

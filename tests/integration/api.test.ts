@@ -537,6 +537,7 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
           fetch(`${server.url}/api/v1/me`, { headers: { "x-api-key": enterprise.sandbox.key } }).then(async (r) => ({
             status: r.status,
             retryAfter: r.headers.get("retry-after"),
+            second: r.headers.get("date"),
             body: (await r.json()) as {
               code?: string;
               "violated-policies"?: string[];
@@ -547,8 +548,11 @@ describe.each(ENTRIES)("the API on $backend.name through $entry", ({ backend, en
       );
       const refused = burst.filter((r) => r.status === 429);
       const admitted = burst.filter((r) => r.status === 200);
-      expect(admitted.length).toBe(2);
-      expect(refused.length).toBe(3);
+      // A busy machine may spread the burst over two seconds: at most two admitted in each.
+      const admittedPerSecond = Map.groupBy(admitted, (r) => r.second);
+      expect(Math.max(...[...admittedPerSecond.values()].map((rs) => rs.length))).toBe(2);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      expect(admitted.length + refused.length).toBe(5);
       for (const r of refused) {
         expect(r.body).toMatchObject({ code: "rate_limited", "violated-policies": ["second"] });
         expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FINGERPRINT_FILE, sourceFingerprint } from "../../scripts/build-fingerprint.ts";
-import { freshDataDir } from "../../testing/databases.ts";
+import { freshDataDir } from "../../testing/data-dirs.ts";
 import { startServer } from "../../testing/processes.ts";
 
 // `npm start` after a `git pull` that changed a page: it must build again before serving, and

@@ -1,23 +1,45 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { consoleAccess } from "../../lib/console/access.ts";
 import {
+  changeMemberRole,
   choosePlan,
   createProductionKeyFor,
   requestPlanFor,
   createSandboxKeyFor,
   inviteMember,
   recordLicence,
+  removeMemberFrom,
   revokeKeyFor,
   toActionState,
+  withdrawInvitation,
   type ActionState,
+  type Fields,
 } from "../../lib/console/actions.ts";
-import { acceptInvitation, changeRole, removeMember, signUp } from "../../lib/console/members.ts";
+import {
+  acceptInvitation,
+  changeRole,
+  findInvitation,
+  listMembers,
+  listPendingInvitations,
+  removeMember,
+  signUp,
+} from "../../lib/console/members.ts";
 import { emailDelaySeconds, recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/console/sign-in.ts";
 import { usageForMonth } from "../../lib/console/usage.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
-import { apiKeys, auditLog, usageDaily } from "../../lib/db/schema/index.ts";
+import {
+  apiKeys,
+  auditLog,
+  invitations,
+  licences,
+  memberships,
+  organisations,
+  usageDaily,
+  users,
+} from "../../lib/db/schema/index.ts";
 import { listKeys } from "../../lib/keys/index.ts";
 import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/licences.ts";
 import { approvePlanRequest } from "../../lib/plans.ts";
@@ -52,6 +74,31 @@ async function organisation(db: DatabaseHandle["db"], label: string) {
 /** The operator's verification, as `npm run admin -- licence verify` does it. */
 async function verified(db: DatabaseHandle["db"], orgId: string) {
   await reviewLicence(db, orgId, "verify", { actor: OPERATOR, at });
+}
+
+/** A member who joined through an invitation of `role`. */
+async function invited(db: DatabaseHandle["db"], adminId: string, role: "admin" | "viewer", name: string) {
+  const { token } = await inviteMember(db, adminId, { role }, { at, ttlDays: 7 });
+  counter += 1;
+  const email = `${name.toLowerCase()}-${counter}@example.test`;
+  return acceptInvitation(db, { token, name, email, password: PASSWORD }, at);
+}
+
+/** Everything an organisation's console could change: its row, licence, keys, members, invitations, audit. */
+async function everythingOf(db: DatabaseHandle["db"], orgId: string): Promise<string> {
+  const members = await db
+    .select({ membership: memberships, user: users })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.orgId, orgId));
+  return JSON.stringify({
+    organisation: await db.select().from(organisations).where(eq(organisations.id, orgId)),
+    licence: await db.select().from(licences).where(eq(licences.orgId, orgId)),
+    keys: await db.select().from(apiKeys).where(eq(apiKeys.orgId, orgId)).orderBy(apiKeys.id),
+    members: members.sort((a, b) => a.user.id.localeCompare(b.user.id)),
+    invitations: await db.select().from(invitations).where(eq(invitations.orgId, orgId)).orderBy(invitations.id),
+    audit: await db.select().from(auditLog).where(eq(auditLog.orgId, orgId)).orderBy(auditLog.id),
+  });
 }
 
 async function keyCount(db: DatabaseHandle["db"], orgId: string): Promise<number> {
@@ -111,6 +158,164 @@ describe.each(BACKENDS)("console rules on $name", (backend) => {
     // The role is read on every action: promoted, the same session may now act.
     await changeRole(db, orgId, { userId: viewer.id, role: "admin" }, OPERATOR);
     await expect(revokeKeyFor(db, viewer.id, { keyId: key.id }, { at })).resolves.toBe(key.hint);
+  });
+
+  it("refuses every console action to a viewer, to another organisation's admin and when signed out, changing nothing", async () => {
+    const target = await organisation(db, "Target");
+    await recordLicence(db, target.adminId, LICENCE, at);
+    await verified(db, target.orgId);
+    await choosePlan(db, target.adminId, { plan: "pro" });
+    const key = await createProductionKeyFor(db, target.adminId, { name: "Target's" }, { at });
+    const secondAdmin = await invited(db, target.adminId, "admin", "Second");
+    const viewer = await invited(db, target.adminId, "viewer", "Viewer");
+    const pending = await inviteMember(db, target.adminId, { role: "viewer" }, { at, ttlDays: 7 });
+    const [invitation] = await listPendingInvitations(db, target.orgId, at);
+    expect(invitation?.expiresAt.toISOString()).toBe(pending.expiresAt);
+    // Another organisation, licensed and on a plan, so that what it may do in its own organisation succeeds.
+    const intruder = await organisation(db, "Intruder");
+    await recordLicence(db, intruder.adminId, LICENCE, at);
+    await verified(db, intruder.orgId);
+    await choosePlan(db, intruder.adminId, { plan: "pro" });
+
+    // Every action of lib/console/actions.ts with the target's ids; a forged orgId rides along on
+    // those that name none, and must be ignored: they act on the caller's own organisation.
+    const forged = { orgId: target.orgId };
+    const actions: Array<{
+      name: string;
+      fields: Fields;
+      run: (userId: string | null, f: Fields) => Promise<unknown>;
+    }> = [
+      {
+        name: "recordLicence",
+        fields: { ...LICENCE, ...forged },
+        run: (u, f) => recordLicence(db, u, f, at),
+      },
+      { name: "choosePlan", fields: { plan: "starter", ...forged }, run: (u, f) => choosePlan(db, u, f) },
+      {
+        name: "requestPlanFor",
+        fields: { plan: "enterprise", ...forged },
+        run: (u, f) => requestPlanFor(db, u, f, at),
+      },
+      {
+        name: "createSandboxKeyFor",
+        fields: { sport: "soccer", ...forged },
+        run: (u, f) => createSandboxKeyFor(db, u, f, { at, ttlDays: 30 }),
+      },
+      {
+        name: "createProductionKeyFor",
+        fields: { name: "Sneaky", ...forged },
+        run: (u, f) => createProductionKeyFor(db, u, f, { at }),
+      },
+      { name: "revokeKeyFor", fields: { keyId: key.id }, run: (u, f) => revokeKeyFor(db, u, f, { at }) },
+      {
+        name: "inviteMember",
+        fields: { role: "admin", ...forged },
+        run: (u, f) => inviteMember(db, u, f, { at, ttlDays: 7 }),
+      },
+      {
+        name: "withdrawInvitation",
+        fields: { invitationId: invitation!.id },
+        run: (u, f) => withdrawInvitation(db, u, f),
+      },
+      {
+        name: "changeMemberRole",
+        fields: { userId: viewer.id, role: "admin" },
+        run: (u, f) => changeMemberRole(db, u, f),
+      },
+      { name: "removeMemberFrom", fields: { userId: secondAdmin.id }, run: (u, f) => removeMemberFrom(db, u, f) },
+    ];
+    const notFound: Record<string, RegExp> = {
+      revokeKeyFor: /^No key \S+ in this organisation\.$/,
+      withdrawInvitation: /^No open invitation with that id in this organisation\.$/,
+      changeMemberRole: /^No such member in this organisation\.$/,
+      removeMemberFrom: /^No such member in this organisation\.$/,
+    };
+    const callers = [
+      {
+        caller: "a viewer of the organisation",
+        userId: viewer.id,
+        refusal: () => /^Only an admin of the organisation/,
+      },
+      { caller: "signed out", userId: null, refusal: () => /sign in again/ },
+      {
+        caller: "another organisation's admin",
+        userId: intruder.adminId,
+        refusal: (action: string) => notFound[action] ?? null,
+      },
+    ];
+
+    const before = await everythingOf(db, target.orgId);
+    for (const { caller, userId, refusal } of callers) {
+      for (const { name, fields, run } of actions) {
+        const state = await toActionState("done", () => run(userId, fields));
+        const expected = refusal(name);
+        if (expected) expect(refused(state), `${name} by ${caller}`).toMatch(expected);
+        else expect(state, `${name} by ${caller}, in its own organisation`).toMatchObject({ ok: "done" });
+        expect(await everythingOf(db, target.orgId), `${name} by ${caller} changed the organisation`).toBe(before);
+      }
+    }
+    // The intruder's id-less actions landed in its own organisation.
+    expect((await listKeys(db, intruder.orgId, at)).map((k) => k.environment).sort()).toEqual([
+      "production",
+      "sandbox",
+    ]);
+    const intruderAudit = await db.select().from(auditLog).where(eq(auditLog.orgId, intruder.orgId));
+    expect(intruderAudit.filter((e) => e.action === "licence.set")).toHaveLength(2);
+  });
+
+  it("keeps the last admin: they can neither be demoted nor removed, nor leave", async () => {
+    const { orgId, adminId } = await organisation(db, "Last Admin");
+    const viewer = await invited(db, adminId, "viewer", "Viewer");
+    const before = await everythingOf(db, orgId);
+    expect(
+      refused(await toActionState("done", () => changeMemberRole(db, adminId, { userId: adminId, role: "viewer" }))),
+    ).toBe("The organisation needs at least one admin: make someone else admin first.");
+    expect(refused(await toActionState("done", () => removeMemberFrom(db, adminId, { userId: adminId })))).toBe(
+      "You cannot remove yourself.",
+    );
+    // The operator's path has no "yourself": the rule itself refuses.
+    await expect(removeMember(db, orgId, { userId: adminId }, OPERATOR)).rejects.toThrow(
+      "The organisation needs at least one admin: the last admin cannot be removed.",
+    );
+    expect(await everythingOf(db, orgId)).toBe(before);
+
+    // With a second admin, either may step down, and then the other is the last.
+    await changeMemberRole(db, adminId, { userId: viewer.id, role: "admin" });
+    await changeMemberRole(db, viewer.id, { userId: adminId, role: "viewer" });
+    expect(
+      refused(
+        await toActionState("done", () => changeMemberRole(db, viewer.id, { userId: viewer.id, role: "viewer" })),
+      ),
+    ).toMatch(/at least one admin/);
+    expect((await listMembers(db, orgId)).map((m) => m.role).sort()).toEqual(["admin", "viewer"]);
+  });
+
+  it("refuses an invitation once it has expired, and stops listing it", async () => {
+    const { orgId, adminId } = await organisation(db, "Expiring");
+    const ttlDays = 7;
+    const early = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays });
+    const late = await inviteMember(db, adminId, { role: "viewer" }, { at, ttlDays });
+    const expiry = new Date(late.expiresAt);
+    expect(expiry.getTime()).toBe(at.getTime() + ttlDays * 86_400_000);
+    const accept = (token: string, when: Date) =>
+      toActionState("done", () =>
+        acceptInvitation(
+          db,
+          { token, name: "Late", email: `late-${randomUUID()}@example.test`, password: PASSWORD },
+          when,
+        ),
+      );
+
+    const justAfter = new Date(expiry.getTime() + 1);
+    expect(await findInvitation(db, late.token, justAfter)).toBeNull();
+    expect(await listPendingInvitations(db, orgId, justAfter)).toEqual([]);
+    expect(refused(await accept(late.token, justAfter))).toMatch(
+      /not valid: it was used already, revoked or has expired/,
+    );
+    expect(await listMembers(db, orgId)).toHaveLength(1);
+    // The moment before, it still works.
+    expect(await accept(early.token, new Date(expiry.getTime() - 1))).toMatchObject({ ok: "done" });
+    expect(await listMembers(db, orgId)).toHaveLength(2);
   });
 
   it("refuses everything to a session whose user was removed, at once", async () => {

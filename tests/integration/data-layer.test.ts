@@ -6,7 +6,8 @@ import { addDays, utcDay } from "../../lib/clock.ts";
 import { expectedMigrationCount, openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
-import { KeyCache } from "../../lib/keys/cache.ts";
+import { startChangeBus } from "../../lib/bus/index.ts";
+import { KeyCache, keysOf } from "../../lib/keys/cache.ts";
 import { checkKeyFormat, hashKey } from "../../lib/keys/format.ts";
 import {
   createProductionKey,
@@ -31,6 +32,17 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
+}
+
+/** The constraint the database named when it refused a statement (drizzle keeps its error as the cause). */
+async function violatedConstraint(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, "the statement was refused").toBeInstanceOf(Error);
+  const cause = (error as Error).cause as { constraint?: string; message?: string } | undefined;
+  return cause?.constraint ?? /constraint "([^"]+)"/.exec(cause?.message ?? (error as Error).message)?.[1];
 }
 
 describe.each(BACKENDS)("data layer on $name", (backend) => {
@@ -193,7 +205,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
     for (let i = 0; i < 4; i++) {
       hashes.push(hashKey((await createProductionKey(handle.db, org.id, { name: `k${i}` }, context)).key));
     }
-    const cache = new KeyCache(handle.db, { maxEntries: 3 });
+    const cache = new KeyCache(keysOf(handle.db), { maxEntries: 3 });
     // A cached key is answered at once, and counts as used; one that is not is read (a promise).
     const cached = (hash: string) => !(cache.resolve(hash) instanceof Promise);
     for (const hash of hashes.slice(0, 3)) await cache.resolve(hash);
@@ -206,6 +218,34 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
     const second = cache.resolve(hashes[1]!);
     expect(second).toBeInstanceOf(Promise);
     await second;
+  });
+
+  it("drops an organisation's cached keys when its plan changes, through the change bus", async () => {
+    const org = await createOrganisation(handle.db, { name: "Plan Changer" }, OPERATOR);
+    const licence = { reference: "L-P", authority: "Test Authority", holder: "Plan Changer", validUntil: "2031-12-31" };
+    await setLicence(handle.db, org.id, licence, OPERATOR, at);
+    await reviewLicence(handle.db, org.id, "verify", context);
+    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    const hash = hashKey((await createProductionKey(handle.db, org.id, {}, context)).key);
+    const bus = await startChangeBus(handle);
+    const cache = new KeyCache(keysOf(handle.db));
+    const unfollow = await cache.follow(bus);
+    try {
+      expect(await cache.resolve(hash)).toMatchObject({ planCode: "starter" });
+      const dropped = new Promise<void>((resolve) =>
+        cache.onChange((change) => {
+          if (change && "orgId" in change && change.orgId === org.id) resolve();
+        }),
+      );
+      await setPlan(handle.db, org.id, "pro", OPERATOR);
+      await dropped;
+      const next = cache.resolve(hash);
+      expect(next).toBeInstanceOf(Promise);
+      expect(await next).toMatchObject({ planCode: "pro" });
+    } finally {
+      unfollow();
+      await bus.close();
+    }
   });
 
   it("refuses a production plan that does not exist and the sandbox plan as a choice", async () => {
@@ -251,8 +291,10 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
         ...values,
       });
     // A sandbox key without its sport or expiry is not a sandbox key.
-    await expect(insert({ sport: null, expiresAt: at })).rejects.toThrow();
-    await expect(insert({ environment: "staging" as never, sport: "soccer", expiresAt: at })).rejects.toThrow();
+    expect(await violatedConstraint(insert({ sport: null, expiresAt: at }))).toBe("api_keys_sandbox_shape_check");
+    expect(await violatedConstraint(insert({ environment: "staging" as never, sport: "soccer", expiresAt: at }))).toBe(
+      "api_keys_environment_check",
+    );
   });
 });
 

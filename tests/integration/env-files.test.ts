@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { listOrganisations } from "../../lib/organisations.ts";
-import { freshDataDir } from "../../testing/databases.ts";
+import { freshDataDir } from "../../testing/data-dirs.ts";
 import { freePort } from "../../testing/ports.ts";
 import { runNode, startServer } from "../../testing/processes.ts";
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { handleFeedUpdates } from "../../lib/feed/http.ts";
 import type { LineResult } from "../../lib/feed/ingest.ts";
+import { pruneFeedLines } from "../../lib/feed/ingest-store.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
@@ -193,19 +194,61 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
     expect(clocks[0]!.clock).toBe("20:00");
   });
 
-  it("applies a replayed batch once", async () => {
+  it("answers a resent batch's lines as duplicates, each with its revision, and applies nothing again", async () => {
     const batch = ndjson(
       { event_id: "ing-2", sequence: 2, event: { status: "live" } },
       { event_id: "ing-2", sequence: 3, event: { score: { home: 0, away: 1 } } },
     );
     const first = await post(batch);
-    expect(first.body.data).toMatchObject({ applied: 2 });
+    expect(first.body.data).toMatchObject({ applied: 2, duplicate: 0, rejected: 0 });
     const after = await stored("ing-2");
-    const replay = await post(batch);
-    expect(replay.body.data!.applied).toBe(0);
-    expect(replay.body.data!.results.map((r) => r.status)).toEqual(["rejected", "duplicate"]);
-    expect(replay.body.data!.results[0]!.code).toBe("stale_sequence");
+    // A provider that timed out sends the same batch again, its JSON spaced and ordered its own way.
+    const resent = (
+      await post(
+        [
+          '{"sequence": 2, "event": {"status": "live"}, "event_id": "ing-2"}',
+          '{ "event_id": "ing-2", "event": { "score": { "away": 1, "home": 0 } }, "sequence": 3 }',
+        ].join("\n"),
+      )
+    ).body.data!;
+    expect(resent).toMatchObject({ applied: 0, duplicate: 2, rejected: 0 });
+    expect(resent.results.map((r) => [r.status, r.revision])).toEqual(
+      first.body.data!.results.map((r) => ["duplicate", r.revision]),
+    );
     expect(await stored("ing-2")).toBe(after);
+
+    // The same sequences with other content were not applied: refused, not taken for a resend.
+    const changed = (
+      await post(
+        ndjson(
+          { event_id: "ing-2", sequence: 2, event: { status: "suspended" } },
+          { event_id: "ing-2", sequence: 3, event: { score: { home: 1, away: 1 } } },
+        ),
+      )
+    ).body.data!;
+    expect(changed).toMatchObject({ applied: 0, duplicate: 0, rejected: 2 });
+    expect(changed.results.map((r) => r.code)).toEqual(["stale_sequence", "stale_sequence"]);
+    expect(changed.results[0]!.message).toBe(
+      "Event ing-2 applied sequence 2 already, with other content; this line was not applied",
+    );
+    expect(await stored("ing-2")).toBe(after);
+  });
+
+  it("remembers applied updates for the retention window, and each event's newest for good", async () => {
+    const resend = async () =>
+      (
+        await post(
+          ndjson(
+            { event_id: "ing-2", sequence: 2, event: { status: "live" } },
+            { event_id: "ing-2", sequence: 3, event: { score: { home: 0, away: 1 } } },
+          ),
+        )
+      ).body.data!.results.map((r) => r.status);
+    expect(await pruneFeedLines(handle.db, at)).toBe(0);
+    expect(await resend()).toEqual(["duplicate", "duplicate"]);
+    // Past the window, only the newest is recognised; the older line is refused as stale.
+    expect(await pruneFeedLines(handle.db, new Date(at.getTime() + 1))).toBeGreaterThan(0);
+    expect(await resend()).toEqual(["rejected", "duplicate"]);
   });
 
   it("answers the whole request's problems in the contract's format", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POSTGRES, freshDataDir, useTestDatabase } from "../../testing/databases.ts";
+import { POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { freshDataDir } from "../../testing/data-dirs.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../lib/config.ts";

@@ -2,11 +2,11 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
+import { startChangeBus, usageTotals, type ChangeBus } from "../../lib/bus/index.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
@@ -346,6 +346,21 @@ for (const backend of BACKENDS) {
       rmSync(dir, { recursive: true, force: true });
     });
 
+    it("counts the requests of a flush in flight until the database has them", async () => {
+      const { meter } = await startMeter();
+      const key = await newKey({ monthlyQuota: 5 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      for (let i = 0; i < 5; i++) expect(await meter.admit(key, at)).toMatchObject({ admitted: true });
+      const flushing = meter.flush();
+      // One turn of the event loop: the flush has taken the counts and waits on the disk or the
+      // database, several round trips from done.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await meter.admit(key, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 5 });
+      await flushing;
+      expect(await meter.admit(key, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 5 });
+      expect((await usageOf(key.id)).monthly).toEqual({ "2026-11-01": 5 });
+    });
+
     it("limits a key's open streams to its plan's number, and frees a slot when a stream ends", async () => {
       const { meter } = await startMeter();
       const key = await newKey({ concurrentStreams: 2 });
@@ -387,7 +402,19 @@ if (sharedBackend) {
       return meter;
     };
     const key = (limits: Partial<ApiKeyRecord>) => keyWithLimits(handle, `Shared ${meters.length}`, limits);
-    const heard = () => new Promise((resolve) => setTimeout(resolve, 200));
+    // A meter's flush announces its totals; the other meter has heard them once a listener
+    // subscribed after both (the bus calls a channel's listeners in order) hears them too.
+    const flushHeard = async (meter: JournalMeter) => {
+      let heard!: () => void;
+      const notice = new Promise<void>((resolve) => (heard = resolve));
+      const unsubscribe = await bus.subscribe(usageTotals, () => heard());
+      try {
+        await meter.flush();
+        await notice;
+      } finally {
+        unsubscribe();
+      }
+    };
 
     it("learn each other's totals from each flush, so the quota holds within what was not yet flushed", async () => {
       const [a, b] = [await instance(), await instance()];
@@ -397,9 +424,8 @@ if (sharedBackend) {
       const fromA = await Promise.all(Array.from({ length: 60 }, () => a.admit(limited, at)));
       const fromB = await Promise.all(Array.from({ length: 60 }, () => b.admit(limited, at)));
       expect([...fromA, ...fromB].every((x) => x.admitted)).toBe(true);
-      await a.flush();
-      await b.flush();
-      await heard();
+      await flushHeard(a);
+      await flushHeard(b);
       // Now both know the total, and it never goes down in what either answers.
       for (const meter of [a, b]) {
         expect(await meter.admit(limited, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 120 });
@@ -410,6 +436,25 @@ if (sharedBackend) {
       expect(Number(row!.requests)).toBe(120);
     });
 
+    it("announce admissions near the quota at once, without waiting for the next flush", async () => {
+      const [a, b] = [await instance(), await instance()];
+      const limited = await key({ monthlyQuota: 10, requestsPerSecond: 1_000_000 });
+      const at = new Date("2026-11-21T12:00:00Z");
+      // The bus calls this listener after b's: once it has the total of 10, so has b.
+      let totalHeard = 0;
+      const unsubscribe = await bus.subscribe(usageTotals, (notice) => {
+        for (const [keyId, , total] of notice.t) if (keyId === limited.id) totalHeard = Math.max(totalHeard, total);
+      });
+      try {
+        for (let i = 0; i < 10; i++) expect(await a.admit(limited, at)).toMatchObject({ admitted: true });
+        // Neither meter is flushed by hand (their interval is a day): only the early flush tells b.
+        await vi.waitFor(() => expect(totalHeard).toBe(10), 10_000);
+      } finally {
+        unsubscribe();
+      }
+      expect(await b.admit(limited, at)).toMatchObject({ admitted: false, code: "quota_exceeded", used: 10 });
+    });
+
     it("count each other's admissions in the current second once heard", async () => {
       const [a, b] = [await instance(), await instance()];
       const limited = await key({ monthlyQuota: 1_000, requestsPerSecond: 4 });
@@ -417,8 +462,7 @@ if (sharedBackend) {
       const at = new Date(second * 1000 + 100);
       const fromA = await Promise.all(Array.from({ length: 3 }, () => a.admit(limited, at)));
       expect(fromA.every((x) => x.admitted)).toBe(true);
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       const fromB = await Promise.all(Array.from({ length: 3 }, () => b.admit(limited, new Date(at.getTime() + 300))));
       expect(fromB.map((x) => x.admitted)).toEqual([true, false, false]);
       expect(fromB[1]).toMatchObject({ code: "rate_limited", violated: "second" });
@@ -430,13 +474,11 @@ if (sharedBackend) {
       const at = new Date();
       const slot = a.openStream(streaming, at);
       expect(slot).not.toBeNull();
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       expect(b.openStream(streaming, new Date())).not.toBeNull();
       expect(b.openStream(streaming, new Date())).toBeNull();
       slot!.release();
-      await a.flush();
-      await heard();
+      await flushHeard(a);
       expect(b.openStream(streaming, new Date())).not.toBeNull();
     });
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { SPORTS } from "../../lib/db/schema/index.ts";
 import { seed } from "../../seeds/index.ts";
-import { BACKENDS, freshDataDir, POSTGRES, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { freshDataDir } from "../../testing/data-dirs.ts";
 import { keyOnOwnPlan, storedRequests } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 

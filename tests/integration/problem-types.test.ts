@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ERRORS } from "../../lib/api/errors.ts";
 import { problemType } from "../../lib/http/problem.ts";
 import { SERVICE_ERRORS } from "../../lib/http/service-errors.ts";
-import { freshDataDir } from "../../testing/databases.ts";
+import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Every problem body's `type` leads to the service's own page of error codes, at the section of
@@ -15,7 +15,7 @@ describe("problem types", () => {
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
-    server = await startServer({ DATA_DIR: freshDataDir() });
+    server = await startServer({ DATA_DIR: migratedDataDir() });
   });
   afterAll(() => server?.stop());
 

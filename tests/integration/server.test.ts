@@ -3,9 +3,11 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
-import { BACKENDS, POSTGRES, freshDataDir, useTestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { freshDataDir, migratedDataDir } from "../../testing/data-dirs.ts";
 import { admin, startServer, runNode, type RunningServer } from "../../testing/processes.ts";
 import { rawExchange, requestHead } from "../../testing/raw-http.ts";
+import { tcpProxy } from "../../testing/tcp-proxy.ts";
 
 describe.each(BACKENDS)("the server on $name", (backend) => {
   const database = useTestDatabase(backend);
@@ -69,7 +71,7 @@ describe.each(BACKENDS)("the server on $name", (backend) => {
     }
   });
 
-  it("answers /healthz without touching the database", async () => {
+  it("answers /healthz uncached, and HEAD without a body", async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -124,7 +126,7 @@ describe("the embedded database's guard", () => {
   let dataDir: string;
   let server: RunningServer;
   beforeAll(async () => {
-    dataDir = freshDataDir();
+    dataDir = migratedDataDir();
     server = await startServer({ DATA_DIR: dataDir });
   });
   afterAll(() => server?.stop());
@@ -192,6 +194,37 @@ describe.runIf(POSTGRES)("several instances on one PostgreSQL database", () => {
     const firstStarts = servers.filter((s) => /shown this once/.test(s.output()));
     expect(firstStarts).toHaveLength(1);
     expect(await admin<unknown[]>(["org", "list"], database().env)).toHaveLength(1);
+  });
+});
+
+describe.runIf(POSTGRES)("a PostgreSQL that goes away under a running server", () => {
+  const database = useTestDatabase(POSTGRES!);
+
+  it("answers /healthz without the database, while /readyz says it is unreachable", async () => {
+    const url = new URL(database().env.DATABASE_URL!);
+    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    const server = await startServer({ ...database().env, DATABASE_URL: url.toString() });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await proxy.cut();
+      // Readiness is checked at most once a second: asked until the cut shows.
+      await expect
+        .poll(async () => (await fetch(`${server.url}/readyz`)).status, { timeout: 20_000, interval: 100 })
+        .toBe(503);
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: "database_unreachable" });
+      for (const method of ["GET", "HEAD"]) {
+        const health = await fetch(`${server.url}/healthz`, { method });
+        expect(health.status, method).toBe(200);
+        if (method === "GET") expect(await health.json()).toEqual({ status: "ok" });
+      }
+    } finally {
+      await server.stop();
+      await proxy.close();
+    }
   });
 });
 

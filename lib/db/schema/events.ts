@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { sqlList, timestampTz, updatedAt } from "./columns.ts";
 import { competitions, sports, teams } from "./sports.ts";
 import {
@@ -101,6 +101,27 @@ export const eventRevisions = pgTable(
     index("event_revisions_kind_time_idx").on(t.kind, t.recordedAt),
     check("event_revisions_kind_check", sql.raw(`kind in (${sqlList(REVISION_KINDS)})`)),
   ],
+);
+
+/**
+ * The updates applied to each event, by their digest, so that a provider's resent line is told
+ * apart from a different one with an old sequence. Pruned with the revisions; the newest of each
+ * event is always kept.
+ */
+export const feedLines = pgTable(
+  "feed_lines",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    sequence: bigint("sequence", { mode: "number" }).notNull(),
+    // SHA-256 of the update as validated, so a resend with the same content has the same digest.
+    digest: text("digest").notNull(),
+    // The event's revision after the update.
+    revision: bigint("revision", { mode: "number" }).notNull(),
+    appliedAt: timestampTz("applied_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.sequence] }), index("feed_lines_applied_at_idx").on(t.appliedAt)],
 );
 
 /** One row: the last revision handed out. Its row lock serialises ingest transactions. */

@@ -1,0 +1,302 @@
+// The operator CLI's commands, apart from the process: `scripts/admin.ts` runs them on the
+// server's database, and the tests run them in-process on a database they already hold.
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { OPERATOR } from "../audit.ts";
+import { now } from "../clock.ts";
+import { ConfigError } from "../config.ts";
+import { DatabaseUnavailableError, type Database } from "../db/index.ts";
+import { DataDirInUseError } from "../db/data-dir-lock.ts";
+import { DomainError } from "../errors.ts";
+import {
+  createProductionKey,
+  createSandboxKey,
+  listKeys,
+  revokeKey,
+  type CreatedKey,
+  type KeySummary,
+} from "../keys/index.ts";
+import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
+import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
+import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
+import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
+import { resetPassword } from "../users.ts";
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+Commands:
+  org create --name NAME [--slug SLUG]
+  org list
+  licence set --org ORG --reference REF --authority AUTHORITY --holder LEGAL_NAME
+              --valid-until YYYY-MM-DD [--valid-from YYYY-MM-DD] [--territory TERRITORY]
+  licence list [--status pending|verified|rejected|revoked]
+  licence verify --org ORG
+  licence reject --org ORG --reason TEXT
+  licence revoke --org ORG [--reason TEXT]
+  plan list
+  plan set --org ORG --plan CODE
+  plan approve --org ORG
+  key create --org ORG --env sandbox --sport SPORT
+  key create --org ORG --env production [--name NAME]
+  key revoke --id KEY_ID
+  key list --org ORG
+  user reset-password --email EMAIL
+
+ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
+pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
+The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
+(which only one process can open at a time: stop the server first).`;
+
+const text = { type: "string" } as const;
+const flag = { type: "boolean" } as const;
+const OPTIONS = {
+  name: text,
+  slug: text,
+  org: text,
+  reference: text,
+  authority: text,
+  holder: text,
+  territory: text,
+  "valid-from": text,
+  "valid-until": text,
+  plan: text,
+  env: text,
+  sport: text,
+  id: text,
+  email: text,
+  reason: text,
+  status: text,
+  json: flag,
+  help: flag,
+};
+
+class UsageError extends Error {}
+
+type Output = { json: unknown; text: string };
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+const day = (date: Date | null) => (date ? date.toISOString() : "-");
+
+function licenceLine(l: Licence): string {
+  const reason = l.reviewReason ? `  reason="${l.reviewReason}"` : "";
+  return `${l.orgId}  ${l.reference}  ${l.verification}  valid ${l.validFrom} to ${l.validUntil}  ${l.authority}  ${l.holder}${reason}`;
+}
+
+const REVIEWED: Record<LicenceReview, string> = {
+  verify: "verified: its production keys work while it is in force",
+  reject: "rejected; the organisation sees the reason",
+  revoke: "revoked: its production keys are refused from now on",
+};
+
+function keyLine(key: KeySummary): string {
+  const label = key.name ? ` "${key.name}"` : "";
+  const usage = key.requestsQuota
+    ? `${key.requestsUsed}/${key.requestsQuota} this month`
+    : `${key.requestsUsed} this month`;
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+}
+
+function createdKey(created: CreatedKey, orgName: string): Output {
+  return {
+    json: { ...created.summary, key: created.key },
+    text: [
+      `Created ${created.summary.environment} key ${created.summary.id} for ${orgName}:`,
+      "",
+      `  ${created.key}`,
+      "",
+      "This is the only time the key is shown: store it now. Only its SHA-256 is kept.",
+      created.summary.expiresAt
+        ? `It covers ${created.summary.sports.join(", ")} and expires ${day(created.summary.expiresAt)}.`
+        : `It covers ${created.summary.sports.join(", ")}.`,
+    ].join("\n"),
+  };
+}
+
+async function run(db: Database, command: string, options: Options, ttlDays: number): Promise<Output> {
+  const at = now();
+  const context = { actor: OPERATOR, at };
+  switch (command) {
+    case "org create": {
+      const org = await createOrganisation(
+        db,
+        { name: required(options, "name"), slug: optional(options, "slug") },
+        OPERATOR,
+      );
+      return { json: org, text: `Created organisation ${org.id} "${org.name}" (slug ${org.slug}).` };
+    }
+    case "org list": {
+      const orgs = await listOrganisations(db);
+      return {
+        json: orgs,
+        text:
+          orgs
+            .map(
+              (o) =>
+                `${o.id}  ${o.slug}  ${o.name}  plan=${o.planCode ?? "-"}` +
+                (o.requestedPlanCode ? `  requested=${o.requestedPlanCode}` : ""),
+            )
+            .join("\n") || "No organisations.",
+      };
+    }
+    case "licence set": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const licence = await setLicence(
+        db,
+        org.id,
+        {
+          reference: required(options, "reference"),
+          authority: required(options, "authority"),
+          holder: required(options, "holder"),
+          territory: optional(options, "territory"),
+          validFrom: optional(options, "valid-from"),
+          validUntil: required(options, "valid-until"),
+        },
+        OPERATOR,
+        at,
+      );
+      return {
+        json: licence,
+        text: `Licence ${licence.reference} recorded for ${org.name}: valid ${licence.validFrom} to ${licence.validUntil}, ${licence.verification}.`,
+      };
+    }
+    case "licence list": {
+      const status = optional(options, "status");
+      if (status && !(LICENCE_VERIFICATIONS as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be one of ${LICENCE_VERIFICATIONS.join(", ")}, not "${status}".`);
+      }
+      const all = await db.select().from(licences).orderBy(licences.updatedAt);
+      const listed = status ? all.filter((l) => l.verification === status) : all;
+      return { json: listed, text: listed.map(licenceLine).join("\n") || "No licences." };
+    }
+    case "licence verify":
+    case "licence reject":
+    case "licence revoke": {
+      const review = command.split(" ")[1] as LicenceReview;
+      const org = await findOrganisation(db, required(options, "org"));
+      const reason = review === "reject" ? required(options, "reason") : optional(options, "reason");
+      const licence = await reviewLicence(db, org.id, review, { ...context, reason });
+      return { json: licence, text: `Licence ${licence.reference} of ${org.name} ${REVIEWED[review]}.` };
+    }
+    case "plan list": {
+      const plans = await listPlans(db);
+      const line = (p: (typeof plans)[number]) =>
+        `${p.code.padEnd(11)} ${p.environment.padEnd(10)} quota=${p.monthlyQuota}/month  ${p.requestsPerSecond}/s  streams=${p.concurrentStreams}  sports=${p.sports.join(",") || "(one, chosen per key)"}`;
+      return { json: plans, text: plans.map(line).join("\n") };
+    }
+    case "plan set": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const plan = await setPlan(db, org.id, required(options, "plan"), OPERATOR);
+      return { json: { orgId: org.id, plan }, text: `${org.name} is on the ${plan.name} plan.` };
+    }
+    case "plan approve": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const plan = await approvePlanRequest(db, org.id, OPERATOR);
+      return { json: { orgId: org.id, plan }, text: `Approved: ${org.name} is on the ${plan.name} plan.` };
+    }
+    case "key create": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const env = required(options, "env");
+      if (env === "sandbox") {
+        return createdKey(
+          await createSandboxKey(db, org.id, { sport: required(options, "sport") }, { ...context, ttlDays }),
+          org.name,
+        );
+      }
+      if (env === "production") {
+        return createdKey(
+          await createProductionKey(db, org.id, { name: optional(options, "name") }, context),
+          org.name,
+        );
+      }
+      throw new UsageError(`--env must be sandbox or production, not "${env}".`);
+    }
+    case "key revoke": {
+      const { summary, alreadyRevoked } = await revokeKey(db, required(options, "id"), null, context);
+      return {
+        json: { ...summary, alreadyRevoked },
+        text: alreadyRevoked
+          ? `Key ${summary.id} was already revoked at ${day(summary.revokedAt)}.`
+          : `Revoked key ${summary.id} (${summary.hint}). Requests with it are refused from now on.`,
+      };
+    }
+    case "key list": {
+      const org = await findOrganisation(db, required(options, "org"));
+      const keys = await listKeys(db, org.id, at);
+      return { json: keys, text: keys.map(keyLine).join("\n") || `${org.name} has no keys.` };
+    }
+    case "user reset-password": {
+      const { user, password } = await resetPassword(db, required(options, "email"), OPERATOR);
+      return {
+        json: { userId: user.id, email: user.email, password },
+        text: `New password for ${user.email} (shown once): ${password}`,
+      };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}".` : "No command given.");
+  }
+}
+
+function explain(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("\n");
+}
+
+/** The database a command runs on, opened only once the arguments are understood. */
+export type AdminDatabase = { db: Database; sandboxKeyTtlDays: number; close(): Promise<void> };
+
+export type AdminIo = {
+  connect(): Promise<AdminDatabase>;
+  print(text: string): void;
+  printError(text: string): void;
+};
+
+/** Runs one command line; resolves to the exit code: 0 done, 1 refused, 2 usage error. */
+export async function runAdminCommand(argv: string[], io: AdminIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    io.printError(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    (values.help ? io.print : io.printError)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const json = values.json === true;
+  const fail = (code: number, kind: string, message: string) => {
+    if (json) io.print(JSON.stringify({ error: { code: kind, message } }, null, 2));
+    else io.printError(message);
+    return code;
+  };
+
+  let database: AdminDatabase | undefined;
+  try {
+    database = await io.connect();
+    const command = positionals.slice(0, 2).join(" ");
+    const output = await run(database.db, command, values, database.sandboxKeyTtlDays);
+    io.print(json ? JSON.stringify(output.json, null, 2) : output.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(2, "invalid_configuration", error.message);
+    if (error instanceof UsageError) return fail(2, "usage", `${error.message}\n\n${USAGE}`);
+    if (error instanceof DomainError) return fail(1, error.code, error.message);
+    if (error instanceof z.ZodError) return fail(1, "invalid_input", explain(error));
+    if (error instanceof DataDirInUseError) return fail(1, "database_in_use", error.message);
+    if (error instanceof DatabaseUnavailableError) return fail(1, "database_unavailable", error.message);
+    throw error;
+  } finally {
+    await database?.close();
+  }
+}

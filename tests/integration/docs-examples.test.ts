@@ -1,0 +1,133 @@
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { FEED_TOKEN, creation, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+
+// Every curl command the documentation shows (the README, docs/, the home page and the OpenAPI
+// document's descriptions), run as written with curl against a real server: only the address, the
+// shell variables ($KEY, $API_KEY, $EVENT, $METRICS_TOKEN) and the OpenAPI examples' event id (one
+// of the simulated world's, which need not exist now) are this test's.
+
+const EXAMPLE_ADDRESS = "http://localhost:3000";
+const METRICS_TOKEN = "metrics-token-for-the-examples-0123456789";
+
+type Example = { source: string; command: string };
+
+/** The curl commands of a Markdown file's shell blocks. */
+function markdownExamples(file: string): Example[] {
+  const text = readFileSync(file, "utf8");
+  const examples: Example[] = [];
+  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const line of block[1]!.split("\n")) {
+      if (line.startsWith("curl ")) examples.push({ source: file, command: line });
+    }
+  }
+  return examples;
+}
+
+function documentedExamples(): Example[] {
+  const docs = readdirSync("docs", { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => path.join("docs", file));
+  const home = readFileSync("app/page.tsx", "utf8");
+  return [
+    ...["README.md", ...docs].flatMap(markdownExamples),
+    ...[...home.matchAll(/\{`(curl [^`]+)`\}/g)].map((m) => ({ source: "app/page.tsx", command: m[1]! })),
+  ];
+}
+
+/** The curl commands of the OpenAPI document's descriptions, as the reference shows them. */
+async function openApiExamples(url: string): Promise<Example[]> {
+  const document = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId?: string; description?: string }>>;
+  };
+  const examples: Example[] = [];
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const block of (operation.description ?? "").matchAll(/```sh\n(curl [^\n]+)\n```/g)) {
+        const command = block[1]!.replace(/\/events\/[^/$"]+\//, "/events/$EVENT/");
+        examples.push({ source: `openapi.json ${operation.operationId}`, command });
+      }
+    }
+  }
+  return examples;
+}
+
+/**
+ * Runs a command in the shell with `env`; a stream's command is ended once its first message (the
+ * snapshot) has arrived, every other one runs to its end. Resolves with what curl wrote.
+ */
+function run(command: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const streaming = / -N /.test(command);
+  // The status line comes last, after the body (curl's -w); a stream has none, as it is ended.
+  const child = spawn("sh", ["-c", `exec ${command.replace(/^curl /, "curl -sS -w '\\nstatus %{http_code}\\n' ")}`], {
+    env: { ...process.env, ...env },
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} gave no complete answer within 20 s: ${output.slice(0, 500)}`));
+    }, 20_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (streaming && /event: snapshot\n(?:id: .*\n)?data: .*\n\n/.test(output)) child.kill();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's curl examples on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let server: RunningServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    if (spawnSync("curl", ["--version"]).status !== 0)
+      throw new Error("these tests run curl: install it (.ci/run does)");
+    const { production } = await organisationWithKeys(database().env, "examples-org", {
+      plan: "pro",
+      sandboxSport: "soccer",
+    });
+    server = await startServer({ ...database().env, FEED_TOKEN, METRICS_TOKEN });
+    const event = "ex-live";
+    await ingest(server.url, [
+      creation(event, new Date().toISOString(), "soccer"),
+      { event_id: event, sequence: 2, event: { status: "live" } },
+    ]);
+    env = { KEY: production.key, API_KEY: production.key, EVENT: event, METRICS_TOKEN };
+  });
+  afterAll(() => server?.stop());
+
+  it("answer on a real server, each as its page says: the requests with data, the streams with a snapshot", async () => {
+    const examples = [...documentedExamples(), ...(await openApiExamples(server.url))];
+    const sources = new Set(examples.map((e) => e.source));
+    for (const expected of ["README.md", "docs/api.md", "docs/streams.md", "docs/operations.md", "app/page.tsx"]) {
+      expect(sources, expected).toContain(expected);
+    }
+    expect(examples.filter((e) => / -N /.test(e.command)).length).toBeGreaterThanOrEqual(4);
+
+    for (const { source, command } of examples) {
+      const where = `${source}: ${command}`;
+      expect(command, where).toContain(EXAMPLE_ADDRESS);
+      const { output } = await run(command.replaceAll(EXAMPLE_ADDRESS, server.url), env);
+      if (/ -N /.test(command)) {
+        expect(output, where).toMatch(/^retry: \d+\n/);
+        expect(output, where).toMatch(/event: snapshot\n/);
+      } else {
+        expect(output, where).toMatch(/\nstatus 200\n$/);
+        const body = output.slice(0, output.lastIndexOf("\nstatus "));
+        if (command.includes("/metrics")) expect(body, where).toMatch(/^# HELP /m);
+        else expect(JSON.parse(body), where).toMatchObject({ data: expect.anything() });
+      }
+    }
+  });
+});
