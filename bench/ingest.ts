@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase, type DatabaseHandle } from "../lib/db/index.ts";
-import { startChangeBus } from "../lib/feed/bus.ts";
+import { feedChanges, startChangeBus } from "../lib/bus/index.ts";
 import { handleFeedUpdates } from "../lib/feed/http.ts";
 import { applyBatch, EventNames, linesOf } from "../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
@@ -116,7 +116,7 @@ async function main() {
     const bus = await startChangeBus(listener);
     const sentAt = new Map<number, number>();
     const delays: number[] = [];
-    bus.onEventChanges((changes) => {
+    await bus.subscribe(feedChanges, (changes) => {
       const heard = performance.now();
       for (const change of changes) {
         const sent = sentAt.get(change.revision);

@@ -1,3 +1,4 @@
+import "#server-only";
 import { z } from "zod";
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Database } from "./db/index.ts";

@@ -1,3 +1,4 @@
+import "#server-only";
 import { z } from "zod";
 
 // The one place the environment is read. Every variable is listed in docs/configuration.md with its default.

@@ -4,7 +4,7 @@ import { authSecret } from "./auth/secret.ts";
 import { now } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/index.ts";
-import type { ChangeBus } from "./feed/bus.ts";
+import type { ChangeBus } from "./bus/index.ts";
 import { feedIngest } from "./feed/http.ts";
 import { startFeed, type FeedService } from "./feed/service.ts";
 import type { FeedViews } from "./feed/views.ts";

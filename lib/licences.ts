@@ -1,3 +1,4 @@
+import "#server-only";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit, type Actor, type AuditAction } from "./audit.ts";

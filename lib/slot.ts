@@ -1,3 +1,4 @@
+import "#server-only";
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { Instance } from "./instance.ts";
 import type { Logging, RequestScope } from "./log/index.ts";

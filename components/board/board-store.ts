@@ -1,31 +1,33 @@
-import type { EventState, MarketState } from "@/lib/feed/schemas";
-import type { StreamMessage } from "./stream";
-import { notify, StreamStore, subscribe } from "./stream-store";
+import type { z } from "zod";
+import type { Event, EventWithMarkets as EventWithMarketsSchema } from "@/lib/api/schemas";
+import type { BoardStreamMessage } from "@/lib/api/stream-schemas";
+import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
 // The live board's state, kept outside React. Each row is an immutable object replaced when it
 // changes, so a row component reading it with useSyncExternalStore re-renders when its own
 // event or markets change, and no other row does; the list re-renders only when an event comes
 // onto the board or leaves it.
 
-export type BoardEvent = EventState & { sandbox?: boolean };
+export type BoardEvent = z.infer<typeof Event>;
 export type BoardRow = {
   event: BoardEvent;
-  markets: MarketState[];
+  markets: Market[];
   /** When the row last changed in the feed (ms): its age is shown when it is not fresh. */
   changedAt: number;
 };
 /** An event with its markets, as GET /api/v1/odds and the board snapshot list it. */
-export type EventWithMarkets = BoardEvent & { markets: MarketState[] };
+export type EventWithMarkets = z.infer<typeof EventWithMarketsSchema>;
+export type BoardMessage = z.infer<typeof BoardStreamMessage>;
 
 const IN_PLAY = ["live", "suspended"];
 
-export function changedAtOf(event: EventState, markets: MarketState[]): number {
+export function changedAtOf(event: BoardEvent, markets: Market[]): number {
   let at = Date.parse(event.updated_at);
   for (const market of markets) at = Math.max(at, Date.parse(market.updated_at));
   return at;
 }
 
-export class BoardStore extends StreamStore {
+export class BoardStore extends StreamStore<BoardMessage> {
   private rows = new Map<string, BoardRow>();
   private idList: readonly string[] = [];
   private rowListeners = new Map<string, Set<() => void>>();
@@ -52,16 +54,16 @@ export class BoardStore extends StreamStore {
     this.setFreshness({ sandbox, delaySeconds });
   }
 
-  protected apply(messages: StreamMessage[]): void {
+  protected apply(messages: BoardMessage[]): void {
     const touched = new Set<string>();
     let listChanged = false;
-    for (const { event: name, data } of messages) {
-      if (name === "snapshot") {
-        this.replaceAll(data.events as EventWithMarkets[]);
+    for (const message of messages) {
+      if (message.event === "snapshot") {
+        this.replaceAll(message.data.events);
         touched.clear();
         listChanged = false;
-      } else if (name === "event") {
-        const event = data.event as BoardEvent;
+      } else if (message.event === "event") {
+        const { event } = message.data;
         const existing = this.rows.get(event.id);
         if (!IN_PLAY.includes(event.status)) {
           // Finished, settled or cancelled: off the board.
@@ -69,15 +71,15 @@ export class BoardStore extends StreamStore {
           listChanged ||= existing !== undefined;
           continue;
         }
-        const markets = (data.markets as MarketState[] | undefined) ?? existing?.markets ?? [];
+        const markets = message.data.markets ?? existing?.markets ?? [];
         listChanged ||= existing === undefined;
         this.rows.set(event.id, { event, markets, changedAt: changedAtOf(event, markets) });
         touched.add(event.id);
-      } else if (name === "markets") {
-        const id = data.event_id as string;
+      } else if (message.event === "markets") {
+        const id = message.data.event_id;
         const existing = this.rows.get(id);
         if (!existing) continue;
-        const markets = this.mergeMarkets(existing.markets, data.markets as MarketState[]);
+        const markets = this.mergeMarkets(existing.markets, message.data.markets);
         this.rows.set(id, { ...existing, markets, changedAt: changedAtOf(existing.event, markets) });
         touched.add(id);
       }

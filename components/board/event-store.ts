@@ -1,15 +1,19 @@
-import type { EventState, LineupsState, MarketState } from "@/lib/feed/schemas";
-import type { StreamMessage } from "./stream";
-import { notify, StreamStore, subscribe } from "./stream-store";
+import type { z } from "zod";
+import type { Event, Lineup } from "@/lib/api/schemas";
+import type { EventStreamMessage } from "@/lib/api/stream-schemas";
+import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
 // One followed event's state, from its own stream: the event, every market, both lineups, and a
 // short timeline of what changed (scores, status, suspensions), newest first.
 
+export type EventState = z.infer<typeof Event>;
+export type Lineups = z.infer<typeof Lineup>;
+export type EventMessage = z.infer<typeof EventStreamMessage>;
 export type TimelineEntry = { id: number; at: string; text: string };
 export type FollowedEvent = {
   event: EventState | null;
-  markets: MarketState[];
-  lineups: LineupsState | null;
+  markets: Market[];
+  lineups: Lineups | null;
   timeline: TimelineEntry[];
   /** The stream said `end`: the event is over and its markets settled. */
   over: boolean;
@@ -17,7 +21,7 @@ export type FollowedEvent = {
 
 const TIMELINE_LENGTH = 30;
 
-export class EventStore extends StreamStore {
+export class EventStore extends StreamStore<EventMessage> {
   private state: FollowedEvent = { event: null, markets: [], lineups: null, timeline: [], over: false };
   private listeners = new Set<() => void>();
   private entryId = 0;
@@ -26,37 +30,37 @@ export class EventStore extends StreamStore {
   subscribe = (listener: () => void): (() => void) => subscribe(this.listeners, listener);
 
   /** The first state, from GET /api/v1/events/{id} and its lineups, until the stream's snapshot. */
-  seed(event: EventState, lineups: LineupsState | null): void {
+  seed(event: EventState, lineups: Lineups | null): void {
     if (this.snapshotSeen || this.state.event) return;
     this.state = { ...this.state, event, lineups };
     notify(this.listeners);
   }
 
-  protected apply(messages: StreamMessage[]): void {
+  protected apply(messages: EventMessage[]): void {
     if (messages.length === 0) return;
     let { event, markets, lineups, timeline, over } = this.state;
     const entries: TimelineEntry[] = [];
     const note = (at: string, text: string) => entries.push({ id: ++this.entryId, at, text });
     for (const { event: name, data } of messages) {
-      const asOf = String(data.as_of ?? new Date().toISOString());
+      const asOf = data.as_of;
       if (name === "snapshot") {
-        event = data.event as EventState;
-        markets = data.markets as MarketState[];
-        lineups = data.lineups as LineupsState;
+        event = data.event;
+        markets = data.markets;
+        lineups = data.lineups;
         if (data.resync === true) note(asOf, "Caught up with the feed after a gap");
       } else if (name === "event") {
-        const next = data.event as EventState;
+        const next = data.event;
         if (event) for (const text of eventChanges(event, next)) note(next.updated_at, text);
         event = next;
       } else if (name === "markets") {
-        const changed = data.markets as MarketState[];
+        const changed = data.markets;
         for (const market of changed) {
           const before = markets.find((m) => m.id === market.id);
           if (before && before.status !== market.status) note(market.updated_at, marketChange(market));
         }
         markets = this.mergeMarkets(markets, changed);
       } else if (name === "lineups") {
-        lineups = data.lineups as LineupsState;
+        lineups = data.lineups;
         note(asOf, "Lineups updated");
       } else if (name === "end") {
         over = true;
@@ -80,7 +84,7 @@ function eventChanges(before: EventState, after: EventState): string[] {
   return texts;
 }
 
-function marketChange(market: MarketState): string {
+function marketChange(market: Market): string {
   if (market.status === "suspended") return `${market.name} suspended`;
   if (market.status === "settled") {
     const winners = market.outcomes.filter((outcome) => outcome.status === "won").map((outcome) => outcome.name);

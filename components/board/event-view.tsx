@@ -1,10 +1,12 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState, useSyncExternalStore } from "react";
-import type { EventState, LineupsState } from "@/lib/feed/schemas";
-import { EventStore } from "./event-store";
+import type { z } from "zod";
+import { EventAnswer, LineupAnswer } from "@/lib/api/schemas";
+import { EventStreamMessage } from "@/lib/api/stream-schemas";
+import { EventStore, type EventState, type Lineups } from "./event-store";
 import { useStoredValue, useStreamInto } from "./hooks";
 import type { OddsFormat } from "./odds-format";
 import { BoardFrame, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
@@ -21,10 +23,10 @@ class ReadError extends Error {
   }
 }
 
-async function fetchData<T>(path: string): Promise<T> {
+async function fetchData<T>(path: string, answer: z.ZodType<{ data: T }>): Promise<T> {
   const response = await fetch(path, { cache: "no-store" });
   if (!response.ok) throw new ReadError(path, response.status);
-  return ((await response.json()) as { data: T }).data;
+  return answer.parse(await response.json()).data;
 }
 
 /** Tries a failed read again, twice, unless asking again cannot help (a 4xx but a rate limit's 429). */
@@ -35,22 +37,21 @@ function retryUnlessRefused(failures: number, error: Error): boolean {
 
 export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number }) {
   const path = `/api/v1/events/${encodeURIComponent(id)}`;
-  const queryClient = useQueryClient();
-  const [store] = useState(() => new EventStore(() => void queryClient.invalidateQueries({ queryKey: ["event", id] })));
+  const [store] = useState(() => new EventStore());
   const event = useQuery({
     queryKey: ["event", id],
-    queryFn: () => fetchData<EventState>(path),
+    queryFn: () => fetchData(path, EventAnswer),
     retry: retryUnlessRefused,
   });
   const lineups = useQuery({
     queryKey: ["lineups", id],
-    queryFn: () => fetchData<LineupsState>(`${path}/lineups`),
+    queryFn: () => fetchData(`${path}/lineups`, LineupAnswer),
     retry: retryUnlessRefused,
   });
   useEffect(() => {
     if (event.data) store.seed(event.data, lineups.data ?? null);
   }, [store, event.data, lineups.data]);
-  useStreamInto(store, `${path}/stream`);
+  useStreamInto(store, `${path}/stream`, EventStreamMessage);
   const state = useSyncExternalStore(store.subscribe, store.now, store.now);
   const [format] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
 
@@ -158,7 +159,7 @@ export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number
             )}
           </section>
           <Statistics event={shown} />
-          <Lineups lineups={state.lineups} event={shown} />
+          <LineupsPanel lineups={state.lineups} event={shown} />
         </div>
       </div>
     </BoardFrame>
@@ -204,7 +205,7 @@ function Statistics({ event }: { event: EventState }) {
   );
 }
 
-function Lineups({ lineups, event }: { lineups: LineupsState | null; event: EventState }) {
+function LineupsPanel({ lineups, event }: { lineups: Lineups | null; event: EventState }) {
   const published = lineups && (lineups.home.length > 0 || lineups.away.length > 0);
   return (
     <section aria-labelledby="lineups-title">

@@ -1,13 +1,18 @@
 "use client";
 
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import { openStream } from "./stream";
+import type { z } from "zod";
+import { openStream, type StreamMessage } from "./stream";
 import type { Freshness, StreamStore } from "./stream-store";
 
-/** Keeps `store` fed by the stream at `path` while the component is mounted. */
-export function useStreamInto(store: StreamStore, path: string): void {
+/** Keeps `store` fed by the stream at `path`, whose messages `schema` reads, while the component is mounted. */
+export function useStreamInto<M extends StreamMessage>(
+  store: StreamStore<M>,
+  path: string,
+  schema: z.ZodType<M>,
+): void {
   useEffect(() => {
-    const connection = openStream(path, {
+    const connection = openStream(path, schema, {
       message: (message) => store.receive(message),
       state: (state) => store.connection(state),
       activity: (at) => store.heard(at),
@@ -15,10 +20,10 @@ export function useStreamInto(store: StreamStore, path: string): void {
       refused: (refusal) => store.refused(refusal),
     });
     return () => connection.close();
-  }, [store, path]);
+  }, [store, path, schema]);
 }
 
-export function useFreshness(store: StreamStore): Freshness {
+export function useFreshness<M extends StreamMessage>(store: StreamStore<M>): Freshness {
   return useSyncExternalStore(store.subscribeFreshness, store.freshnessNow, store.freshnessNow);
 }
 

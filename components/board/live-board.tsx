@@ -1,11 +1,12 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import type { MarketState } from "@/lib/feed/schemas";
-import { BoardStore, type BoardRow, type EventWithMarkets } from "./board-store";
+import { OddsAnswer } from "@/lib/api/schemas";
+import { BoardStreamMessage } from "@/lib/api/stream-schemas";
+import { BoardStore, type BoardRow } from "./board-store";
 import { useStoredValue, useStreamInto } from "./hooks";
 import { ODDS_FORMAT_LABELS, ODDS_FORMATS, type OddsFormat } from "./odds-format";
 import { Age, BoardFrame, Choice, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
@@ -22,23 +23,20 @@ const COLUMNS = [
 ] as const;
 type ColumnType = (typeof COLUMNS)[number]["type"];
 
-type OddsAnswer = { data: EventWithMarkets[]; meta: { sandbox: boolean; delay_seconds: number } };
-
-async function fetchOdds(): Promise<OddsAnswer> {
+async function fetchOdds() {
   const response = await fetch("/api/v1/odds", { cache: "no-store" });
   if (!response.ok) throw new Error(`GET /api/v1/odds answered ${response.status}`);
-  return response.json() as Promise<OddsAnswer>;
+  return OddsAnswer.parse(await response.json());
 }
 
 export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
-  const queryClient = useQueryClient();
-  // After a gap, the first state is read again too (the snapshot has already replaced the rows).
-  const [store] = useState(() => new BoardStore(() => void queryClient.invalidateQueries({ queryKey: ["odds"] })));
+  const [store] = useState(() => new BoardStore());
+  // The first state, until the stream's snapshot replaces it; a resync's snapshot needs nothing read again.
   const odds = useQuery({ queryKey: ["odds"], queryFn: fetchOdds });
   useEffect(() => {
     if (odds.data) store.seed(odds.data.data, odds.data.meta.sandbox, odds.data.meta.delay_seconds);
   }, [store, odds.data]);
-  useStreamInto(store, "/api/v1/odds/stream");
+  useStreamInto(store, "/api/v1/odds/stream", BoardStreamMessage);
 
   const filters = useFilters();
   const [format, setFormat] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
@@ -271,8 +269,7 @@ function MarketCells({
   format: OddsFormat;
 }) {
   const market =
-    row.markets.find((m: MarketState) => m.type === type && m.status !== "settled") ??
-    row.markets.find((m) => m.type === type);
+    row.markets.find((m) => m.type === type && m.status !== "settled") ?? row.markets.find((m) => m.type === type);
   if (!market) return <span className="block text-center text-xs text-(--b-muted)">Not offered</span>;
   return (
     <MarketPrices

@@ -1,10 +1,9 @@
 "use client";
 
 import { memo, useLayoutEffect } from "react";
-import type { MarketState } from "@/lib/feed/schemas";
 import { useClock, useFreshness, useStoredValue } from "./hooks";
 import { formatPrice, type OddsFormat } from "./odds-format";
-import type { Flash, StreamStore } from "./stream-store";
+import type { Flash, Market, StreamStore } from "./stream-store";
 
 // The pieces the board and the event page share: how fresh the data is, a price cell, the theme.
 
@@ -111,7 +110,7 @@ export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: numbe
 }
 
 type PriceProps = {
-  market: MarketState;
+  market: Market;
   outcomeIndex: number;
   format: OddsFormat;
   flash: Flash | undefined;
@@ -224,7 +223,7 @@ export function ThemeSwitch() {
 
 /** A market's outcomes as price cells, side by side (three to a row at most). */
 export function MarketPrices(props: {
-  market: MarketState;
+  market: Market;
   store: StreamStore;
   format: OddsFormat;
   label?: (name: string, index: number) => string;

@@ -1,4 +1,4 @@
-import type { Sport } from "@/lib/db/schema/sports";
+import type { Sport } from "@/lib/db/schema/values";
 import { SPORT_NAMES } from "@/seeds/sports";
 
 export type SportCode = Sport;

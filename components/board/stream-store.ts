@@ -1,5 +1,8 @@
-import type { MarketState } from "@/lib/feed/schemas";
+import type { z } from "zod";
+import type { Market as MarketSchema } from "@/lib/api/schemas";
 import type { ConnectionState, Refusal, StreamMessage } from "./stream";
+
+export type Market = z.infer<typeof MarketSchema>;
 
 // What the board's and the event page's stores share: a stream's messages are queued as they
 // arrive and applied once per animation frame (then only what they touched is told), how fresh
@@ -44,7 +47,7 @@ export function notify(listeners: Iterable<() => void> | undefined): void {
   for (const listener of listeners ?? []) listener();
 }
 
-export abstract class StreamStore {
+export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
   private freshness: Freshness = {
     connection: "connecting",
     stale: false,
@@ -55,7 +58,7 @@ export abstract class StreamStore {
     ended: null,
     refused: null,
   };
-  private queue: StreamMessage[] = [];
+  private queue: M[] = [];
   private arrivals: number[] = [];
   private scheduled = false;
   private flashes = new Map<string, Flash>();
@@ -63,13 +66,6 @@ export abstract class StreamStore {
   private freshnessListeners = new Set<() => void>();
   /** Whether a stream snapshot arrived: the first state from a query is then out of date. */
   protected snapshotSeen = false;
-
-  /** Called when a snapshot replaced the state after a gap (the page reads its first state again). */
-  private readonly onResync: (() => void) | null;
-
-  constructor(onResync: (() => void) | null = null) {
-    this.onResync = onResync;
-  }
 
   freshnessNow = (): Freshness => this.freshness;
   subscribeFreshness = (listener: () => void): (() => void) => subscribe(this.freshnessListeners, listener);
@@ -80,7 +76,7 @@ export abstract class StreamStore {
     return flash && now - flash.at < FLASH_MS ? flash : undefined;
   }
 
-  receive(message: StreamMessage): void {
+  receive(message: M): void {
     this.queue.push(message);
     if (frameObserver()) this.arrivals.push(performance.now());
     if (this.scheduled) return;
@@ -109,7 +105,7 @@ export abstract class StreamStore {
   }
 
   /** Applies one frame's messages, in order. */
-  protected abstract apply(messages: StreamMessage[]): void;
+  protected abstract apply(messages: M[]): void;
 
   protected setFreshness(change: Partial<Freshness>): void {
     this.freshness = { ...this.freshness, ...change };
@@ -117,19 +113,15 @@ export abstract class StreamStore {
   }
 
   /** Every message says whether it is the sandbox's and how late; a snapshot may be a resync. */
-  private noteFreshness(message: StreamMessage): void {
+  private noteFreshness(message: M): void {
     const { sandbox, delay_seconds: delaySeconds, resync } = message.data;
-    if (typeof sandbox === "boolean" && typeof delaySeconds === "number") {
-      if (sandbox !== this.freshness.sandbox || delaySeconds !== this.freshness.delaySeconds) {
-        this.setFreshness({ sandbox, delaySeconds });
-      }
+    if (sandbox !== this.freshness.sandbox || delaySeconds !== this.freshness.delaySeconds) {
+      this.setFreshness({ sandbox, delaySeconds });
     }
     if (message.event === "snapshot") {
+      // The snapshot replaces the state, so nothing read before it is needed again.
       this.snapshotSeen = true;
-      if (resync === true) {
-        this.setFreshness({ resyncedAt: Date.now() });
-        this.onResync?.();
-      }
+      if (resync === true) this.setFreshness({ resyncedAt: Date.now() });
     }
     if (message.event === "stale") this.setFreshness({ stale: message.data.stale === true });
   }
@@ -152,10 +144,10 @@ export abstract class StreamStore {
   }
 
   /** Changed markets replace their old selves, in place; a price that moved is kept for its flash. */
-  protected mergeMarkets(current: MarketState[], changed: MarketState[]): MarketState[] {
+  protected mergeMarkets(current: Market[], changed: Market[]): Market[] {
     const now = Date.now();
     const byId = new Map(current.map((market) => [market.id, market]));
-    const added: MarketState[] = [];
+    const added: Market[] = [];
     for (const market of changed) {
       const before = byId.get(market.id);
       if (!before) added.push(market);

@@ -1,4 +1,6 @@
 import { createParser } from "eventsource-parser";
+import type { z } from "zod";
+import { Problem } from "@/lib/api/schemas";
 import { holdLiveView, liveViewClosed, refusedPause } from "./live-views";
 
 // One Server-Sent Events stream of /api/v1, kept open for as long as the page wants it. It is read
@@ -10,12 +12,20 @@ import { holdLiveView, liveViewClosed, refusedPause } from "./live-views";
 // holding too many streams, it says so and waits for one of this browser's others to close, asking
 // the server again only rarely meanwhile (the place may be freed elsewhere).
 
-export type StreamMessage = { event: string; id: number | null; data: Record<string, unknown> };
+/**
+ * What the stores read of every message, whichever stream it comes from (lib/api/stream-schemas.ts
+ * has each stream's messages): how fresh it is, whether a snapshot is a resync, and a last error.
+ */
+export type StreamMessage = {
+  event: string;
+  id: number | null;
+  data: { sandbox: boolean; delay_seconds: number; resync?: true; stale?: boolean; code?: string; detail?: string };
+};
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "ended";
 
-export type StreamHandlers = {
-  message(message: StreamMessage): void;
+export type StreamHandlers<M extends StreamMessage> = {
+  message(message: M): void;
   state(state: ConnectionState): void;
   /** Anything arrived, a ping too: the stream is alive. */
   activity(at: number): void;
@@ -44,12 +54,15 @@ const FREED_PLACE_GRACE_MS = 500;
 
 export type StreamConnection = { close(): void };
 
-type Problem = { code: string; detail: string; "violated-policies"?: string[] };
-
 /** What one connection came to: the pause before the next, and whether it waits for a place. */
 type Outcome = { pause: number | null; full?: boolean } | null;
 
-export function openStream(path: string, handlers: StreamHandlers): StreamConnection {
+/** Opens the stream at `path`, whose messages `schema` reads; a message it cannot read is skipped. */
+export function openStream<M extends StreamMessage>(
+  path: string,
+  schema: z.ZodType<M>,
+  handlers: StreamHandlers<M>,
+): StreamConnection {
   const abort = new AbortController();
   let lastId: string | null = null;
   let retryMs = 2_000;
@@ -57,7 +70,7 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
   let refusals = 0;
   let ended = false;
 
-  const end = (problem: Problem) => {
+  const end = (problem: { code: string; detail: string }) => {
     ended = true;
     abort.abort();
     handlers.state("ended");
@@ -67,16 +80,21 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
   const parser = createParser({
     onRetry: (ms) => (retryMs = ms),
     onComment: () => handlers.activity(Date.now()),
-    onEvent: (message) => {
+    onEvent: (sse) => {
       handlers.activity(Date.now());
-      if (message.id) lastId = message.id;
-      const data = JSON.parse(message.data) as Record<string, unknown>;
-      const event = message.event ?? "message";
-      if (event === "error" && FINAL_CODES.includes(String(data.code))) {
-        return end({ code: String(data.code), detail: String(data.detail ?? "") });
+      if (sse.id) lastId = sse.id;
+      const event = sse.event ?? "message";
+      const read = schema.safeParse({ event, id: sse.id ? Number(sse.id) : null, data: parseJson(sse.data) });
+      if (!read.success) {
+        console.warn(`Skipped a "${event}" message of ${path} that is not as the API describes it`, read.error);
+        return;
+      }
+      const message = read.data;
+      if (message.event === "error" && message.data.code && FINAL_CODES.includes(message.data.code)) {
+        return end({ code: message.data.code, detail: message.data.detail ?? "" });
       }
       failures = 0;
-      handlers.message({ event, id: message.id ? Number(message.id) : null, data });
+      handlers.message(message);
       // The event is over and its stream closes: there is nothing more to follow.
       if (event === "end") {
         ended = true;
@@ -103,7 +121,9 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
       return null;
     }
     if (!response.ok || !response.body) {
-      const problem = (await response.json().catch(() => null)) as Problem | null;
+      const body: unknown = await response.json().catch(() => null);
+      const read = Problem.safeParse(body);
+      const problem = read.success ? read.data : null;
       if (problem && FINAL_CODES.includes(problem.code)) {
         end(problem);
         return null;
@@ -169,4 +189,12 @@ export function openStream(path: string, handlers: StreamHandlers): StreamConnec
   })();
 
   return { close: () => abort.abort() };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // no schema reads it: the message is skipped
+  }
 }

@@ -11,13 +11,16 @@ import { defineEndpoint, type RequestContext } from "./pipeline.ts";
 import {
   envelope,
   Event,
+  EventAnswer,
   EventPath,
   EventsQuery,
   EventWithMarkets,
   KeyDescription,
   Lineup,
+  LineupAnswer,
   ListMeta,
   NoQuery,
+  OddsAnswer,
   OddsQuery,
 } from "./schemas.ts";
 import { cachedOn } from "./view-cache.ts";
@@ -123,7 +126,7 @@ export const getEvent = defineEndpoint({
   description: "The event in any state, the same object as a list item.",
   params: EventPath,
   query: NoQuery,
-  response: envelope(Event),
+  response: EventAnswer,
   errors: ["not_found", "sport_not_covered", "session_expired"],
   console: true,
   handle(context, { params }) {
@@ -143,7 +146,7 @@ export const getLineups = defineEndpoint({
     "Both lists are empty until the lineups are published (about an hour before kickoff).",
   params: EventPath,
   query: NoQuery,
-  response: envelope(Lineup),
+  response: LineupAnswer,
   errors: ["not_found", "sport_not_covered", "session_expired"],
   console: true,
   handle(context, { params }) {
@@ -167,7 +170,7 @@ export const listOdds = defineEndpoint({
     "Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), " +
     "in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.",
   query: OddsQuery,
-  response: envelope(z.array(EventWithMarkets)),
+  response: OddsAnswer,
   errors: ["sport_not_covered", "session_expired"],
   console: true,
   handle(context, { query }) {

@@ -1,6 +1,6 @@
 import { SessionRevocations } from "../console/sessions.ts";
 import type { Database } from "../db/index.ts";
-import type { ChangeBus } from "../feed/bus.ts";
+import type { ChangeBus } from "../bus/index.ts";
 import type { FeedViews } from "../feed/views.ts";
 import type { KeyCache } from "../keys/cache.ts";
 import type { Meter } from "../metering/index.ts";

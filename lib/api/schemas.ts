@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENVIRONMENTS, MARKET_TYPES, SPORTS } from "../db/schema/index.ts";
+import { ENVIRONMENTS, MARKET_TYPES, SPORTS } from "../db/schema/values.ts";
 import {
   eventIdSchema,
   eventStateSchema,
@@ -10,7 +10,7 @@ import {
   scoreSchema,
   statSchema,
 } from "../feed/schemas.ts";
-import { API_ERRORS } from "./errors.ts";
+import { API_ERRORS } from "./error-codes.ts";
 
 // The API's request and response shapes: these validate requests, type the handlers and are the
 // OpenAPI document's components (lib/api/openapi.ts), so the three cannot drift apart. Objects are
@@ -189,9 +189,14 @@ export const Problem = component(
 );
 
 /** The `{data, meta}` envelope of every successful answer. */
-export function envelope<T extends z.ZodType>(data: T, meta: z.ZodType = Meta) {
-  return z.strictObject({ data, meta });
+export function envelope<T extends z.ZodType, M extends z.ZodType = typeof Meta>(data: T, meta?: M) {
+  return z.strictObject({ data, meta: meta ?? Meta });
 }
+
+// The answers the board reads as well as the endpoints (lib/api/endpoints.ts).
+export const EventAnswer = envelope(Event);
+export const LineupAnswer = envelope(Lineup);
+export const OddsAnswer = envelope(z.array(EventWithMarkets));
 
 // Requests. Query objects are strict: a parameter they do not name is refused.
 

@@ -7,16 +7,13 @@ import type { StreamRequest } from "../streams/hub.ts";
 import { TERMINAL } from "../streams/messages.ts";
 import {
   BoardSnapshotMessage,
+  BoardStreamMessage,
   BoardStreamQuery,
-  EndMessage,
-  ErrorMessage,
-  EventMessage,
   EventSnapshotMessage,
+  EventStreamMessage,
   EventStreamPath,
   EventStreamQuery,
-  LineupsMessage,
-  MarketsMessage,
-  StaleMessage,
+  messagesOf,
 } from "./stream-schemas.ts";
 
 // The two streams, as endpoints of the API's one pipeline: the same credentials, counting (one
@@ -85,17 +82,7 @@ export const streamEvent = defineEndpoint({
   query: EventStreamQuery,
   response: EventSnapshotMessage,
   errors: ["not_found", "sport_not_covered", "session_expired"],
-  stream: {
-    messages: {
-      snapshot: EventSnapshotMessage,
-      event: EventMessage,
-      markets: MarketsMessage,
-      lineups: LineupsMessage,
-      end: EndMessage,
-      stale: StaleMessage,
-      error: ErrorMessage,
-    },
-  },
+  stream: { messages: messagesOf(EventStreamMessage) },
   handle(context, { params, query }) {
     const document = eventOf(context, params.id);
     // Nothing more will come: 204, on which every EventSource stops instead of reconnecting. A
@@ -121,15 +108,7 @@ export const streamOdds = defineEndpoint({
   query: BoardStreamQuery,
   response: BoardSnapshotMessage,
   errors: ["sport_not_covered", "session_expired"],
-  stream: {
-    messages: {
-      snapshot: BoardSnapshotMessage,
-      event: EventMessage,
-      markets: MarketsMessage,
-      stale: StaleMessage,
-      error: ErrorMessage,
-    },
-  },
+  stream: { messages: messagesOf(BoardStreamMessage) },
   handle(context, { query }) {
     const filter = { sports: coveredSports(context, query.sport), type: query.type ?? null };
     return opening(context, query, (request) => context.stream!.hub.openBoardStream(request, filter));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_STATUSES } from "../db/schema/index.ts";
+import { EVENT_STATUSES } from "../db/schema/values.ts";
 import { component, Event, EventPath, EventWithMarkets, Lineup, Market, OddsQuery, Problem } from "./schemas.ts";
 
 // The streams' parameters and the data of each message they send: they validate the requests and
@@ -109,3 +109,34 @@ export const ErrorMessage = component(
     "`error`: the stream's last message when the service ends it (`key_revoked`, `key_expired`, `sport_not_covered`, `unavailable`)",
   ),
 );
+
+/** One message as a client reads it: its `event:` name, its `id:` (none on `end`, `stale`, `error`) and its data. */
+function message<E extends string, D extends z.ZodType>(event: E, data: D) {
+  return z.strictObject({ event: z.literal(event), id: z.int().nullable(), data });
+}
+
+/** The messages of an event's stream (`GET /api/v1/events/{id}/stream`). */
+export const EventStreamMessage = z.discriminatedUnion("event", [
+  message("snapshot", EventSnapshotMessage),
+  message("event", EventMessage),
+  message("markets", MarketsMessage),
+  message("lineups", LineupsMessage),
+  message("end", EndMessage),
+  message("stale", StaleMessage),
+  message("error", ErrorMessage),
+]);
+
+/** The messages of the board stream (`GET /api/v1/odds/stream`). */
+export const BoardStreamMessage = z.discriminatedUnion("event", [
+  message("snapshot", BoardSnapshotMessage),
+  message("event", EventMessage),
+  message("markets", MarketsMessage),
+  message("stale", StaleMessage),
+  message("error", ErrorMessage),
+]);
+
+/** A stream's data schemas by message name, in the order the API reference lists them. */
+export function messagesOf(stream: typeof EventStreamMessage | typeof BoardStreamMessage): Record<string, z.ZodType> {
+  const options: readonly z.ZodObject<{ event: z.ZodLiteral<string>; data: z.ZodType }>[] = stream.options;
+  return Object.fromEntries(options.map((option) => [option.shape.event.value, option.shape.data]));
+}

@@ -1,3 +1,4 @@
+import "#server-only";
 import { newRequestId } from "../http/problem.ts";
 import { webSink } from "../streams/sink.ts";
 import { ApiError } from "./errors.ts";

@@ -1,3 +1,4 @@
+import "#server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Actor } from "../audit.ts";
 import type { Database } from "../db/index.ts";

@@ -2,6 +2,7 @@
 // the session, nothing else), their membership and role read from the database now, the input
 // checked with zod (inside the domain functions), then the change. Server actions in app/ are
 // one-line adapters to these, so tests call exactly what a forged POST would reach.
+import "#server-only";
 import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { DomainError } from "../errors.ts";

@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import "#server-only";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
-import { followNotices, type ChangeBus } from "../feed/bus.ts";
+import { publish, sessionRevocations, type ChangeBus, type SessionRevocation } from "../bus/index.ts";
 
 // A console session is a signed cookie that carries the user's id and when they signed in. The
 // cookie alone cannot be taken back, so every use of it is checked here against the user's row:
@@ -44,20 +45,13 @@ export async function revokeSessions(db: Database, userId: string, at: Date): Pr
   });
 }
 
-/** The NOTIFY channel of revoked sessions: a sign-out, a password reset, a member's removal. */
-export const SESSION_CHANNEL = "session_revocations";
-
-/** Every session of a user signed in until now was revoked (or the user is gone). */
-export type SessionRevocation = { userId: string };
-
 /**
  * Tells every instance, when and only if the transaction commits, that the user's sessions were
  * revoked: what an instance holds open for them (a board's streams) ends, and it reads the
  * sessions again.
  */
-export async function notifySessionsRevoked(tx: Database, userId: string): Promise<void> {
-  const revocation: SessionRevocation = { userId };
-  await tx.execute(sql`select pg_notify(${SESSION_CHANNEL}, ${JSON.stringify(revocation)})`);
+export function notifySessionsRevoked(tx: Database, userId: string): Promise<void> {
+  return publish(tx, sessionRevocations, { userId });
 }
 
 /**
@@ -73,13 +67,8 @@ export class SessionRevocations {
   }
 
   follow(bus: ChangeBus): Promise<() => void> {
-    return followNotices(bus, SESSION_CHANNEL, readRevocation, (revocation) => {
+    return bus.follow(sessionRevocations, (revocation) => {
       for (const listener of this.listeners) listener(revocation);
     });
   }
-}
-
-function readRevocation(notice: unknown): SessionRevocation | null {
-  const userId = (notice as { userId?: unknown } | null)?.userId;
-  return typeof userId === "string" ? { userId } : null;
 }

@@ -1,3 +1,4 @@
+import "#server-only";
 import { isIPv6 } from "node:net";
 import { and, count, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "../auth/password.ts";

@@ -1,3 +1,4 @@
+import "#server-only";
 import { and, count, eq, gt, lt } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { signUpAttempts } from "../db/schema/index.ts";

@@ -1,3 +1,4 @@
+import "#server-only";
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { apiKeys, usageDaily } from "../db/schema/index.ts";

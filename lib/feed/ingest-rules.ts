@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Lineups, Market, RevisionKind, Sport } from "../db/schema/index.ts";
 import { SPORT_MARKET_TYPES } from "../sports.ts";
-import type { EventChange } from "./changes.ts";
+import type { EventChange } from "../bus/channels.ts";
 import type { BatchLine } from "./ndjson.ts";
 import { CREATION_FIELDS, feedUpdateSchema, type EventState, type FeedUpdate } from "./schemas.ts";
 import { canMove } from "./status.ts";

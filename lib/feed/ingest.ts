@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { revisionCounter } from "../db/schema/index.ts";
-import { FEED_CHANNEL, encodeChanges, type EventChange } from "./changes.ts";
+import { feedChangeNotices, feedChanges, publish, type EventChange } from "../bus/index.ts";
 import { applyUpdates, checkLine, type BatchResult, type LineResult, type ValidLine } from "./ingest-rules.ts";
 import { EventNames, loadCurrent, writeEvents, writeFeedLines, writeRevisions } from "./ingest-store.ts";
 import type { BatchLine } from "./ndjson.ts";
@@ -60,9 +60,7 @@ export async function applyBatch(
         await tx.update(revisionCounter).set({ lastRevision: applied.revision }).where(eq(revisionCounter.id, 1));
       }
       // Delivered to every listening instance when, and only if, the transaction commits.
-      for (const payload of encodeChanges(applied.changes)) {
-        await tx.execute(sql`select pg_notify(${FEED_CHANNEL}, ${payload})`);
-      }
+      for (const notice of feedChangeNotices(applied.changes)) await publish(tx, feedChanges, notice);
       return applied.changes;
     });
     batchNames.commit();

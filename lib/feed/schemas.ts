@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_STATUSES, FEEDS, MARKET_STATUSES, MARKET_TYPES, OUTCOME_STATUSES, SPORTS } from "../db/schema/index.ts";
+import { EVENT_STATUSES, FEEDS, MARKET_STATUSES, MARKET_TYPES, OUTCOME_STATUSES, SPORTS } from "../db/schema/values.ts";
 
 // The shapes the API serves, the ingest accepts and the revision history stores: one definition.
 // The API adds `sandbox` when it serves an object; everything else is stored as served.

@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
-import { startChangeBus, type ChangeBus } from "./bus.ts";
+import { startChangeBus, type ChangeBus } from "../bus/index.ts";
 import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
 import { pruneFeedLines } from "./ingest-store.ts";

@@ -1,5 +1,5 @@
 import type { Database } from "../db/index.ts";
-import type { ChangeBus } from "./bus.ts";
+import { feedChanges, type ChangeBus } from "../bus/index.ts";
 import { lastRevision, lastRevisionRecordedBy, revisionsAfter, snapshotThrough, type Revision } from "./history.ts";
 import { FeedMirror, type EventDocument } from "./mirror.ts";
 import { logger } from "../log/index.ts";
@@ -57,11 +57,11 @@ export class FeedViews {
 
   async start(bus: ChangeBus): Promise<void> {
     await this.load();
+    // null: notices may have been lost, so read past the last revision applied all the same.
     this.unsubscribe.push(
-      bus.onEventChanges((changes) => {
-        if (changes.some((change) => change.revision > this.present.revision)) void this.advance();
+      await bus.follow(feedChanges, (changes) => {
+        if (!changes || changes.some((change) => change.revision > this.present.revision)) void this.advance();
       }),
-      bus.onResync(() => void this.advance()),
     );
     // Whatever committed between the snapshot and the subscription.
     await this.advance();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { activeKey } from "../../testing/keys.ts";
-import type { ChangeBus } from "../feed/bus.ts";
-import { KEY_CHANNEL, KEY_MAX_AGE_MS, KeyCache, type KeyChange } from "./cache.ts";
+import { keyChanges, type Channel, type ChangeBus, type KeyChange } from "../bus/index.ts";
+import { KEY_MAX_AGE_MS, KeyCache } from "./cache.ts";
 import type { ApiKeyRecord } from "./lookup.ts";
 
 // The key cache against a key store and a change bus in memory: what it serves from memory, and
@@ -33,34 +33,38 @@ function keyStore(keys: Record<string, ApiKeyRecord>) {
   return store;
 }
 
-/** A change bus whose notices and resyncs the test sends. */
+/** A change bus whose notices and resyncs the test sends; a notice it cannot read reaches followers as null, as on the real bus. */
 function fakeBus() {
-  const listeners = new Map<string, Set<(payload: string) => void>>();
-  const resyncs = new Set<() => void>();
+  const followers = new Set<(notice: KeyChange | null) => void>();
   const bus: ChangeBus = {
-    onEventChanges: () => () => {},
-    onResync(listener) {
-      resyncs.add(listener);
-      return () => void resyncs.delete(listener);
-    },
-    async subscribe(channel, listener) {
-      const set = listeners.get(channel) ?? new Set();
-      set.add(listener);
-      listeners.set(channel, set);
-      return () => void set.delete(listener);
+    subscribe: () => Promise.resolve(() => {}),
+    follow(channel, listener) {
+      if ((channel as Channel) !== keyChanges) return Promise.resolve(() => {});
+      const follower = listener as (notice: KeyChange | null) => void;
+      followers.add(follower);
+      return Promise.resolve(() => void followers.delete(follower));
     },
     close: async () => {},
   };
   return {
     bus,
     notify(change: KeyChange | string) {
-      const payload = typeof change === "string" ? change : JSON.stringify(change);
-      for (const listener of listeners.get(KEY_CHANNEL) ?? []) listener(payload);
+      const parsed =
+        typeof change === "string" ? keyChanges.schema.safeParse(safeJson(change)) : { success: true, data: change };
+      for (const follower of followers) follower(parsed.success ? (parsed.data as KeyChange) : null);
     },
     resync() {
-      for (const listener of resyncs) listener();
+      for (const follower of followers) follower(null);
     },
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 async function setUp(keys: Record<string, ApiKeyRecord>) {

@@ -1,20 +1,14 @@
-import { sql } from "drizzle-orm";
 import { now as clockNow } from "../clock.ts";
 import type { Database } from "../db/index.ts";
-import { followNotices, type ChangeBus } from "../feed/bus.ts";
+import { keyChanges, publish, type ChangeBus, type KeyChange } from "../bus/index.ts";
 import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
-
-/** The NOTIFY channel of key changes: a revoked key, or an organisation whose plan changed. */
-export const KEY_CHANNEL = "key_changes";
-
-export type KeyChange = { keyId: string } | { orgId: string };
 
 /**
  * Tells every instance, when and only if the transaction commits, that what it cached about a key
  * (or every key of an organisation) is stale.
  */
-export async function notifyKeyChange(tx: Database, change: KeyChange): Promise<void> {
-  await tx.execute(sql`select pg_notify(${KEY_CHANNEL}, ${JSON.stringify(change)})`);
+export function notifyKeyChange(tx: Database, change: KeyChange): Promise<void> {
+  return publish(tx, keyChanges, change);
 }
 
 /**
@@ -137,17 +131,10 @@ export class KeyCache {
 
   /** Empties entries when any instance announces a change, and everything after a resync. */
   follow(bus: ChangeBus): Promise<() => void> {
-    return followNotices(bus, KEY_CHANNEL, readKeyChange, (change) => {
+    return bus.follow(keyChanges, (change) => {
       if (change) this.forget(change);
       else this.clear();
       for (const listener of this.changeListeners) listener(change);
     });
   }
-}
-
-function readKeyChange(notice: unknown): KeyChange | null {
-  const { keyId, orgId } = (notice ?? {}) as { keyId?: unknown; orgId?: unknown };
-  if (typeof keyId === "string") return { keyId };
-  if (typeof orgId === "string") return { orgId };
-  return null;
 }

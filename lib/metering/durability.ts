@@ -1,8 +1,8 @@
 import { inArray, sql } from "drizzle-orm";
+import { publish, usageTotals, type UsageNotice } from "../bus/index.ts";
 import type { Database } from "../db/index.ts";
 import { meterJournals } from "../db/schema/index.ts";
 import { logger } from "../log/index.ts";
-import { USAGE_CHANNEL } from "./gossip.ts";
 import { Journal } from "./journal.ts";
 import { lostLines, merged, replayOrphans } from "./replay.ts";
 import { add, addTally, merge, type MonthTotal, type Tally } from "./tally.ts";
@@ -37,7 +37,7 @@ export type FlushCargo = {
 
 export type Flight = {
   /** The announcements to send in the flush's transaction, once its totals are known. */
-  notices(totals: MonthTotal[]): string[];
+  notices(totals: MonthTotal[]): UsageNotice[];
   /** The transaction failed: what it carried is for the next flush. */
   abort(): void;
   /** The transaction committed, with these month totals. */
@@ -275,9 +275,7 @@ export class Durability {
           lost.size > 0 ? merged(tally, lost) : tally,
           journals.map((j, i) => ({ id: j.id, flushedBytes: sizes[i]! })),
         );
-        for (const payload of flight.notices(written)) {
-          await tx.execute(sql`select pg_notify(${USAGE_CHANNEL}, ${payload})`);
-        }
+        for (const notice of flight.notices(written)) await publish(tx, usageTotals, notice);
         return written;
       });
     } catch (error) {

@@ -1,19 +1,11 @@
+import type { UsageNotice } from "../bus/index.ts";
 import type { StreamSlots } from "./stream-slots.ts";
 import type { MonthTotal, Tally } from "./tally.ts";
 import type { UsageBook } from "./usage.ts";
 
-// Instances sharing PostgreSQL announce, with each flush, their month totals, their admissions in
-// the current second and their open streams; each decides from its own counts plus what it heard.
-
-export const USAGE_CHANNEL = "usage_totals";
-
-/** What other instances announce on USAGE_CHANNEL after each of their flushes. */
-type Notice = {
-  i: string; // the instance
-  t: [keyId: string, month: string, total: number][]; // month totals after its flush
-  s: [keyId: string, second: number, admitted: number][]; // its admissions in the current second
-  o: [keyId: string, open: number][]; // its open streams
-};
+// Instances sharing PostgreSQL announce, with each flush (the bus's usageTotals), their month
+// totals, their admissions in the current second and their open streams; each decides from its
+// own counts plus what it heard.
 
 // pg_notify takes at most 8000 bytes; an entry is under 90, so a notice of 80 fits.
 const NOTICE_ENTRIES = 80;
@@ -40,8 +32,7 @@ export class Gossip {
   }
 
   /** Another instance's notice. Totals only ever raise what we know; our own notices are skipped. */
-  hear(payload: string): void {
-    const notice = JSON.parse(payload) as Notice;
+  hear(notice: UsageNotice): void {
     if (notice.i === this.instance) return;
     for (const [keyId, month, total] of notice.t) this.usage.heard(keyId, month, total);
     for (const [keyId, second, admitted] of notice.s) {
@@ -86,20 +77,20 @@ export class Gossip {
   }
 
   /** A flush's announcement to the other instances, in pieces that fit pg_notify. */
-  notices(totals: MonthTotal[], tally: Tally, streams: Set<string>): string[] {
-    const entries: ((notice: Notice) => void)[] = [];
+  notices(totals: MonthTotal[], tally: Tally, streams: Set<string>): UsageNotice[] {
+    const entries: ((notice: UsageNotice) => void)[] = [];
     for (const { keyId, month, requests } of totals) entries.push((n) => n.t.push([keyId, month, requests]));
     for (const keyId of tally.keys()) {
       const usage = this.usage.get(keyId);
       if (usage) entries.push((n) => n.s.push([keyId, usage.second, usage.secondAdmitted]));
     }
     for (const keyId of streams) entries.push((n) => n.o.push([keyId, this.slots.of(keyId)]));
-    const payloads: string[] = [];
+    const notices: UsageNotice[] = [];
     for (let i = 0; i < entries.length; i += NOTICE_ENTRIES) {
-      const notice: Notice = { i: this.instance, t: [], s: [], o: [] };
+      const notice: UsageNotice = { i: this.instance, t: [], s: [], o: [] };
       for (const add of entries.slice(i, i + NOTICE_ENTRIES)) add(notice);
-      payloads.push(JSON.stringify(notice));
+      notices.push(notice);
     }
-    return payloads;
+    return notices;
   }
 }

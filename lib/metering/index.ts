@@ -4,7 +4,6 @@
 export {
   JournalMeter,
   startInstanceMeter,
-  USAGE_CHANNEL,
   type Admission,
   type Meter,
   type MeterOptions,

@@ -4,11 +4,11 @@ import { utcDay } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { DatabaseWaitExceeded } from "../db/wait.ts";
-import type { ChangeBus } from "../feed/bus.ts";
+import { usageTotals, type ChangeBus } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { decideAdmission, nearLimit, type Admission } from "./admission.ts";
 import { Durability, type FlushCargo, type MeterStats } from "./durability.ts";
-import { Gossip, USAGE_CHANNEL } from "./gossip.ts";
+import { Gossip } from "./gossip.ts";
 import { rateLimit, rateLimitPolicy } from "./policies.ts";
 import { replayOrphans } from "./replay.ts";
 import { StreamSlots, type StreamSlot } from "./stream-slots.ts";
@@ -16,7 +16,6 @@ import { UsageBook, type KeyUsage } from "./usage.ts";
 
 export type { Admission } from "./admission.ts";
 export type { MeterStats } from "./durability.ts";
-export { USAGE_CHANNEL } from "./gossip.ts";
 export type { StreamSlot } from "./stream-slots.ts";
 
 /**
@@ -75,7 +74,7 @@ export class JournalMeter implements Meter {
     const replayed = await replayOrphans(options.db, options.journalDir);
     const meter = new JournalMeter(options);
     if (options.bus) {
-      meter.unsubscribe = await options.bus.subscribe(USAGE_CHANNEL, (payload) => meter.gossip.hear(payload));
+      meter.unsubscribe = await options.bus.subscribe(usageTotals, (notice) => meter.gossip.hear(notice));
     }
     return { meter, replayed };
   }

@@ -3,7 +3,7 @@ import { FeedMirror } from "../feed/mirror.ts";
 import type { ViewFollower, ViewName } from "../feed/views.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import type { FeedSource } from "./feed-source.ts";
-import type { SessionRevocation } from "../console/sessions.ts";
+import type { SessionRevocation } from "../bus/index.ts";
 import type { KeyChange, KeyDirectory, SessionDirectory } from "./revocation.ts";
 import type { StreamSink } from "./sink.ts";
 import type { StreamPrincipal, StreamRequest } from "./stream.ts";

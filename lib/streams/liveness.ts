@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { publish, streamHeartbeat, type ChangeBus } from "../bus/index.ts";
 import type { Database } from "../db/index.ts";
-import type { ChangeBus } from "../feed/bus.ts";
 import type { ViewName } from "../feed/views.ts";
 import type { Freshness } from "./messages.ts";
 import { SSE_PING, sseMessage } from "./sse.ts";
 import type { StreamSettings, Subscriber } from "./stream.ts";
 
-const HEARTBEAT_CHANNEL = "stream_heartbeat";
 const HEARTBEAT_MS = 1_000;
 
 /**
@@ -24,10 +22,10 @@ export type Heartbeat = {
 export function busHeartbeat(db: Database, bus: ChangeBus): Heartbeat {
   const instance = randomBytes(6).toString("hex");
   return {
-    send: () => db.execute(sql`select pg_notify(${HEARTBEAT_CHANNEL}, ${instance})`),
+    send: () => publish(db, streamHeartbeat, instance),
     onHeard: (listener) =>
-      bus.subscribe(HEARTBEAT_CHANNEL, (payload) => {
-        if (payload === instance) listener();
+      bus.subscribe(streamHeartbeat, (sender) => {
+        if (sender === instance) listener();
       }),
   };
 }

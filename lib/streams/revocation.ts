@@ -1,6 +1,5 @@
 import { keyLicenceRefusal } from "../licences.ts";
-import type { SessionRevocation } from "../console/sessions.ts";
-import type { KeyChange as KeyNotice } from "../keys/cache.ts";
+import type { KeyChange as KeyNotice, SessionRevocation } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberPrincipal } from "../metering/index.ts";
 import { channelSports } from "./channels.ts";

@@ -6,7 +6,7 @@ import { addDays, utcDay } from "../../lib/clock.ts";
 import { expectedMigrationCount, openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
-import { startChangeBus } from "../../lib/feed/bus.ts";
+import { startChangeBus } from "../../lib/bus/index.ts";
 import { KeyCache, keysOf } from "../../lib/keys/cache.ts";
 import { checkKeyFormat, hashKey } from "../../lib/keys/format.ts";
 import {

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
-import type { EventChange } from "../../lib/feed/changes.ts";
+import { sql } from "drizzle-orm";
+import {
+  feedChanges,
+  keyChanges,
+  publish,
+  startChangeBus,
+  type ChangeBus,
+  type EventChange,
+  type KeyChange,
+} from "../../lib/bus/index.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import { startLeadership, type Leadership } from "../../lib/feed/leader.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
@@ -47,7 +55,7 @@ describe.each(BACKENDS)("the change bus on $name", (backend) => {
 
   it("tells subscribers of each committed change: the event, its revision and what changed", async () => {
     const heard: EventChange[] = [];
-    const unsubscribe = bus.onEventChanges((changes) => heard.push(...changes));
+    const unsubscribe = await bus.subscribe(feedChanges, (changes) => heard.push(...changes));
     const result = await applyBatch(handle.db, linesOf([creation("bus-1"), creation("bus-2")]), new Date());
     await until(() => heard.length >= 2);
     expect(heard).toEqual(result.changes);
@@ -60,11 +68,26 @@ describe.each(BACKENDS)("the change bus on $name", (backend) => {
 
   it("says nothing of a batch whose every line was rejected", async () => {
     const heard: EventChange[] = [];
-    const unsubscribe = bus.onEventChanges((changes) => heard.push(...changes));
+    const unsubscribe = await bus.subscribe(feedChanges, (changes) => heard.push(...changes));
     await applyBatch(handle.db, linesOf([creation("bus-1")]), new Date());
     await applyBatch(handle.db, linesOf([{ ...creation("bus-3"), sequence: 2 }]), new Date());
     await until(() => heard.length >= 1);
     expect(heard.map((c) => c.eventId)).toEqual(["bus-3"]);
+    unsubscribe();
+  });
+
+  it("hands each notice as its channel's schema reads it, and a follower null for one it cannot read", async () => {
+    const followed: (KeyChange | null)[] = [];
+    const subscribed: KeyChange[] = [];
+    const unfollow = await bus.follow(keyChanges, (change) => followed.push(change));
+    const unsubscribe = await bus.subscribe(keyChanges, (change) => subscribed.push(change));
+    await publish(handle.db, keyChanges, { orgId: "org-1" });
+    await handle.db.execute(sql`select pg_notify(${keyChanges.name}, ${JSON.stringify({ keyId: 7 })})`);
+    await publish(handle.db, keyChanges, { keyId: "key-1" });
+    await until(() => followed.length >= 3);
+    expect(followed).toEqual([{ orgId: "org-1" }, null, { keyId: "key-1" }]);
+    expect(subscribed).toEqual([{ orgId: "org-1" }, { keyId: "key-1" }]);
+    unfollow();
     unsubscribe();
   });
 });
@@ -87,7 +110,7 @@ describe.runIf(POSTGRES)("two instances on one PostgreSQL database", () => {
   it("each hears the other's changes through LISTEN/NOTIFY, in revision order", async () => {
     const busOfSecond = await startChangeBus(second);
     const heard: EventChange[] = [];
-    busOfSecond.onEventChanges((changes) => heard.push(...changes));
+    await busOfSecond.subscribe(feedChanges, (changes) => heard.push(...changes));
     const sent = [];
     for (let i = 0; i < 5; i++)
       sent.push(...(await applyBatch(first.db, linesOf([creation(`two-${i}`)]), new Date())).changes);
@@ -101,9 +124,11 @@ describe.runIf(POSTGRES)("two instances on one PostgreSQL database", () => {
   it("keeps hearing changes after its LISTEN connection is cut, and says it may have missed some", async () => {
     const busOfSecond = await startChangeBus(second);
     const heard: EventChange[] = [];
-    busOfSecond.onEventChanges((changes) => heard.push(...changes));
+    await busOfSecond.subscribe(feedChanges, (changes) => heard.push(...changes));
     let resyncs = 0;
-    busOfSecond.onResync(() => resyncs++);
+    await busOfSecond.follow(feedChanges, (changes) => {
+      if (changes === null) resyncs++;
+    });
     const [cut] = await first.postgres!`
       select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
       where datname = current_database() and query ilike 'listen%'`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
+import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/feed/bus.ts";
+import { startChangeBus, usageTotals, type ChangeBus } from "../../lib/bus/index.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
-import { USAGE_CHANNEL } from "../../lib/metering/gossip.ts";
 import { JournalMeter, type Admission } from "../../lib/metering/index.ts";
 import { readJournal } from "../../lib/metering/journal.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
@@ -408,7 +407,7 @@ if (sharedBackend) {
     const flushHeard = async (meter: JournalMeter) => {
       let heard!: () => void;
       const notice = new Promise<void>((resolve) => (heard = resolve));
-      const unsubscribe = await bus.subscribe(USAGE_CHANNEL, () => heard());
+      const unsubscribe = await bus.subscribe(usageTotals, () => heard());
       try {
         await meter.flush();
         await notice;
@@ -443,8 +442,7 @@ if (sharedBackend) {
       const at = new Date("2026-11-21T12:00:00Z");
       // The bus calls this listener after b's: once it has the total of 10, so has b.
       let totalHeard = 0;
-      const unsubscribe = await bus.subscribe(USAGE_CHANNEL, (payload) => {
-        const notice = JSON.parse(payload) as { t: [string, string, number][] };
+      const unsubscribe = await bus.subscribe(usageTotals, (notice) => {
         for (const [keyId, , total] of notice.t) if (keyId === limited.id) totalHeard = Math.max(totalHeard, total);
       });
       try {

@@ -1,31 +1,19 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { sqlList, timestampTz, updatedAt } from "./columns.ts";
-import { competitions, sports, teams, type Sport } from "./sports.ts";
-
-export const EVENT_STATUSES = ["upcoming", "live", "finished", "postponed", "cancelled", "suspended"] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
-export const FEEDS = ["official", "scout", "broadcast", "simulation"] as const;
-export type Feed = (typeof FEEDS)[number];
-export const SIDES = ["home", "away"] as const;
-export type Side = (typeof SIDES)[number];
-export const MARKET_TYPES = [
-  "match_winner",
-  "handicap",
-  "total",
-  "both_teams_to_score",
-  "next_goal",
-  "set_winner",
-  "map_winner",
-  "next_round",
-] as const;
-export type MarketType = (typeof MARKET_TYPES)[number];
-export const MARKET_STATUSES = ["open", "suspended", "settled"] as const;
-export type MarketStatus = (typeof MARKET_STATUSES)[number];
-export const OUTCOME_STATUSES = ["active", "suspended", "won", "lost"] as const;
-export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
-export const REVISION_KINDS = ["event", "markets", "lineups"] as const;
-export type RevisionKind = (typeof REVISION_KINDS)[number];
+import { competitions, sports, teams } from "./sports.ts";
+import {
+  EVENT_STATUSES,
+  FEEDS,
+  REVISION_KINDS,
+  type EventStatus,
+  type Feed,
+  type MarketStatus,
+  type MarketType,
+  type OutcomeStatus,
+  type RevisionKind,
+  type Sport,
+} from "./values.ts";
 
 export type Stat = { label: string; home: number; away: number };
 export type Outcome = { id: string; name: string; price: number; status: OutcomeStatus };

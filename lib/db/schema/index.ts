@@ -1,3 +1,4 @@
+export * from "./values.ts";
 export * from "./sports.ts";
 export * from "./accounts.ts";
 export * from "./licensing.ts";

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { bigint, check, date, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, sqlList, timestampTz } from "./columns.ts";
 import { organisations, users } from "./accounts.ts";
-import { ENVIRONMENTS, type Environment } from "./licensing.ts";
-import { sports, type Sport } from "./sports.ts";
+import { sports } from "./sports.ts";
+import { ENVIRONMENTS, type Environment, type Sport } from "./values.ts";
 
 export const apiKeys = pgTable(
   "api_keys",

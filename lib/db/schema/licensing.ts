@@ -1,11 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, date, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, sqlList, timestampTz, updatedAt } from "./columns.ts";
-import type { Sport } from "./sports.ts";
 import { organisations } from "./accounts.ts";
-
-export const ENVIRONMENTS = ["sandbox", "production"] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+import { ENVIRONMENTS, type Environment, type Sport } from "./values.ts";
 
 /** Plans are data: the seed writes them, keys and the metering read their limits from here. */
 export const plans = pgTable(

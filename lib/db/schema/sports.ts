@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
-
-export const SPORTS = ["soccer", "basketball", "tennis", "american-football", "ice-hockey", "baseball", "cs2"] as const;
-export type Sport = (typeof SPORTS)[number];
+import type { Sport } from "./values.ts";
 
 export const sports = pgTable("sports", {
   code: text("code").$type<Sport>().primaryKey(),
