@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { BoardStore, type EventWithMarkets } from "./board-store.ts";
 import { EventStore } from "./event-store.ts";
 import type { Market } from "./stream-store.ts";
@@ -6,7 +6,9 @@ import type { Market } from "./stream-store.ts";
 // The stores apply a frame's messages at the next animation frame; Node has no frames, so one is
 // a timer here.
 beforeAll(() => {
-  globalThis.requestAnimationFrame ??= (callback) => setTimeout(() => callback(performance.now()), 0) as never;
+  vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) =>
+    setTimeout(() => callback(performance.now()), 0),
+  );
 });
 const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 5));
 
