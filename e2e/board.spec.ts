@@ -1,15 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import {
-  eventChange,
-  liveEvent,
-  market,
-  priceChange,
-  signIn,
-  startLiveServer,
-  type LiveServer,
-} from "./support/live-server.ts";
+import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { eventChange, liveEvent, market, priceChange } from "../testing/feed-updates.ts";
 
 // The live board and the event page, as viewers use them: a server of this suite's own, fed
 // through the provider ingest, followed by real Chromium on a desktop and a phone.

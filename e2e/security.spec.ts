@@ -1,12 +1,6 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
-import {
-  eventChange,
-  liveEvent,
-  priceChange,
-  signIn,
-  startLiveServer,
-  type LiveServer,
-} from "./support/live-server.ts";
+import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { eventChange, liveEvent, priceChange } from "../testing/feed-updates.ts";
 
 // The pages keep their Content-Security-Policy in a real browser: each document's policy has a
 // nonce of its own, the pages work under it (the reference's Vue app, the board's streams), and

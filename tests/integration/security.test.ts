@@ -10,6 +10,7 @@ import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { liveEvent } from "../../testing/feed-updates.ts";
 import { recordCredentials } from "../../testing/logs.ts";
 import { keyOnOwnPlan, withDatabase } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
@@ -228,39 +229,7 @@ describe.each(BACKENDS)("the security of every operation on $name", (backend) =>
       };
     });
     server = await startServer({ ...env, FEED_TOKEN });
-    await ingest(server.url, [
-      {
-        event_id: EVENT_ID,
-        sequence: 1,
-        event: {
-          sport: SPORT,
-          competition: "Security league",
-          home: "Locks",
-          away: "Keys",
-          status: "live",
-          feed: "official",
-          kickoff: new Date(Date.now() - 30 * 60_000).toISOString(),
-          score: { home: 0, away: 0 },
-          clock: "30:00",
-          period: "1st half",
-        },
-        markets: [
-          {
-            id: `${EVENT_ID}:mw`,
-            type: "match_winner",
-            name: "match winner",
-            line: null,
-            status: "open",
-            outcomes: ["Home", "Draw", "Away"].map((name, i) => ({
-              id: `${EVENT_ID}:mw-${i}`,
-              name,
-              price: 2 + i / 2,
-              status: "active",
-            })),
-          },
-        ],
-      },
-    ]);
+    await ingest(server.url, [liveEvent(EVENT_ID, SPORT, "Security league", { home: "Locks", away: "Keys" })]);
     // The view follows the change bus: wait until it serves the event.
     const getEvent = OPERATIONS.find((operation) => operation.label === "GET /api/v1/events/{id}")!;
     for (let tries = 0; (await send(getEvent, header(keys.working))).status !== 200; tries++) {
