@@ -1,5 +1,6 @@
 "use client";
 
+import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState, useSyncExternalStore } from "react";

@@ -1,5 +1,6 @@
 "use client";
 
+import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";

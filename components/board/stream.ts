@@ -1,3 +1,4 @@
+import "./zod-jitless";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
 import { Problem } from "@/lib/api/schemas";
