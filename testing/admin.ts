@@ -1,7 +1,6 @@
 import { runAdminCommand } from "../lib/admin/commands.ts";
 import type { Database } from "../lib/db/index.ts";
-import { recordSecret } from "./logs.ts";
-import type { ProcessResult } from "./processes.ts";
+import { adminDocument, type ProcessResult } from "./processes.ts";
 
 /** The operator CLI's commands run in-process on a database the test holds open. */
 export type AdminCli = {
@@ -25,13 +24,7 @@ export function adminCli(db: () => Database, sandboxKeyTtlDays = 30): AdminCli {
   return {
     run,
     async json<T>(args: string[]): Promise<T> {
-      const result = await run([...args, "--json"]);
-      if (result.code !== 0)
-        throw new Error(`admin ${args.join(" ")} exited ${result.code}: ${result.stdout}${result.stderr}`);
-      const document = JSON.parse(result.stdout) as T;
-      // What the CLI shows once (a new key, a reset password) must never reach a server's log.
-      for (const name of ["key", "password"]) recordSecret((document as Record<string, unknown>)?.[name] as string);
-      return document;
+      return adminDocument<T>(args, await run([...args, "--json"]));
     },
   };
 }

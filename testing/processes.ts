@@ -190,7 +190,11 @@ export function runAdmin(
 
 /** Runs the CLI with --json and returns the parsed document, failing loudly on a non-zero exit. */
 export async function admin<T = Record<string, unknown>>(args: string[], env: Record<string, string>): Promise<T> {
-  const result = await runAdmin([...args, "--json"], env);
+  return adminDocument<T>(args, await runAdmin([...args, "--json"], env));
+}
+
+/** The --json document of a CLI run (in a process or not), its secrets recorded for the log check. */
+export function adminDocument<T>(args: string[], result: ProcessResult): T {
   if (result.code !== 0)
     throw new Error(`admin ${args.join(" ")} exited ${result.code}: ${result.stdout}${result.stderr}`);
   const document = JSON.parse(result.stdout) as T;

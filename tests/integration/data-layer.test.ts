@@ -54,6 +54,16 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
   });
   afterAll(() => handle?.close());
 
+  /** An organisation that may have production keys: a verified licence and the starter plan. */
+  async function licensedOnStarter(name: string) {
+    const org = await createOrganisation(handle.db, { name }, OPERATOR);
+    const licence = { reference: `L-${name}`, authority: "Test Authority", holder: name, validUntil: "2031-12-31" };
+    await setLicence(handle.db, org.id, licence, OPERATOR, at);
+    await reviewLicence(handle.db, org.id, "verify", context);
+    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    return org;
+  }
+
   it("lets the event loop turn between the statements of a transaction", async () => {
     // Counts turns of the event loop while a transaction of three statements runs: PGlite runs
     // statements on this thread, and requests are answered only between them.
@@ -196,11 +206,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
   });
 
   it("keeps the most recently used keys in its cache when full, evicting the least recently used one", async () => {
-    const org = await createOrganisation(handle.db, { name: "Cached Ltd" }, OPERATOR);
-    const licence = { reference: "L-C", authority: "Test Authority", holder: "Cached Ltd", validUntil: "2031-12-31" };
-    await setLicence(handle.db, org.id, licence, OPERATOR, at);
-    await reviewLicence(handle.db, org.id, "verify", context);
-    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    const org = await licensedOnStarter("Cached Ltd");
     const hashes: string[] = [];
     for (let i = 0; i < 4; i++) {
       hashes.push(hashKey((await createProductionKey(handle.db, org.id, { name: `k${i}` }, context)).key));
@@ -221,11 +227,7 @@ describe.each(BACKENDS)("data layer on $name", (backend) => {
   });
 
   it("drops an organisation's cached keys when its plan changes, through the change bus", async () => {
-    const org = await createOrganisation(handle.db, { name: "Plan Changer" }, OPERATOR);
-    const licence = { reference: "L-P", authority: "Test Authority", holder: "Plan Changer", validUntil: "2031-12-31" };
-    await setLicence(handle.db, org.id, licence, OPERATOR, at);
-    await reviewLicence(handle.db, org.id, "verify", context);
-    await setPlan(handle.db, org.id, "starter", OPERATOR);
+    const org = await licensedOnStarter("Plan Changer");
     const hash = hashKey((await createProductionKey(handle.db, org.id, {}, context)).key);
     const bus = await startChangeBus(handle);
     const cache = new KeyCache(keysOf(handle.db));
