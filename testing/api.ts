@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { expect } from "vitest";
 import { openApiDocument } from "../lib/api/openapi.ts";
-import { recordCredentials } from "./logs.ts";
+import { recordCredentials, recordQueryCredentials } from "./logs.ts";
 import { pacer } from "./pace.ts";
 
 // A client of the public API that checks every answer against the OpenAPI document, and the
@@ -85,6 +85,7 @@ export function apiClient(baseUrl: string, perSecond = Infinity) {
     const headers: Record<string, string> = { ...init.headers };
     if (init.key) headers["x-api-key"] = init.key;
     recordCredentials(headers);
+    recordQueryCredentials(path);
     const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? "GET", headers });
     const text = await response.text();
     const body = text ? (JSON.parse(text) as T) : (null as T);

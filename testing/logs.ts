@@ -17,6 +17,11 @@ export function recordSecret(value: string | null | undefined): void {
   if (value && value.length >= 8) secrets.add(value);
 }
 
+/** A browser stream token in a URL's query: short-lived, and still never to be logged whole. */
+export function recordQueryCredentials(url: string): void {
+  recordSecret(new URL(url, "http://localhost").searchParams.get("token"));
+}
+
 /** The credentials among request headers: an API key, a bearer token, a session cookie. */
 export function recordCredentials(headers: Record<string, string> = {}): void {
   for (const [name, value] of Object.entries(headers)) {

@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
 import { streamEvent, streamOdds } from "../lib/api/stream-endpoints.ts";
-import { recordCredentials } from "./logs.ts";
+import { recordCredentials, recordQueryCredentials } from "./logs.ts";
 
 // Reading Server-Sent Events, at three levels: `sseReader`, a well-kept SSE parser fed with text as
 // it arrives; `openSse`, the stream tests' client on it (a real HTTP connection, recording every
@@ -86,6 +86,7 @@ export function openSse(
 ): Promise<SseClient> {
   const schemas = SCHEMAS[options.kind ?? (url.includes("/odds/stream") ? "board" : "event")]!;
   recordCredentials(options.headers);
+  recordQueryCredentials(url);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { accept: "text/event-stream", ...options.headers } }, (res) => {
       let ended = false;

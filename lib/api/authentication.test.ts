@@ -2,10 +2,13 @@ import { activeKey } from "../../testing/keys.ts";
 import { describe, expect, it } from "vitest";
 import { generateKey, hashKey } from "../keys/format.ts";
 import { authenticate, KeyHashes } from "./authentication.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { StreamTokens, type StreamTokenGrant } from "../keys/stream-token.ts";
 import { listOdds } from "./endpoints.ts";
+import { streamOdds } from "./stream-endpoints.ts";
 import { ApiError } from "./errors.ts";
 import { KeyGuesses } from "./guesses.ts";
-import type { ApiRequest, ApiServices } from "./types.ts";
+import type { ApiRequest, ApiServices, Endpoint } from "./types.ts";
 
 const at = new Date("2026-11-23T12:00:00Z");
 
@@ -52,6 +55,7 @@ describe("a request's principal", () => {
       keyValue: value,
       keyHash: hashKey(value),
       userId: null,
+      onlyEvent: null,
     });
   });
 
@@ -76,6 +80,64 @@ describe("a request's principal", () => {
       request({ cookie: "next-auth.session-token=a.session.token" }),
       at,
     );
-    expect(await principal).toEqual({ key: member.key, keyValue: "", keyHash: null, userId: "user-1" });
+    expect(await principal).toEqual({
+      key: member.key,
+      keyValue: "",
+      keyHash: null,
+      userId: "user-1",
+      onlyEvent: null,
+    });
+  });
+});
+
+describe("a stream token's principal", () => {
+  const tokens = new StreamTokens("a-secret-of-the-instance-0123456789abcdef");
+  const keyWithSports = { ...key, sports: ["soccer", "tennis"] as ApiKeyRecord["sports"] };
+  const services = (record: ApiKeyRecord | null = keyWithSports) =>
+    ({
+      streamTokens: tokens,
+      keyHashes: new KeyHashes(),
+      keys: { resolveById: async () => (record ? { record, keyHash: "hash-1" } : null) },
+    }) as unknown as ApiServices;
+  const minted = (grant: Partial<StreamTokenGrant> = {}) =>
+    tokens.mint({ keyId: key.id, sport: null, eventId: null, expiresAt: new Date(at.getTime() + 60_000), ...grant });
+  const withToken = (token: string, headers: Record<string, string> = {}): ApiRequest => ({
+    ...request(headers),
+    query: new URLSearchParams({ token }),
+  });
+  const refusal = async (token: string, endpoint: Endpoint = streamOdds, headers = {}, record?: ApiKeyRecord) => {
+    try {
+      await authenticate(services(record), endpoint, withToken(token, headers), at);
+    } catch (error) {
+      return { code: (error as ApiError).code, detail: (error as ApiError).message };
+    }
+  };
+
+  it("is the key that minted it, narrowed to the token's sport or event, on a stream", async () => {
+    expect(await authenticate(services(), streamOdds, withToken(minted({ sport: "tennis" })), at)).toMatchObject({
+      key: { id: key.id, sports: ["tennis"] },
+      keyHash: "hash-1",
+      onlyEvent: null,
+    });
+    expect(await authenticate(services(), streamOdds, withToken(minted({ eventId: "ten-1" })), at)).toMatchObject({
+      key: { sports: ["soccer", "tennis"] },
+      onlyEvent: "ten-1",
+    });
+  });
+
+  it("is refused anywhere but a stream, expired, altered, with a key beside it, or once its key is revoked", async () => {
+    expect(await refusal(minted(), listOdds)).toMatchObject({ code: "invalid_api_key", detail: /streams only/ });
+    expect(await refusal(minted({ expiresAt: at }))).toMatchObject({ code: "token_expired" });
+    expect(await refusal(`${minted().slice(0, -2)}AA`)).toMatchObject({ code: "invalid_api_key" });
+    expect(await refusal(minted(), streamOdds, { "x-api-key": generateKey("production") })).toMatchObject({
+      code: "conflicting_credentials",
+    });
+    expect(await refusal(minted(), streamOdds, {}, { ...key, revokedAt: at })).toMatchObject({ code: "key_revoked" });
+  });
+
+  it("sent as a key in a header is refused, saying where a token goes", () => {
+    expect(() => authenticate(services(), streamOdds, request({ authorization: `Bearer ${minted()}` }), at)).toThrow(
+      /Stream tokens \(svc_st_\) are for streams only/,
+    );
   });
 });

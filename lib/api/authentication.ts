@@ -1,5 +1,6 @@
 import { checkKeyFormat, hashKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
+import { looksLikeToken } from "../keys/stream-token.ts";
 import { keyLicenceRefusal } from "../licences.ts";
 import { readCredentials } from "./credentials.ts";
 import { ApiError } from "./errors.ts";
@@ -20,15 +21,27 @@ export type Principal = {
   keyHash: string | null;
   /** The member's user id; null for a key. */
   userId: string | null;
+  /** The one event a stream token is limited to; null for anything else. */
+  onlyEvent: string | null;
 };
 
 // RFC 6750: a 401 for a key that was sent says it is not a usable token.
 const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
 
-function invalidKey(): ApiError {
+function invalidKey(keyValue: string): ApiError {
+  if (looksLikeToken(keyValue)) return tokenOutsideStreams();
   return new ApiError(
     "invalid_api_key",
     "The API key is not valid. Check that it was copied whole; keys start svc_sb_ or svc_sk_.",
+    { headers: INVALID_TOKEN },
+  );
+}
+
+function tokenOutsideStreams(): ApiError {
+  return new ApiError(
+    "invalid_api_key",
+    "Stream tokens (svc_st_) are for streams only: pass one as `?token=` on /api/v1/odds/stream or " +
+      "/api/v1/events/{id}/stream. Every other request takes the key, in a header.",
     { headers: INVALID_TOKEN },
   );
 }
@@ -69,24 +82,63 @@ export function authenticate(
   request: ApiRequest,
   at: Date,
 ): Principal | Promise<Principal> {
-  const token = endpoint?.stream || endpoint?.console ? sessionCookieOf(request) : undefined;
-  if (token === undefined) return keyPrincipal(services, request, at);
-  return memberPrincipal(services.session, token, at);
+  const streamToken = request.query.get("token");
+  if (streamToken !== null && looksLikeToken(streamToken)) {
+    if (!endpoint?.stream) throw tokenOutsideStreams();
+    return tokenPrincipal(services, request, streamToken, at);
+  }
+  const session = endpoint?.stream || endpoint?.console ? sessionCookieOf(request) : undefined;
+  if (session === undefined) return keyPrincipal(services, request, at);
+  return memberPrincipal(services.session, session, at);
+}
+
+/**
+ * The key that minted a stream token, narrowed to the token's scope: the stream is that key's
+ * (counted, limited and ended with it), for what the token was minted for.
+ */
+async function tokenPrincipal(services: ApiServices, request: ApiRequest, token: string, at: Date): Promise<Principal> {
+  if (request.header("authorization") !== undefined || request.header("x-api-key") !== undefined) {
+    throw new ApiError(
+      "conflicting_credentials",
+      "The request carries a stream token and a key; send one of them. Neither was used and the request was not counted.",
+    );
+  }
+  const grant = services.streamTokens.read(token);
+  // Signed by this service, so a token that passes names a key that existed: no guessing to limit.
+  if (grant === null) {
+    throw new ApiError(
+      "invalid_api_key",
+      "The stream token is not valid. Check that it was copied whole, or mint another with GET /api/v1/stream-token.",
+      { headers: INVALID_TOKEN },
+    );
+  }
+  if (grant.expiresAt <= at) {
+    throw new ApiError(
+      "token_expired",
+      `This stream token expired at ${grant.expiresAt.toISOString()}; mint another with GET /api/v1/stream-token.`,
+      { headers: INVALID_TOKEN },
+    );
+  }
+  const found = await unlessDatabaseFails(() => services.keys.resolveById(grant.keyId), "check the key");
+  if (!found) throw invalidKey("");
+  const key = usableKey(found.record, at);
+  const sports = grant.sport === null ? key.sports : key.sports.filter((sport) => sport === grant.sport);
+  return { key: { ...key, sports }, keyValue: token, keyHash: found.keyHash, userId: null, onlyEvent: grant.eventId };
 }
 
 async function memberPrincipal(session: SessionReader, token: string, at: Date): Promise<Principal> {
   const member = await unlessDatabaseFails(() => session(token, at), "read the session");
   if (!member) throw sessionExpired();
-  return { key: member.key, keyValue: "", keyHash: null, userId: member.userId };
+  return { key: member.key, keyValue: "", keyHash: null, userId: member.userId, onlyEvent: null };
 }
 
 function keyPrincipal(services: ApiServices, request: ApiRequest, at: Date): Principal | Promise<Principal> {
   const keyValue = readCredentials(request.header, request.query);
   const keyHash = services.keyHashes.wellFormed(keyValue);
-  if (keyHash === null) throw invalidKey();
+  if (keyHash === null) throw invalidKey(keyValue);
   const key = activeKey(services, request, keyHash, at);
-  if (!(key instanceof Promise)) return { key, keyValue, keyHash, userId: null };
-  return key.then((found) => ({ key: found, keyValue, keyHash, userId: null }));
+  if (!(key instanceof Promise)) return { key, keyValue, keyHash, userId: null, onlyEvent: null };
+  return key.then((found) => ({ key: found, keyValue, keyHash, userId: null, onlyEvent: null }));
 }
 
 /**
@@ -114,7 +166,7 @@ function activeKey(
 }
 
 function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
-  if (!key) throw invalidKey();
+  if (!key) throw invalidKey("");
   if (key.revokedAt) {
     throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
       headers: INVALID_TOKEN,

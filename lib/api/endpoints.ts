@@ -4,7 +4,7 @@ import type { EventDocument } from "../feed/mirror.ts";
 import { compareListOrder } from "../feed/mirror.ts";
 import { nextMonthStart } from "../metering/policies.ts";
 import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
-import { STREAM_ENDPOINTS } from "./stream-endpoints.ts";
+import { mintStreamToken, STREAM_ENDPOINTS } from "./stream-endpoints.ts";
 import { coveredSports, eventOf } from "./entitlement.ts";
 import { Payload } from "./payload.ts";
 import { defineEndpoint, type RequestContext } from "./pipeline.ts";
@@ -188,4 +188,12 @@ export const listOdds = defineEndpoint({
   },
 });
 
-export const ENDPOINTS = [describeKey, listEvents, getEvent, getLineups, listOdds, ...STREAM_ENDPOINTS];
+export const ENDPOINTS = [
+  describeKey,
+  listEvents,
+  getEvent,
+  getLineups,
+  listOdds,
+  ...STREAM_ENDPOINTS,
+  mintStreamToken,
+];

@@ -29,10 +29,17 @@ export const API_ERRORS = {
   invalid_api_key: {
     status: 401,
     title: "Invalid API key",
-    description: "The key is malformed, fails its checksum, does not exist, or was sent in the query string.",
+    description:
+      "The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.",
   },
   key_revoked: { status: 401, title: "API key revoked", description: "The key was revoked in the console." },
   key_expired: { status: 401, title: "API key expired", description: "The sandbox key passed its `expires_at`." },
+  token_expired: {
+    status: 401,
+    title: "Stream token expired",
+    description:
+      "The browser stream token passed its `expires_at` before the stream was opened; mint another with `GET /api/v1/stream-token`.",
+  },
   session_expired: {
     status: 401,
     title: "Session expired",

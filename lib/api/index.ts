@@ -8,6 +8,7 @@ import { feedSource } from "../streams/feed-source.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { busHeartbeat } from "../streams/liveness.ts";
 import { openApiResponse } from "./openapi.ts";
+import { StreamTokens } from "../keys/stream-token.ts";
 import { KeyHashes } from "./authentication.ts";
 import { sessionViewer } from "./session-viewer.ts";
 import { streamProblem } from "./stream-endpoints.ts";
@@ -54,7 +55,10 @@ export async function startApi(options: {
   now: () => Date;
   meter: Meter;
   streams: StreamSettings;
-  /** Signs console sessions: a member's board reads and streams with the session cookie. */
+  /**
+   * Signs console sessions (a member's board reads and streams with the session cookie), and is
+   * where the stream tokens' key is derived from.
+   */
   sessionSecret: string;
   /** Load balancers in front that append to X-Forwarded-For (TRUST_PROXY_HOPS). */
   trustedHops?: number;
@@ -82,6 +86,7 @@ export async function startApi(options: {
   const services: ApiServices = {
     keys,
     keyHashes: new KeyHashes(),
+    streamTokens: new StreamTokens(options.sessionSecret),
     meter: options.meter,
     views: options.views,
     now: options.now,

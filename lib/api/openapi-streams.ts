@@ -50,6 +50,8 @@ export function streamOperation(endpoint: Endpoint, parameters: unknown[], error
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: `${endpoint.description}\n\n${RESUME_NOTE}\n\nHEAD answers the headers of the stream without opening it.`,
+    // A browser's EventSource opens it with a stream token in the URL instead of a key in a header.
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { streamToken: [] }],
     parameters: [
       ...parameters,
       {

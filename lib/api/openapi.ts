@@ -95,6 +95,10 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
   key_revoked: new ApiError("key_revoked", "This key was revoked on 2026-11-02T10:15:00.000Z."),
   key_expired: new ApiError("key_expired", "This sandbox key expired at 2026-11-30T09:00:00.000Z."),
   session_expired: new ApiError("session_expired", "The console session is not valid any more; sign in again."),
+  token_expired: new ApiError(
+    "token_expired",
+    "This stream token expired at 2026-11-21T15:56:07.000Z; mint another with GET /api/v1/stream-token.",
+  ),
   sport_not_covered: new ApiError("sport_not_covered", "This sandbox key covers soccer only, not tennis."),
   licence_inactive: new ApiError(
     "licence_inactive",
@@ -244,7 +248,7 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Caching.** Answers carry a weak \`ETag\` of their data; \`If-None-Match\` gets 304 while nothing changed.
 
-**Browsers (CORS).** A page of any origin may call the API with a key in \`Authorization\` or \`X-Api-Key\`: every answer carries \`Access-Control-Allow-Origin: *\` and exposes \`X-Request-Id\`, \`RateLimit\`, \`RateLimit-Policy\`, \`ETag\`, \`Retry-After\`, \`WWW-Authenticate\` and \`Allow\`; a preflight (\`OPTIONS\` with \`Access-Control-Request-Method\`) is answered 204 for \`GET\` and \`HEAD\` with those two headers, \`If-None-Match\` and \`Last-Event-ID\` allowed, and is not counted. Cookies are never a credential across origins: there is no \`Access-Control-Allow-Credentials\`, and the console's session cookie is ignored on a request from another origin (it answers 401 \`missing_api_key\`). A key in a web page is readable by everyone who loads that page, so put a key in a browser only where its users may hold it (an internal tool), and serve a public site from your own server. Streams in a browser: \`EventSource\` cannot send a header, so read them with \`fetch\` and resume with \`Last-Event-ID\`.
+**Browsers (CORS).** A page of any origin may call the API with a key in \`Authorization\` or \`X-Api-Key\`: every answer carries \`Access-Control-Allow-Origin: *\` and exposes \`X-Request-Id\`, \`RateLimit\`, \`RateLimit-Policy\`, \`ETag\`, \`Retry-After\`, \`WWW-Authenticate\` and \`Allow\`; a preflight (\`OPTIONS\` with \`Access-Control-Request-Method\`) is answered 204 for \`GET\` and \`HEAD\` with those two headers, \`If-None-Match\` and \`Last-Event-ID\` allowed, and is not counted. Cookies are never a credential across origins: there is no \`Access-Control-Allow-Credentials\`, and the console's session cookie is ignored on a request from another origin (it answers 401 \`missing_api_key\`). A key in a web page is readable by everyone who loads that page, so put a key in a browser only where its users may hold it (an internal tool), and serve a public site from your own server. Streams in a browser: \`EventSource\` cannot send a header, so your server mints a short-lived stream token with \`GET /api/v1/stream-token\` and the page opens \`/api/v1/odds/stream?token=…\` (or an event's stream) with a plain \`EventSource\`; a token opens streams only, from any origin, counts against and ends with the key that minted it, and never reaches the key itself.
 
 **Headers.** Every answer is sent with \`X-Content-Type-Options: nosniff\`, \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\` and \`Referrer-Policy: no-referrer\`.`;
 
@@ -271,6 +275,13 @@ export function openApiDocument(): JsonSchema {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer svc_sk_…` (or `svc_sb_…`)" },
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key", description: "`X-Api-Key: svc_sk_…`" },
+        streamToken: {
+          type: "apiKey",
+          in: "query",
+          name: "token",
+          description:
+            "`?token=svc_st_…`: a browser stream token from `GET /api/v1/stream-token`, on the two streams only (EventSource cannot send headers).",
+        },
       },
     },
   };

@@ -111,6 +111,7 @@ export async function serve(
         sandbox,
         delaySeconds,
         view: sandbox ? services.views.delayed(at) : services.views.present,
+        tokens: services.streamTokens,
         stream: slot
           ? {
               hub: services.streams,
@@ -118,6 +119,7 @@ export async function serve(
               lastEventId: request.header("last-event-id"),
               requestId,
               slot,
+              onlyEvent: principal.onlyEvent,
             }
           : null,
       };

@@ -1,10 +1,12 @@
 import { coveredSports, eventOf } from "./entitlement.ts";
 import { ApiError } from "./errors.ts";
+import { Payload } from "./payload.ts";
 import { defineEndpoint, type RequestContext, type StreamReply } from "./pipeline.ts";
 import type { EventDocument } from "../feed/mirror.ts";
 import type { StreamProblem } from "../streams/errors.ts";
 import type { StreamRequest } from "../streams/hub.ts";
 import { TERMINAL } from "../streams/messages.ts";
+import { envelope } from "./schemas.ts";
 import {
   BoardSnapshotMessage,
   BoardStreamMessage,
@@ -14,6 +16,8 @@ import {
   EventStreamPath,
   EventStreamQuery,
   messagesOf,
+  StreamToken,
+  StreamTokenQuery,
 } from "./stream-schemas.ts";
 
 // The two streams, as endpoints of the API's one pipeline: the same credentials, counting (one
@@ -81,9 +85,11 @@ export const streamEvent = defineEndpoint({
   params: EventStreamPath,
   query: EventStreamQuery,
   response: EventSnapshotMessage,
-  errors: ["not_found", "sport_not_covered", "session_expired"],
+  errors: ["not_found", "sport_not_covered", "session_expired", "token_expired"],
   stream: { messages: messagesOf(EventStreamMessage) },
   handle(context, { params, query }) {
+    const { onlyEvent } = context.stream!;
+    if (onlyEvent !== null && onlyEvent !== params.id) throw outsideToken(`the stream of event ${onlyEvent}`);
     const document = eventOf(context, params.id);
     // Nothing more will come: 204, on which every EventSource stops instead of reconnecting. A
     // client that dropped before the end is still sent what it missed, then `end`.
@@ -107,11 +113,57 @@ export const streamOdds = defineEndpoint({
     `event's markets that changed, marked \`conflated: true\`.\n\n${streamNotes("/api/v1/odds/stream?sport=soccer")}`,
   query: BoardStreamQuery,
   response: BoardSnapshotMessage,
-  errors: ["sport_not_covered", "session_expired"],
+  errors: ["sport_not_covered", "session_expired", "token_expired"],
   stream: { messages: messagesOf(BoardStreamMessage) },
   handle(context, { query }) {
+    const { onlyEvent } = context.stream!;
+    if (onlyEvent !== null) throw outsideToken(`the stream of event ${onlyEvent}`);
     const filter = { sports: coveredSports(context, query.sport), type: query.type ?? null };
     return opening(context, query, (request) => context.stream!.hub.openBoardStream(request, filter));
+  },
+});
+
+/** A stream token used beyond what it was minted for. */
+function outsideToken(scope: string): ApiError {
+  return new ApiError("sport_not_covered", `This stream token opens ${scope} only.`);
+}
+
+// GET /api/v1/stream-token: a short-lived token for a browser's EventSource
+export const mintStreamToken = defineEndpoint({
+  operationId: "mintStreamToken",
+  path: "/api/v1/stream-token",
+  tag: "Streams",
+  summary: "Mint a browser stream token",
+  description:
+    "A browser's EventSource cannot send headers, and a key never goes in a URL; so your server mints a token for " +
+    "the page, which opens `/api/v1/odds/stream?token=…` or `/api/v1/events/{id}/stream?token=…`. Nothing is stored: " +
+    "the token is signed, opens streams only (anywhere else: 401 `invalid_api_key`), from any origin, until " +
+    "`expires_at` (then 401 `token_expired`; a stream already open goes on), and only what the key sees, narrowed to " +
+    "`sport` or to one event (outside it: 403 `sport_not_covered`). A stream opened with it counts against the key " +
+    "(one request), holds one of the key's concurrent streams, sees the key's view (a sandbox key's delay included) " +
+    "and ends when the key is revoked. Answered with `Cache-Control: no-store`.\n\n" +
+    '```sh\ncurl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/stream-token?sport=soccer&ttl=600"\n```',
+  query: StreamTokenQuery,
+  response: envelope(StreamToken),
+  errors: ["not_found", "sport_not_covered"],
+  handle(context, { query }) {
+    let sport = query.sport === undefined ? null : coveredSports(context, query.sport)[0]!;
+    if (query.event_id !== undefined) {
+      const { event } = eventOf(context, query.event_id);
+      if (sport !== null && event.sport !== sport) {
+        throw new ApiError("invalid_parameter", `Event ${event.id} is ${event.sport}, not ${sport}.`, {
+          errors: [{ param: "event_id", message: `an event of ${sport}` }],
+        });
+      }
+      sport = event.sport;
+    }
+    const expiresAt = new Date(Math.floor(context.at.getTime() / 1000) * 1000 + query.ttl * 1000);
+    const eventId = query.event_id ?? null;
+    const token = context.tokens.mint({ keyId: context.key.id, sport, eventId, expiresAt });
+    return {
+      payload: new Payload({ token, expires_at: expiresAt.toISOString(), sport, event_id: eventId }),
+      cacheControl: "no-store",
+    };
   },
 });
 

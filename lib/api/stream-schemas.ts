@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { EVENT_STATUSES } from "../db/schema/values.ts";
-import { component, Event, EventPath, EventWithMarkets, Lineup, Market, OddsQuery, Problem } from "./schemas.ts";
+import { eventIdSchema } from "../feed/schemas.ts";
+import {
+  component,
+  Event,
+  EventPath,
+  EventWithMarkets,
+  Lineup,
+  Market,
+  OddsQuery,
+  Problem,
+  Sport,
+  wholeNumber,
+} from "./schemas.ts";
 
 // The streams' parameters and the data of each message they send: they validate the requests and
 // are the OpenAPI document's description of the streams (lib/api/openapi.ts).
@@ -24,11 +36,48 @@ const lastEventIdAlias = z
     "Alias of `last_event_id`, the name EventSource polyfills (event-source-polyfill) send when they reconnect. " +
       "The `Last-Event-ID` header wins over it, and it wins over `last_event_id`.",
   );
-const resume = { last_event_id: lastEventId, lastEventId: lastEventIdAlias };
+// A browser's EventSource cannot send a header: a page opens the stream with a token its server
+// minted, never with the key.
+const token = z
+  .string()
+  .max(512)
+  .optional()
+  .describe(
+    "A browser stream token (`svc_st_…`) from `GET /api/v1/stream-token`, instead of a key, for a browser's EventSource, " +
+      "which cannot send headers. Accepted on the two streams only, from any origin; checked when the stream opens.",
+  );
+const resume = { last_event_id: lastEventId, lastEventId: lastEventIdAlias, token };
 
 export const EventStreamQuery = z.strictObject(resume);
 export const EventStreamPath = EventPath;
 export const BoardStreamQuery = OddsQuery.extend(resume);
+
+export const StreamTokenQuery = z.strictObject({
+  sport: Sport.optional().describe("Narrows the token to one of the key's sports. Default: every sport the key covers"),
+  event_id: eventIdSchema.optional().describe("Narrows the token to this event's stream (and its sport)"),
+  ttl: wholeNumber(60, 3600, 900).describe("Seconds the token can open streams for, 60 to 3600"),
+});
+
+export const StreamToken = component(
+  "StreamToken",
+  z
+    .strictObject({
+      token: z.string().describe("Pass as `?token=` on `/api/v1/odds/stream` or `/api/v1/events/{id}/stream`"),
+      expires_at: z.iso.datetime().describe("After this a stream cannot be opened with it (one already open goes on)"),
+      sport: Sport.nullable().describe("The one sport it opens streams of; null: every sport the key covers"),
+      event_id: z.string().nullable().describe("The one event whose stream it opens; null: any"),
+    })
+    .meta({
+      examples: [
+        {
+          token: "svc_st_eyJrIjoia2V5XzRacTEiLCJzIjoic29jY2VyIiwiZSI6bnVsbCwieCI6MTc5NTcxNDAwMH0.Xq0V…",
+          expires_at: "2026-11-21T15:56:07.000Z",
+          sport: "soccer",
+          event_id: null,
+        },
+      ],
+    }),
+);
 
 const freshness = {
   sandbox: z.boolean().describe("true for a sandbox key (or a console member without a production plan)"),

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { FeedMirror } from "../feed/mirror.ts";
 import type { FeedViews } from "../feed/views.ts";
 import type { KeyCache } from "../keys/cache.ts";
+import type { StreamTokens } from "../keys/stream-token.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import type { Meter } from "../metering/index.ts";
 import type { StreamHub, StreamRequest } from "../streams/hub.ts";
@@ -43,12 +44,18 @@ export type RequestContext = {
   sandbox: boolean;
   delaySeconds: number;
   view: FeedMirror;
+  /** Signs browser stream tokens for the key (GET /api/v1/stream-token). */
+  tokens: StreamTokens;
   /** For a stream endpoint: what opening the stream needs beyond the key. */
   stream: StreamOpening | null;
 };
 
 /** The parts of a stream's request the pipeline settled: who, which slot, which id to resume after. */
-export type StreamOpening = Omit<StreamRequest, "sink" | "view"> & { hub: StreamHub };
+export type StreamOpening = Omit<StreamRequest, "sink" | "view"> & {
+  hub: StreamHub;
+  /** The one event a stream token opened with is limited to; null for any. */
+  onlyEvent: string | null;
+};
 
 export type Reply = {
   payload: Payload;
@@ -95,6 +102,8 @@ export type ApiServices = {
   keys: KeyCache;
   /** The hashes of keys already seen: one per instance, as the key cache. */
   keyHashes: KeyHashes;
+  /** Signs and checks browser stream tokens: every instance derives the same key from the secret. */
+  streamTokens: StreamTokens;
   meter: Meter;
   views: FeedViews;
   now: () => Date;

@@ -15,6 +15,7 @@ function keyStore(keys: Record<string, ApiKeyRecord>) {
   const store = {
     keys,
     reads: 0,
+    idReads: 0,
     holding: false,
     async read(hash: string): Promise<ApiKeyRecord | null> {
       store.reads++;
@@ -22,6 +23,10 @@ function keyStore(keys: Record<string, ApiKeyRecord>) {
       const row = store.keys[hash] ? { ...store.keys[hash] } : null;
       if (store.holding) await new Promise<void>((resolve) => held.push(resolve));
       return row;
+    },
+    async hashOf(keyId: string): Promise<string | null> {
+      store.idReads++;
+      return Object.entries(store.keys).find(([, key]) => key.id === keyId)?.[0] ?? null;
     },
     /** Lets the reads under way answer, the `nth` of those started (0 the first) or all. */
     release(nth?: number) {
@@ -70,7 +75,10 @@ function safeJson(text: string): unknown {
 async function setUp(keys: Record<string, ApiKeyRecord>) {
   let clock = new Date("2026-11-21T12:00:00Z").getTime();
   const store = keyStore(keys);
-  const cache = new KeyCache((hash) => store.read(hash), { now: () => new Date(clock) });
+  const cache = new KeyCache(
+    { byHash: (hash) => store.read(hash), hashOf: (id) => store.hashOf(id) },
+    { now: () => new Date(clock) },
+  );
   const { bus, notify, resync } = fakeBus();
   await cache.follow(bus);
   return {
@@ -96,6 +104,19 @@ describe("the key cache", () => {
     expect(await answer("h1")).toMatchObject({ read: false, record: { revokedAt: null } });
     notify({ keyId: "key-1" });
     expect(await answer("h1")).toMatchObject({ read: true, record: { revokedAt } });
+  });
+
+  it("finds a key by id (a stream token's key) with one read of its hash, then as a key by hash", async () => {
+    const { answer, cache, notify, store } = await setUp({ h1: activeKey() });
+    expect(await cache.resolveById("key-1")).toMatchObject({ keyHash: "h1", record: { id: "key-1" } });
+    expect(store.idReads).toBe(1);
+    await answer("h1");
+    store.keys.h1 = activeKey({ revokedAt });
+    notify({ keyId: "key-1" });
+    // The hash is remembered; the key itself is read again after the notice, revocation and all.
+    expect(await cache.resolveById("key-1")).toMatchObject({ record: { revokedAt } });
+    expect(store.idReads).toBe(1);
+    expect(await cache.resolveById("key-none")).toBeNull();
   });
 
   it("reads every key again after the bus resyncs, so a revocation sent while it was away takes effect", async () => {

@@ -1,7 +1,7 @@
 import { now as clockNow } from "../clock.ts";
 import type { Database } from "../db/index.ts";
 import { keyChanges, publish, type ChangeBus, type KeyChange } from "../bus/index.ts";
-import { findKeyByHash, type ApiKeyRecord } from "./lookup.ts";
+import { findKeyByHash, findKeyHashById, type ApiKeyRecord } from "./lookup.ts";
 
 /**
  * Tells every instance, when and only if the transaction commits, that what it cached about a key
@@ -25,12 +25,17 @@ const UNKNOWN_MAX_ENTRIES = 50_000;
 
 type Entry = { record: ApiKeyRecord; loadedAt: number };
 
-/** Reads the key with this hash from the database: one read per miss. */
-export type KeyReader = (keyHash: string) => Promise<ApiKeyRecord | null>;
+/** Reads keys from the database: one read per miss. */
+export type KeyReader = {
+  /** The key with this hash. */
+  byHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** The hash of the key with this id (a stream token's key). */
+  hashOf(keyId: string): Promise<string | null>;
+};
 
 /** The reader of a database's keys, as every instance uses it. */
 export function keysOf(db: Database): KeyReader {
-  return (keyHash) => findKeyByHash(db, keyHash);
+  return { byHash: (keyHash) => findKeyByHash(db, keyHash), hashOf: (keyId) => findKeyHashById(db, keyId) };
 }
 
 /**
@@ -42,6 +47,8 @@ export class KeyCache {
   /** Hashes found to be no key's, by when that was learned; oldest first. */
   private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<ApiKeyRecord | null>>();
+  /** Key hashes by key id, for stream tokens; most recently read last. */
+  private readonly hashes = new Map<string, string>();
   private readonly changeListeners = new Set<(change: KeyChange | null) => void>();
   private generation = 0;
 
@@ -73,8 +80,10 @@ export class KeyCache {
     let pending = this.loading.get(keyHash);
     if (!pending) {
       const generation = this.generation;
-      pending = this.read(keyHash)
+      pending = this.read
+        .byHash(keyHash)
         .then((record) => {
+          if (record) this.rememberHash(record.id, keyHash);
           // A change announced while the read was under way may not be in what it read.
           if (record && generation === this.generation) {
             this.entries.delete(keyHash);
@@ -92,6 +101,23 @@ export class KeyCache {
       this.loading.set(keyHash, pending);
     }
     return pending;
+  }
+
+  /**
+   * The key with this id and its hash, as `resolve` answers it; null when there is no such key. A
+   * key's hash never changes, so only the first use of a key on an instance costs the extra read.
+   */
+  async resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null> {
+    const keyHash = this.hashes.get(keyId) ?? (await this.read.hashOf(keyId));
+    if (keyHash === null) return null;
+    const record = await this.resolve(keyHash);
+    return record && record.id === keyId ? { record, keyHash } : null;
+  }
+
+  private rememberHash(keyId: string, keyHash: string): void {
+    this.hashes.delete(keyId);
+    if (this.hashes.size >= this.maxEntries) this.hashes.delete(this.hashes.keys().next().value!);
+    this.hashes.set(keyId, keyHash);
   }
 
   /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */

@@ -101,3 +101,9 @@ function licenceOf(row: Row): LicenceState | null {
     updatedAt: new Date(row.licence_updated_at!),
   };
 }
+
+/** The SHA-256 of the key with this id (a stream token names its key by id); null when none. */
+export async function findKeyHashById(db: Database, keyId: string): Promise<string | null> {
+  const [row] = rowsOf<{ key_hash: string }>(await db.execute(sql`select key_hash from api_keys where id = ${keyId}`));
+  return row?.key_hash ?? null;
+}

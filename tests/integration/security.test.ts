@@ -4,6 +4,7 @@ import { openApiDocument } from "../../lib/api/openapi.ts";
 import { OPERATOR } from "../../lib/audit.ts";
 import { SPORTS, type Sport } from "../../lib/db/schema/index.ts";
 import { generateKey } from "../../lib/keys/format.ts";
+import { StreamTokens } from "../../lib/keys/stream-token.ts";
 import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
 import { reviewLicence } from "../../lib/licences.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
@@ -11,7 +12,7 @@ import { expectDocumented } from "../../testing/api.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { liveEvent } from "../../testing/feed-updates.ts";
-import { recordCredentials } from "../../testing/logs.ts";
+import { recordCredentials, recordQueryCredentials } from "../../testing/logs.ts";
 import { keyOnOwnPlan, withDatabase } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { openSse, responseOf, type SseClient } from "../../testing/sse.ts";
@@ -75,6 +76,9 @@ function operationsOf(document: OpenApiDocument): Operation[] {
   );
 }
 
+// The server is given this secret so that the suite can sign tokens as it does, expired ones included.
+const TOKEN_SECRET = "the security suite's secret, 0123456789abcdef";
+
 const OPERATIONS = operationsOf(openApiDocument() as unknown as OpenApiDocument);
 
 type Keys = {
@@ -91,6 +95,8 @@ type Keys = {
   oneASecond: string;
   /** A monthly quota of one, already used. */
   usedUp: string;
+  /** Browser stream tokens, signed as the server signs them. */
+  tokens: { working: string; expired: string; revoked: string; tennis: string };
 };
 
 type Case = {
@@ -158,6 +164,53 @@ const CASES: Case[] = [
     appliesTo: (operation) => operation.readsASport,
   },
   {
+    refuses: "a stream token where a key is needed",
+    status: 401,
+    code: "invalid_api_key",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.working}`,
+    appliesTo: (operation) => !operation.stream,
+  },
+  {
+    refuses: "a stream token with its signature altered",
+    status: 401,
+    code: "invalid_api_key",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.working.slice(0, -3)}AAA`,
+  },
+  {
+    refuses: "an expired stream token",
+    status: 401,
+    code: "token_expired",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.expired}`,
+    appliesTo: (operation) => operation.stream,
+  },
+  {
+    refuses: "a stream token of a revoked key",
+    status: 401,
+    code: "key_revoked",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.revoked}`,
+    appliesTo: (operation) => operation.stream,
+  },
+  {
+    refuses: "a stream token beside a key",
+    status: 400,
+    code: "conflicting_credentials",
+    headers: (keys) => header(keys.working),
+    query: (keys) => `token=${keys.tokens.working}`,
+    appliesTo: (operation) => operation.stream,
+  },
+  {
+    refuses: `a stream token minted for tennis on ${SPORT}`,
+    status: 403,
+    code: "sport_not_covered",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.tennis}`,
+    appliesTo: (operation) => operation.stream,
+  },
+  {
     refuses: "a key whose monthly quota is used up",
     status: 429,
     code: "quota_exceeded",
@@ -218,7 +271,17 @@ describe.each(BACKENDS)("the security of every operation on $name", (backend) =>
       await db.execute(
         sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.summary.id}`,
       );
+      const tokens = new StreamTokens(TOKEN_SECRET);
+      const inMinutes = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
+      const token = (keyId: string, expiresAt: Date, sport: Sport | null = null) =>
+        tokens.mint({ keyId, sport, eventId: null, expiresAt });
       return {
+        tokens: {
+          working: token(working.keyId, inMinutes(30)),
+          expired: token(working.keyId, inMinutes(-1)),
+          revoked: token(revoked.keyId, inMinutes(30)),
+          tennis: token(working.keyId, inMinutes(30), "tennis"),
+        },
         working: working.key,
         tennisOnly: (await own("sec-tennis", ["tennis"])).key,
         revoked: revoked.key,
@@ -228,7 +291,7 @@ describe.each(BACKENDS)("the security of every operation on $name", (backend) =>
         usedUp: usedUp.key,
       };
     });
-    server = await startServer({ ...env, FEED_TOKEN });
+    server = await startServer({ ...env, FEED_TOKEN, AUTH_SECRET: TOKEN_SECRET });
     await ingest(server.url, [liveEvent(EVENT_ID, SPORT, "Security league", { home: "Locks", away: "Keys" })]);
     // The view follows the change bus: wait until it serves the event.
     const getEvent = OPERATIONS.find((operation) => operation.label === "GET /api/v1/events/{id}")!;
@@ -249,6 +312,7 @@ describe.each(BACKENDS)("the security of every operation on $name", (backend) =>
     const path = query ? `${operation.path}${operation.path.includes("?") ? "&" : "?"}${query}` : operation.path;
     const documentedPath = path.split("?")[0]!;
     recordCredentials(headers);
+    recordQueryCredentials(path);
     if (operation.stream) {
       const client = await openSse(`${server.url}${path}`, { headers });
       const response = responseOf(client);
@@ -283,6 +347,19 @@ describe.each(BACKENDS)("the security of every operation on $name", (backend) =>
       answer.stream?.close();
     }
   });
+
+  it.each(OPERATIONS.filter((o) => o.stream))(
+    "$label admits a working stream token, with no header",
+    async (operation) => {
+      const answer = await send(operation, {}, `token=${keys.tokens.working}`);
+      expect(answer.status, JSON.stringify(answer.problem)).toBe(200);
+      try {
+        await answer.stream?.waitFor((message) => message.event === "snapshot");
+      } finally {
+        answer.stream?.close();
+      }
+    },
+  );
 
   it.each(ROWS)("$name", async ({ operation, case: c }) => {
     const answer = await send(operation, c.headers(keys), c.query?.(keys));

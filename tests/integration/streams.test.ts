@@ -5,7 +5,7 @@ import { openDatabase } from "../../lib/db/index.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
 import { pruneRevisions } from "../../lib/feed/history.ts";
-import { expectDocumented } from "../../testing/api.ts";
+import { apiClient, expectDocumented } from "../../testing/api.ts";
 import { demoSignIn, signIn, signOut } from "../../testing/console.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
@@ -67,6 +67,8 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let keys: Awaited<ReturnType<typeof organisationWithKeys>>;
+  // Keys of the stream token test's own, so its requests leave the others' per-second limits alone.
+  let tokenKeys: typeof keys;
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
   const production = () => bearer(keys.production.key);
   const sandbox = () => bearer(keys.sandbox.key);
@@ -80,6 +82,7 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
   beforeAll(async () => {
     const env = database().env;
     keys = await organisationWithKeys(env, "stream-org", { plan: "starter", sandboxSport: "soccer" });
+    tokenKeys = await organisationWithKeys(env, "token-org", { plan: "pro", sandboxSport: "soccer" });
     server = await startServer({
       ...env,
       FEED_TOKEN,
@@ -304,6 +307,61 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
     again.close();
   });
 
+  it("opens both streams with a browser stream token: no header, the key's count and view, its scope and nothing else", async () => {
+    const call = apiClient(server.url);
+    const mint = async (query: string, key = tokenKeys.production.key) => {
+      const answer = await call<{ data: { token: string; sport: string | null; event_id: string | null } }>(
+        `/api/v1/stream-token?${query}`,
+        { key },
+      );
+      expect(answer.status, query).toBe(200);
+      expect(answer.headers.get("cache-control")).toBe("no-store");
+      return answer.body.data;
+    };
+    const soccer = await mint("sport=soccer&ttl=120");
+    expect(soccer).toMatchObject({ sport: "soccer", event_id: null, token: expect.stringMatching(/^svc_st_/) });
+    const board = await open(`/api/v1/odds/stream?token=${soccer.token}`, { origin: "https://key-holder.example" });
+    expect(board.status).toBe(200);
+    expect(board.headers["access-control-allow-origin"]).toBe("*");
+    const snapshot = await board.waitFor((m) => m.event === "snapshot");
+    const sports = (snapshot.data.events as { sport: string }[]).map((e) => e.sport);
+    expect(sports.length).toBeGreaterThan(0);
+    expect(new Set(sports)).toEqual(new Set(["soccer"]));
+    // Opening it counted one request against the key that minted the token.
+    const monthLeft = (text: string | null) => Number(/"month";r=(\d+)/.exec(String(text))![1]);
+    const after = await call("/api/v1/me", { key: tokenKeys.production.key });
+    expect(monthLeft(String(board.headers["ratelimit"])) - monthLeft(after.headers.get("ratelimit"))).toBe(1);
+    board.close();
+
+    const outside = await open(`/api/v1/odds/stream?sport=tennis&token=${soccer.token}`, {});
+    expect(outside.status).toBe(403);
+    expect(outside.problem).toMatchObject({ code: "sport_not_covered" });
+    const rest = await call(`/api/v1/odds?token=${soccer.token}`);
+    expect(rest.status).toBe(401);
+    expect(rest.body).toMatchObject({ code: "invalid_api_key", detail: expect.stringMatching(/streams only/) });
+
+    const oneEvent = await mint("event_id=s-live");
+    expect(oneEvent).toMatchObject({ sport: "soccer", event_id: "s-live" });
+    const followed = await open(`/api/v1/events/s-live/stream?token=${oneEvent.token}`, {});
+    expect((await followed.waitFor((m) => m.event === "snapshot")).data).toMatchObject({ event: { id: "s-live" } });
+    followed.close();
+    for (const path of ["/api/v1/events/s-next/stream", "/api/v1/odds/stream"]) {
+      const refused = await open(`${path}?token=${oneEvent.token}`, {});
+      expect(refused.problem, path).toMatchObject({ code: "sport_not_covered" });
+    }
+    // A sandbox key's token sees what the key sees: the feed of the delay ago.
+    const delayed = await open(`/api/v1/odds/stream?token=${(await mint("", tokenKeys.sandbox.key)).token}`, {});
+    expect((await delayed.waitFor((m) => m.event === "snapshot")).data).toMatchObject({
+      sandbox: true,
+      delay_seconds: DELAY_SECONDS,
+    });
+    delayed.close();
+    for (const query of ["ttl=30", "sport=soccer&event_id=t-live"]) {
+      const refused = await call(`/api/v1/stream-token?${query}`, { key: tokenKeys.production.key });
+      expect(refused.body, query).toMatchObject({ code: "invalid_parameter" });
+    }
+  });
+
   it("ends an event's stream with end once the event is over", async () => {
     const stream = await open("/api/v1/events/t-live/stream", production());
     const snapshot = await stream.waitFor((m) => m.event === "snapshot");
@@ -366,18 +424,32 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
     },
   );
 
-  it.skipIf(backend.name !== "postgres")("ends the streams of a revoked key, saying why", async () => {
-    const other = await organisationWithKeys(database().env, "revoked-org", {
-      plan: "starter",
-      sandboxSport: "soccer",
-    });
-    const stream = await open("/api/v1/odds/stream", bearer(other.production.key));
-    await stream.waitFor((m) => m.event === "snapshot");
-    await admin(["key", "revoke", "--id", other.production.id], database().env);
-    const error = await stream.waitFor((m) => m.event === "error", 10_000);
-    expect(error.data).toMatchObject({ code: "key_revoked", status: 401 });
-    await stream.closed;
-  });
+  it.skipIf(backend.name !== "postgres")(
+    "ends the streams of a revoked key, and those opened with its tokens, saying why",
+    async () => {
+      const other = await organisationWithKeys(database().env, "revoked-org", {
+        plan: "starter",
+        sandboxSport: "soccer",
+      });
+      const stream = await open("/api/v1/odds/stream", bearer(other.production.key));
+      const minted = await apiClient(server.url)<{ data: { token: string } }>("/api/v1/stream-token", {
+        key: other.production.key,
+      });
+      const { token } = minted.body.data;
+      const byToken = await open(`/api/v1/odds/stream?token=${token}`, {});
+      await stream.waitFor((m) => m.event === "snapshot");
+      await byToken.waitFor((m) => m.event === "snapshot");
+      await admin(["key", "revoke", "--id", other.production.id], database().env);
+      // A stream opened with a token is the key's: it ends with it.
+      for (const ended of [stream, byToken]) {
+        const error = await ended.waitFor((m) => m.event === "error", 10_000);
+        expect(error.data).toMatchObject({ code: "key_revoked", status: 401 });
+        await ended.closed;
+      }
+      const refused = await open(`/api/v1/odds/stream?token=${token}`, {});
+      expect(refused.problem).toMatchObject({ code: "key_revoked" });
+    },
+  );
 });
 
 const PAIR_PASSWORD = "a password for the pair's member";
