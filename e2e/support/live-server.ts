@@ -3,6 +3,7 @@ import { expect, type Page } from "@playwright/test";
 import { demoSignIn } from "../../testing/console.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
 import { freePort } from "../../testing/ports.ts";
 import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
 
@@ -13,8 +14,12 @@ import { admin, startServer, type RunningServer } from "../../testing/processes.
 // A busy machine (the suite's own browser beside it) can take more than a minute to start it.
 const READY_WITHIN_MS = 120_000;
 
+type KeyHolder = Awaited<ReturnType<typeof organisationWithKeys>>;
+
 export type LiveServer = {
   url: string;
+  /** An organisation with a production and a sandbox key, when one was asked for. */
+  keyHolder: KeyHolder | null;
   demo: { email: string; password: string };
   ingest(updates: unknown[]): Promise<void>;
   restart(): Promise<void>;
@@ -28,9 +33,16 @@ export type LiveServer = {
   stop(): Promise<void>;
 };
 
-export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
+export async function startLiveServer(
+  env: Record<string, string> = {},
+  options: { keyHolder?: { plan: string; sandboxSport: string } } = {},
+): Promise<LiveServer> {
   const port = await freePort();
   const dataDir = migratedDataDir();
+  // Made before the server starts: PGlite admits one process at a time.
+  const keyHolder = options.keyHolder
+    ? await organisationWithKeys({ DATA_DIR: dataDir }, "e2e-key-holder", options.keyHolder)
+    : null;
   const settings = {
     ...env,
     PORT: String(port),
@@ -41,9 +53,14 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
   };
   let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
   const url = `http://127.0.0.1:${port}`;
+  const firstOutput = server.output();
   return {
     url,
-    demo: demoSignIn(server.output()),
+    keyHolder,
+    // Seeded only on an empty database: a key holder's organisation comes first, and there is none.
+    get demo() {
+      return demoSignIn(firstOutput);
+    },
     async ingest(updates) {
       await ingest(url, updates);
     },
