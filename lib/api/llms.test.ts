@@ -4,7 +4,7 @@ import { openApiDocument } from "./openapi.ts";
 import { ASYNCAPI_PATH, OPENAPI_PATH } from "./router.ts";
 
 // /llms.txt and /llms-full.txt say what the OpenAPI document says: every operation, in the shape
-// llmstxt.org describes, with links that lead into the document.
+// of the llms.txt convention, with links that lead into the document.
 
 const document = openApiDocument() as OpenApiDocument;
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>

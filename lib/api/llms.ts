@@ -1,7 +1,8 @@
 import { ASYNCAPI_PATH, OPENAPI_PATH } from "./router.ts";
 
-// The API described for language models, after llmstxt.org: /llms.txt, a summary with a link per
-// operation, and /llms-full.txt, the whole reference as Markdown. Both are read off the OpenAPI
+// The API described for language models, in the llms.txt convention: /llms.txt (a title, a quoted
+// summary, then H2 sections of links), here a link per operation, and /llms-full.txt, the whole
+// reference as Markdown. Both are read off the OpenAPI
 // document (lib/api/openapi.ts), so they say what the reference says.
 
 export const LLMS_PATH = "/llms.txt";
