@@ -14,11 +14,19 @@ export default function DocsPage() {
           Every endpoint of <code className="rounded bg-slate-100 px-1">/api/v1</code> with its parameters, answers and
           errors. The curl examples run against this server: replace{" "}
           <code className="rounded bg-slate-100 px-1">YOUR_SECRET_TOKEN</code> with a key from the console. The
-          machine-readable document is{" "}
+          machine-readable documents are{" "}
           <a className="text-blue-700 underline" href="/api/v1/openapi.json">
             /api/v1/openapi.json
           </a>{" "}
-          (OpenAPI 3.1). Every error code, with its status and meaning, is on{" "}
+          (OpenAPI 3.1) and, for the streams,{" "}
+          <a className="text-blue-700 underline" href="/api/v1/asyncapi.json">
+            /api/v1/asyncapi.json
+          </a>{" "}
+          (AsyncAPI 3.0); for language models,{" "}
+          <a className="text-blue-700 underline" href="/llms.txt">
+            /llms.txt
+          </a>
+          . Every error code, with its status and meaning, is on{" "}
           <a className="text-blue-700 underline" href="/docs/errors">
             the page of error codes
           </a>

@@ -7,8 +7,8 @@ import type { Meter } from "../metering/index.ts";
 import { feedSource } from "../streams/feed-source.ts";
 import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { busHeartbeat } from "../streams/liveness.ts";
-import { openApiResponse } from "./openapi.ts";
 import { StreamTokens } from "../keys/stream-token.ts";
+import { documentResponse, isDocumentPath } from "./documents.ts";
 import { KeyHashes } from "./authentication.ts";
 import { sessionViewer } from "./session-viewer.ts";
 import { streamProblem } from "./stream-endpoints.ts";
@@ -25,7 +25,7 @@ import {
   type Endpoint,
   type RequestTrace,
 } from "./pipeline.ts";
-import { matchEndpoint, OPENAPI_PATH } from "./router.ts";
+import { matchEndpoint } from "./router.ts";
 
 export type { ApiRequest, ApiResponse } from "./pipeline.ts";
 export { isApiPath } from "./router.ts";
@@ -126,7 +126,7 @@ export async function startApi(options: {
   const api: Api = {
     handle(request) {
       try {
-        if (request.path === OPENAPI_PATH) return Promise.resolve(openApiResponse(request));
+        if (isDocumentPath(request.path)) return Promise.resolve(documentResponse(request.path, request));
         const { endpoint, params } = matchEndpoint(request.path);
         return served(endpoint, params, request);
       } catch (error) {

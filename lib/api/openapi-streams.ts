@@ -12,24 +12,41 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 // Messages without new data carry no id (SSE leaves the client's last id as it was).
 const WITHOUT_ID = new Set(["end", "stale", "error"]);
 
-function messageSchema(event: string, schema: z.ZodType) {
+/** The SSE fields a message carries besides `event:` and `data:`, as JSON Schema properties. */
+export function sseFields(event: string) {
+  const hasId = !WITHOUT_ID.has(event);
+  return {
+    properties: {
+      ...(hasId
+        ? { id: { type: "string", pattern: "^[0-9]+$", description: "The `id:` field: the feed revision" } }
+        : {}),
+      ...(event === "end"
+        ? { retry: { type: "integer", minimum: 3_600_000, description: "The `retry:` field: an hour or more" } }
+        : {}),
+    },
+    required: hasId ? ["id"] : [],
+  };
+}
+
+/** The name under which a message's data schema is among the documents' components. */
+export function componentIdOf(event: string, schema: z.ZodType): string {
   const id = components.get(schema)?.id;
   if (!id) throw new Error(`The stream message "${event}" is not a registered component.`);
+  return id;
+}
+
+function messageSchema(event: string, schema: z.ZodType) {
+  const fields = sseFields(event);
   return {
     type: "object",
     title: event,
     description: schema.description,
     properties: {
       event: { const: event, description: "The `event:` field" },
-      ...(WITHOUT_ID.has(event)
-        ? {}
-        : { id: { type: "string", pattern: "^[0-9]+$", description: "The `id:` field: the feed revision" } }),
-      ...(event === "end"
-        ? { retry: { type: "integer", minimum: 3_600_000, description: "The `retry:` field: an hour or more" } }
-        : {}),
-      data: { $ref: `#/components/schemas/${id}` },
+      ...fields.properties,
+      data: { $ref: `#/components/schemas/${componentIdOf(event, schema)}` },
     },
-    required: WITHOUT_ID.has(event) ? ["event", "data"] : ["event", "id", "data"],
+    required: ["event", ...fields.required, "data"],
   };
 }
 

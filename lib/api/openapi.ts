@@ -1,20 +1,12 @@
 import { z } from "zod";
 import { ENDPOINTS } from "./endpoints.ts";
-import { ERROR_CODES_PAGE, newRequestId } from "../http/problem.ts";
+import { ERROR_CODES_PAGE } from "../http/problem.ts";
 import { API_ERRORS, ApiError, type ApiErrorCode } from "./errors.ts";
-import {
-  ALLOWED_METHODS,
-  API_HEADERS,
-  isPreflight,
-  preflightAnswer,
-  problemAnswer,
-  type ApiRequest,
-  type ApiResponse,
-  type Endpoint,
-} from "./pipeline.ts";
+import { ALLOWED_METHODS, type Endpoint } from "./pipeline.ts";
 import { GUESSES_PER_WINDOW } from "./guesses.ts";
 import { MEMBER_LIMITS } from "./members.ts";
 import { streamOperation } from "./openapi-streams.ts";
+import { ASYNCAPI_PATH } from "./router.ts";
 import { components } from "./schemas.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
@@ -39,8 +31,9 @@ function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonSch
   return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENT_REF}`)) as JsonSchema;
 }
 
-function componentSchemas(): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(components, { uri: (id) => `${COMPONENT_REF}${id}`, target: "draft-2020-12" });
+/** Every registered schema, in the dialect asked for (the AsyncAPI document's is draft-07). */
+export function componentSchemas(target: "draft-2020-12" | "draft-07" = "draft-2020-12"): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(components, { uri: (id) => `${COMPONENT_REF}${id}`, target });
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema as JsonSchema)]));
 }
 
@@ -236,7 +229,7 @@ function operation(endpoint: Endpoint) {
   };
 }
 
-const DESCRIPTION = `Live and upcoming sports events (status, score, clock, period, statistics), lineups and in-play odds.
+const DESCRIPTION = `Live and upcoming sports events (status, score, clock, period, statistics), lineups and in-play odds. The streams are also described in AsyncAPI 3.0: [${ASYNCAPI_PATH}](${ASYNCAPI_PATH}).
 
 **Keys.** Send your key as \`Authorization: Bearer <key>\` or \`X-Api-Key: <key>\`. Both with the same key is fine; different keys are refused (400 \`conflicting_credentials\`, not counted). A key in the query string is never accepted. Sandbox keys (\`svc_sb_\`) cover one sport and see the feed as it was 60 seconds earlier (\`sandbox: true\`, \`meta.delay_seconds\` 60); production keys (\`svc_sk_\`) see it in real time, for the sports of their plan.
 
@@ -286,30 +279,4 @@ export function openApiDocument(): JsonSchema {
     },
   };
   return document;
-}
-
-let bytes: Buffer | undefined;
-
-/** GET /api/v1/openapi.json: public, no key needed, not counted. */
-export function openApiResponse(request: ApiRequest): ApiResponse {
-  const requestId = newRequestId();
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    if (isPreflight(request)) return preflightAnswer(requestId);
-    const error = new ApiError("method_not_allowed", `${request.method} is not allowed: GET or HEAD the document.`, {
-      headers: { allow: ALLOWED_METHODS },
-    });
-    return problemAnswer(error, requestId, request.method);
-  }
-  bytes ??= Buffer.from(JSON.stringify(openApiDocument()));
-  return {
-    status: 200,
-    headers: {
-      ...API_HEADERS,
-      "x-request-id": requestId,
-      "content-type": "application/json",
-      "content-length": String(bytes.length),
-      "cache-control": "public, max-age=300",
-    },
-    body: request.method === "HEAD" ? null : [bytes],
-  };
 }

@@ -3,6 +3,7 @@ import type { Endpoint } from "./pipeline.ts";
 
 export const API_PREFIX = "/api/v1";
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const ASYNCAPI_PATH = `${API_PREFIX}/asyncapi.json`;
 
 const routes = ENDPOINTS.map((endpoint) => {
   const names: string[] = [];

@@ -4,7 +4,7 @@ import { webSink } from "../streams/sink.ts";
 import { ApiError } from "./errors.ts";
 import { slot } from "../slot.ts";
 import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
-import { openApiResponse } from "./openapi.ts";
+import { documentResponse, type DocumentPath } from "./documents.ts";
 
 // The route handlers of app/api/v1: each is one line that hands the Web request to the same
 // implementation node:http calls (lib/api/index.ts).
@@ -68,6 +68,7 @@ export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
   });
 }
 
-export const openApiRouteHandlers: RouteHandlers = allMethods(async (request) =>
-  toWebResponse(openApiResponse(apiRequestFromWeb(request))),
-);
+/** Every method of a document's route (lib/api/documents.ts), answered without the instance. */
+export function documentRouteHandlers(path: DocumentPath): RouteHandlers {
+  return allMethods(async (request) => toWebResponse(documentResponse(path, apiRequestFromWeb(request))));
+}

@@ -7,7 +7,8 @@ import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { openSse } from "../../testing/sse.ts";
 
 // The security headers of every kind of answer (API successes, errors, 304s, streams, the OpenAPI
-// document, health, metrics, pages and their assets), the CORS preflight, on both entry points.
+// and AsyncAPI documents and the texts for language models, health, metrics, pages and their
+// assets), the CORS preflight, on both entry points.
 
 const METRICS_TOKEN = "metrics-token-for-the-header-tests-0123456789";
 const ELSEWHERE = "https://elsewhere.example";
@@ -166,6 +167,24 @@ describe.each(["node", "next"] as const)("security headers through %s", (entry) 
     expectApiHeaders(document);
     const description = ((await document.json()) as { info: { description: string } }).info.description;
     expect(description).toContain("Access-Control-Allow-Origin: *");
+  });
+
+  it("serves the AsyncAPI document and the texts for language models, public and of their own types", async () => {
+    for (const [path, type, start] of [
+      ["/api/v1/asyncapi.json", "application/json", '{"asyncapi":"3.0.0"'],
+      ["/llms.txt", "text/plain; charset=utf-8", "# Sports Event Data API\n"],
+      ["/llms-full.txt", "text/plain; charset=utf-8", "# Sports Event Data API\n"],
+    ]) {
+      const answer = await get(path!, { origin: ELSEWHERE });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("content-type"), path).toBe(type);
+      expect(answer.headers.get("cache-control"), path).toBe("public, max-age=300");
+      expect(answer.headers.get("access-control-allow-origin"), path).toBe("*");
+      // The texts are outside /api/v1, so Next sends them, with the pages' headers on top.
+      if (path!.startsWith("/api/v1/")) expectApiHeaders(answer);
+      else expectPageHeaders(answer);
+      expect((await answer.text()).startsWith(start!), path).toBe(true);
+    }
   });
 
   it("sends the JSON set on health and metrics", async () => {

@@ -50,8 +50,8 @@ type Operation = {
 
 /**
  * The operations of the document that need a key. One whose `security` is empty would be public
- * and is left out; the document lists none: the only public /api/v1 answer is the document itself
- * (/api/v1/openapi.json), which is not among its own paths.
+ * and is left out; the document lists none: the only public /api/v1 answers are the documents
+ * (/api/v1/openapi.json, /api/v1/asyncapi.json), which are not among its paths.
  */
 function operationsOf(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths).flatMap(([template, methods]) =>

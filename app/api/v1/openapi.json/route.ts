@@ -1,4 +1,4 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document, public
-import { openApiRouteHandlers } from "@/lib/api/web";
+import { documentRouteHandlers } from "@/lib/api/web";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = openApiRouteHandlers;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = documentRouteHandlers("/api/v1/openapi.json");

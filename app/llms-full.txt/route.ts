@@ -1,0 +1,4 @@
+// GET /llms-full.txt: the whole API reference as Markdown, for language models, public
+import { documentRouteHandlers } from "@/lib/api/web";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = documentRouteHandlers("/llms-full.txt");
