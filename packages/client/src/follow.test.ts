@@ -179,6 +179,31 @@ describe("following a stream", () => {
     await stream.return();
   });
 
+  it("takes a connection silent for 45 s (no message, no ping) for dead and opens it again with the last id", async () => {
+    vi.useFakeTimers();
+    try {
+      const { fetch, connections } = scriptedFetch((connection, index) => {
+        connection.send(index === 0 ? snapshot(8) : markets(9));
+        return "stream";
+      });
+      const stream = client(fetch).follow("e1");
+      expect((await stream.next()).value).toMatchObject({ id: "8" });
+      // A consumer that holds a message for a minute does not make its connection silent.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(connections[0]!.signal.aborted).toBe(false);
+      const next = stream.next();
+      await vi.advanceTimersByTimeAsync(44_000);
+      expect(connections).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1_100);
+      expect((await next).value).toMatchObject({ id: "9" });
+      expect(connections[0]!.signal.aborted).toBe(true);
+      expect(connections[1]!.headers.get("last-event-id")).toBe("8");
+      await stream.return();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("lets the connection go when the consumer breaks out of its loop, or aborts its signal", async () => {
     const { fetch, connections } = scriptedFetch((connection) => {
       connection.send(snapshot(1) + markets(2));

@@ -109,8 +109,10 @@ export async function* followStream<M>(context: StreamContext, options: FollowOp
                   if (problem.code === "unavailable") continue; // then closed: open again with the last id
                   throw problem;
                 }
+                clearTimeout(idle); // a consumer that takes its time is not a silent connection
                 yield messageOf(event, id, parsed) as M;
                 if (event === "end" || stop.signal.aborted) return;
+                watch();
               }
             }
           }
