@@ -7,6 +7,7 @@ export default defineConfig([
   ...nextTs,
   globalIgnores([
     ".next/**",
+    "packages/*/dist/**",
     ".tools/**",
     ".data/**",
     "drizzle/**",

@@ -15,6 +15,8 @@ export default defineConfig({
             "seeds/**/*.test.ts",
             "bench/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "packages/*/src/**/*.test.ts",
+            "packages/*/scripts/**/*.test.ts",
           ],
           environment: "node",
         },

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 /** Scrolls the reference until `text` is rendered: Scalar renders operations as they come into view. */
@@ -39,4 +40,15 @@ test("the reference renders the endpoints, their examples addressed to this serv
   expect(answer.status()).toBe(401);
   expect(await answer.json()).toMatchObject({ code: "missing_api_key" });
   expect(foreign).toEqual([]);
+});
+
+test("the quickstart is one click from the reference, and reads as a page", async ({ page }) => {
+  await page.goto("/docs");
+  await page.getByRole("link", { name: "quickstart" }).click();
+  await expect(page).toHaveURL(/\/docs\/quickstart$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Quickstart for key holders" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: /A live board in a web page of your own/ })).toBeVisible();
+  await expect(page.getByText('curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/me"')).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
 });

@@ -11,10 +11,14 @@ export default function DocsPage() {
       <header className="space-y-2">
         <h1 className="text-3xl font-semibold tracking-tight">API reference</h1>
         <p className="max-w-3xl text-slate-700">
-          Every endpoint of <code className="rounded bg-slate-100 px-1">/api/v1</code> with its parameters, answers and
-          errors. The curl examples run against this server: replace{" "}
-          <code className="rounded bg-slate-100 px-1">YOUR_SECRET_TOKEN</code> with a key from the console. The
-          machine-readable documents are{" "}
+          New here? The{" "}
+          <a className="text-blue-700 underline" href="/docs/quickstart">
+            quickstart
+          </a>{" "}
+          goes from a fresh key to a live board in your own page in five minutes. Every endpoint of{" "}
+          <code className="rounded bg-slate-100 px-1">/api/v1</code> with its parameters, answers and errors. The curl
+          examples run against this server: replace <code className="rounded bg-slate-100 px-1">YOUR_SECRET_TOKEN</code>{" "}
+          with a key from the console. The machine-readable documents are{" "}
           <a className="text-blue-700 underline" href="/api/v1/openapi.json">
             /api/v1/openapi.json
           </a>{" "}

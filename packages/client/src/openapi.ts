@@ -1,0 +1,2172 @@
+// Generated from the service's OpenAPI document by packages/client/scripts/generate.ts: do not edit.
+// `npm run generate -w @sports-event-data/client` writes it again.
+
+export interface paths {
+  "/api/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Describe the calling key
+     * @description The key that made the request, its environment, sports, plan and limits. Answered with `Cache-Control: no-store`, since it echoes the key.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["describeKey"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events
+     * @description Live and upcoming events of the sports the key covers, ordered by kickoff, then id, in pages of `limit`. Follow `meta.next_cursor` until it is null; paging is by position, so an event is never served twice in one pass. Events in other states (finished, postponed, cancelled, suspended) are reachable by id.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One event
+     * @description The event in any state, the same object as a list item.
+     *
+     *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["getEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}/lineups": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Lineups of one event
+     * @description The players of both sides with their numbers and position codes; for tennis, the two players as the two sides. Both lists are empty until the lineups are published (about an hour before kickoff).
+     *
+     *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["getLineups"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/odds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * All events in play with their markets
+     * @description Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.
+     *
+     *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["listOdds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow one event
+     * @description The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already over is answered 204 at once, unless the client resumes from before its end: then it is sent what it missed, and `end`.
+     *
+     *     Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, strictly increasing; reconnect with `Last-Event-ID` (or `lastEventId`, or `last_event_id`) to get every change missed, in order, none repeated, over the whole history kept (REVISION_RETENTION_SECONDS, 15 minutes by default). When that is impossible the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never silent. A `: ping` comment comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again when it can. A stream the service ends sends a last `error` with the problem (for example `key_revoked`, within a second of the revocation), or, when the instance stops, a short `retry:`. Opening a stream counts as one request; the plan sets how many can be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox keys get each message 60 s after the change, never earlier. A console member's browser may use the session cookie instead of a key.
+     *
+     *     ```sh
+     *     curl -N -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/soc-bdrn-983512/stream"
+     *     ```
+     *
+     *     A stream that closes without `end` (a deploy, a restart, a client that fell behind) is to be reopened with the last id received, in `Last-Event-ID` (or the `lastEventId` or `last_event_id` query parameter): it goes on after that message, missing nothing.
+     *
+     *     HEAD answers the headers of the stream without opening it.
+     */
+    get: operations["streamEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/odds/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow every event in play (the odds board)
+     * @description Every event in play with its markets, as `GET /api/v1/odds` (same `sport` and `type`), then each change: an event coming into play (with all its markets), its changes, the change that ends its play, and changed markets. A client that falls behind is not sent the backlog: once it reads again it gets the latest state of each event and each event's markets that changed, marked `conflated: true`.
+     *
+     *     Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, strictly increasing; reconnect with `Last-Event-ID` (or `lastEventId`, or `last_event_id`) to get every change missed, in order, none repeated, over the whole history kept (REVISION_RETENTION_SECONDS, 15 minutes by default). When that is impossible the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never silent. A `: ping` comment comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again when it can. A stream the service ends sends a last `error` with the problem (for example `key_revoked`, within a second of the revocation), or, when the instance stops, a short `retry:`. Opening a stream counts as one request; the plan sets how many can be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox keys get each message 60 s after the change, never earlier. A console member's browser may use the session cookie instead of a key.
+     *
+     *     ```sh
+     *     curl -N -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/odds/stream?sport=soccer"
+     *     ```
+     *
+     *     A stream that closes without `end` (a deploy, a restart, a client that fell behind) is to be reopened with the last id received, in `Last-Event-ID` (or the `lastEventId` or `last_event_id` query parameter): it goes on after that message, missing nothing.
+     *
+     *     HEAD answers the headers of the stream without opening it.
+     */
+    get: operations["streamOdds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/stream-token": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Mint a browser stream token
+     * @description A browser's EventSource cannot send headers, and a key never goes in a URL; so your server mints a token for the page, which opens `/api/v1/odds/stream?token=…` or `/api/v1/events/{id}/stream?token=…`. Nothing is stored: the token is signed, opens streams only (anywhere else: 401 `invalid_api_key`), from any origin, until `expires_at` (then 401 `token_expired`; a stream already open goes on), and only what the key sees, narrowed to `sport` or to one event (outside it: 403 `sport_not_covered`). A stream opened with it counts against the key (one request), holds one of the key's concurrent streams, sees the key's view (a sandbox key's delay included) and ends when the key is revoked. Answered with `Cache-Control: no-store`.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/stream-token?sport=soccer&ttl=600"
+     *     ```
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["mintStreamToken"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @description A sport the service covers
+     * @enum {string}
+     */
+    Sport: "soccer" | "basketball" | "tennis" | "american-football" | "ice-hockey" | "baseball" | "cs2";
+    /**
+     * @description A kind of market; each sport offers the ones that make sense for it
+     * @enum {string}
+     */
+    MarketType:
+      | "match_winner"
+      | "handicap"
+      | "total"
+      | "both_teams_to_score"
+      | "next_goal"
+      | "set_winner"
+      | "map_winner"
+      | "next_round";
+    Score: {
+      home: number;
+      away: number;
+    };
+    Stat: {
+      label: string;
+      home: number;
+      away: number;
+    };
+    Outcome: {
+      id: string;
+      name: string;
+      price: number;
+      /** @enum {string} */
+      status: "active" | "suspended" | "won" | "lost";
+    };
+    /**
+     * @example {
+     *       "id": "soc-bdrn-983512:match_winner",
+     *       "type": "match_winner",
+     *       "name": "Match result",
+     *       "line": null,
+     *       "status": "open",
+     *       "outcomes": [
+     *         {
+     *           "id": "soc-bdrn-983512:match_winner:home",
+     *           "name": "Harbour Town",
+     *           "price": 1.62,
+     *           "status": "active"
+     *         },
+     *         {
+     *           "id": "soc-bdrn-983512:match_winner:draw",
+     *           "name": "Draw",
+     *           "price": 3.9,
+     *           "status": "active"
+     *         },
+     *         {
+     *           "id": "soc-bdrn-983512:match_winner:away",
+     *           "name": "River City",
+     *           "price": 5.5,
+     *           "status": "active"
+     *         }
+     *       ],
+     *       "updated_at": "2026-11-21T15:41:07.214Z"
+     *     }
+     */
+    Market: {
+      id: string;
+      /** @enum {string} */
+      type:
+        | "match_winner"
+        | "handicap"
+        | "total"
+        | "both_teams_to_score"
+        | "next_goal"
+        | "set_winner"
+        | "map_winner"
+        | "next_round";
+      name: string;
+      line: number | null;
+      /** @enum {string} */
+      status: "open" | "suspended" | "settled";
+      outcomes: components["schemas"]["Outcome"][];
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      updated_at: string;
+    };
+    Player: {
+      number: number;
+      name: string;
+      /** @description Short position code */
+      position: string;
+    };
+    /**
+     * @example {
+     *       "id": "soc-bdrn-983512",
+     *       "sport": "soccer",
+     *       "competition": "Premier Division",
+     *       "home": "Harbour Town",
+     *       "away": "River City",
+     *       "status": "live",
+     *       "feed": "official",
+     *       "kickoff": "2026-11-21T14:30:00.000Z",
+     *       "score": {
+     *         "home": 1,
+     *         "away": 0
+     *       },
+     *       "clock": "67:12",
+     *       "period": "2nd half",
+     *       "stats": [
+     *         {
+     *           "label": "Possession %",
+     *           "home": 54,
+     *           "away": 46
+     *         },
+     *         {
+     *           "label": "Shots",
+     *           "home": 11,
+     *           "away": 6
+     *         }
+     *       ],
+     *       "updated_at": "2026-11-21T15:41:07.214Z",
+     *       "sandbox": false
+     *     }
+     */
+    Event: {
+      /** @description Event identifier */
+      id: string;
+      /** @enum {string} */
+      sport: "soccer" | "basketball" | "tennis" | "american-football" | "ice-hockey" | "baseball" | "cs2";
+      competition: string;
+      /** @description Home side (for tennis, the first player) */
+      home: string;
+      /** @description Away side (for tennis, the second player) */
+      away: string;
+      /** @enum {string} */
+      status: "upcoming" | "live" | "finished" | "postponed" | "cancelled" | "suspended";
+      /** @enum {string} */
+      feed: "official" | "scout" | "broadcast" | "simulation";
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      kickoff: string;
+      score: components["schemas"]["Score"];
+      /** @description Game clock in the sport's own form; empty when the sport has none */
+      clock: string;
+      /** @description Period label in the sport's own terms */
+      period: string;
+      stats: components["schemas"]["Stat"][];
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      updated_at: string;
+      /** @description true when served to a sandbox key (the state of 60 seconds ago) */
+      sandbox: boolean;
+    };
+    /**
+     * @example {
+     *       "id": "soc-bdrn-983512",
+     *       "sport": "soccer",
+     *       "competition": "Premier Division",
+     *       "home": "Harbour Town",
+     *       "away": "River City",
+     *       "status": "live",
+     *       "feed": "official",
+     *       "kickoff": "2026-11-21T14:30:00.000Z",
+     *       "score": {
+     *         "home": 1,
+     *         "away": 0
+     *       },
+     *       "clock": "67:12",
+     *       "period": "2nd half",
+     *       "stats": [
+     *         {
+     *           "label": "Possession %",
+     *           "home": 54,
+     *           "away": 46
+     *         },
+     *         {
+     *           "label": "Shots",
+     *           "home": 11,
+     *           "away": 6
+     *         }
+     *       ],
+     *       "updated_at": "2026-11-21T15:41:07.214Z",
+     *       "sandbox": false,
+     *       "markets": [
+     *         {
+     *           "id": "soc-bdrn-983512:match_winner",
+     *           "type": "match_winner",
+     *           "name": "Match result",
+     *           "line": null,
+     *           "status": "open",
+     *           "outcomes": [
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:home",
+     *               "name": "Harbour Town",
+     *               "price": 1.62,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:draw",
+     *               "name": "Draw",
+     *               "price": 3.9,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:away",
+     *               "name": "River City",
+     *               "price": 5.5,
+     *               "status": "active"
+     *             }
+     *           ],
+     *           "updated_at": "2026-11-21T15:41:07.214Z"
+     *         }
+     *       ]
+     *     }
+     */
+    EventWithMarkets: {
+      /** @description Event identifier */
+      id: string;
+      /** @enum {string} */
+      sport: "soccer" | "basketball" | "tennis" | "american-football" | "ice-hockey" | "baseball" | "cs2";
+      competition: string;
+      /** @description Home side (for tennis, the first player) */
+      home: string;
+      /** @description Away side (for tennis, the second player) */
+      away: string;
+      /** @enum {string} */
+      status: "upcoming" | "live" | "finished" | "postponed" | "cancelled" | "suspended";
+      /** @enum {string} */
+      feed: "official" | "scout" | "broadcast" | "simulation";
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      kickoff: string;
+      score: components["schemas"]["Score"];
+      /** @description Game clock in the sport's own form; empty when the sport has none */
+      clock: string;
+      /** @description Period label in the sport's own terms */
+      period: string;
+      stats: components["schemas"]["Stat"][];
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      updated_at: string;
+      /** @description The event's markets, filtered by `type` when given */
+      markets: components["schemas"]["Market"][];
+      /** @description true when served to a sandbox key (the state of 60 seconds ago) */
+      sandbox: boolean;
+    };
+    /**
+     * @description For tennis the two players are the two sides
+     * @example {
+     *       "event_id": "soc-bdrn-983512",
+     *       "home": [
+     *         {
+     *           "number": 1,
+     *           "name": "Tomas Varga",
+     *           "position": "GK"
+     *         },
+     *         {
+     *           "number": 9,
+     *           "name": "Leon Achterberg",
+     *           "position": "ST"
+     *         }
+     *       ],
+     *       "away": [
+     *         {
+     *           "number": 10,
+     *           "name": "Rui Carvalho",
+     *           "position": "CAM"
+     *         }
+     *       ],
+     *       "sandbox": false
+     *     }
+     */
+    Lineup: {
+      /** @description Event identifier */
+      event_id: string;
+      home: components["schemas"]["Player"][];
+      away: components["schemas"]["Player"][];
+      /** @description true when served to a sandbox key (the state of 60 seconds ago) */
+      sandbox: boolean;
+    };
+    /**
+     * @example {
+     *       "key": "svc_sb_3YeWOuRAwr1LcfmOtnh7RqkQr53gFRLm",
+     *       "environment": "sandbox",
+     *       "sports": [
+     *         "soccer"
+     *       ],
+     *       "expires_at": "2026-12-21T09:00:00.000Z",
+     *       "plan": null,
+     *       "created_at": "2026-11-21T09:00:00.000Z",
+     *       "delay_seconds": 60,
+     *       "limits": {
+     *         "requests_per_month": 1000,
+     *         "requests_per_second": 2,
+     *         "concurrent_streams": 2
+     *       },
+     *       "quota_resets_at": "2026-12-01T00:00:00.000Z"
+     *     }
+     */
+    KeyDescription: {
+      /** @description The key that made the request, `<prefix><random part>` */
+      key: string;
+      /** @enum {string} */
+      environment: "sandbox" | "production";
+      /** @description Sports the key covers */
+      sports: components["schemas"]["Sport"][];
+      /** @description Expiry of a sandbox key; null for production keys */
+      expires_at: string | null;
+      /** @description Code of the plan (such as "pro"); null for a sandbox key */
+      plan: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      created_at: string;
+      /** @description How far behind real time the key sees the feed */
+      delay_seconds: number;
+      limits: {
+        /** @description Monthly request quota */
+        requests_per_month: number;
+        /** @description Requests admitted per second */
+        requests_per_second: number;
+        /** @description Streams open at once */
+        concurrent_streams: number;
+      };
+      /**
+       * Format: date-time
+       * @description When the monthly count starts again (the next month, UTC)
+       */
+      quota_resets_at: string;
+    };
+    Meta: {
+      /** @description true when the key is a sandbox key */
+      sandbox: boolean;
+      /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
+      delay_seconds: number;
+      /** @description Requests counted this month for the key, this one included */
+      requests_used: number;
+      /** @description Monthly request quota of the key */
+      requests_quota: number;
+    };
+    ListMeta: {
+      /** @description true when the key is a sandbox key */
+      sandbox: boolean;
+      /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
+      delay_seconds: number;
+      /** @description Requests counted this month for the key, this one included */
+      requests_used: number;
+      /** @description Monthly request quota of the key */
+      requests_quota: number;
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    /** @description RFC 9457 problem details */
+    Problem: {
+      /**
+       * Format: uri-reference
+       * @description The problem type: `/docs/errors#<code>`, a reference resolved against the request's URL (RFC 9457) to this service's page of error codes, at the section for the code
+       * @example /docs/errors#invalid_parameter
+       */
+      type: string;
+      title: string;
+      status: number;
+      /** @description What went wrong, for people */
+      detail: string;
+      /**
+       * @description Stable code for clients to switch on
+       * @enum {string}
+       */
+      code:
+        | "invalid_parameter"
+        | "unknown_parameter"
+        | "conflicting_credentials"
+        | "missing_api_key"
+        | "invalid_api_key"
+        | "key_revoked"
+        | "key_expired"
+        | "token_expired"
+        | "session_expired"
+        | "sport_not_covered"
+        | "licence_inactive"
+        | "not_found"
+        | "method_not_allowed"
+        | "rate_limited"
+        | "quota_exceeded"
+        | "internal_error"
+        | "unavailable";
+      /** @description Equal to the X-Request-Id header */
+      request_id: string;
+      /** @description One entry per invalid or unknown parameter */
+      errors?: {
+        param: string;
+        message: string;
+      }[];
+      /** @description On 429: the policy that was exceeded (`streams`: the plan's concurrent streams; `unknown_keys`: too many keys no one holds from the client's address) */
+      "violated-policies"?: ("second" | "month" | "streams" | "unknown_keys")[];
+    };
+    /**
+     * @example {
+     *       "token": "svc_st_eyJrIjoia2V5XzRacTEiLCJzIjoic29jY2VyIiwiZSI6bnVsbCwieCI6MTc5NTcxNDAwMH0.Xq0V…",
+     *       "expires_at": "2026-11-21T15:56:07.000Z",
+     *       "sport": "soccer",
+     *       "event_id": null
+     *     }
+     */
+    StreamToken: {
+      /** @description Pass as `?token=` on `/api/v1/odds/stream` or `/api/v1/events/{id}/stream` */
+      token: string;
+      /**
+       * Format: date-time
+       * @description After this a stream cannot be opened with it (one already open goes on)
+       */
+      expires_at: string;
+      /** @description The one sport it opens streams of; null: every sport the key covers */
+      sport: components["schemas"]["Sport"] | null;
+      /** @description The one event whose stream it opens; null: any */
+      event_id: string | null;
+    };
+    /** @description `snapshot` of an event's stream: the event, its markets and lineups, as of the message's id */
+    EventSnapshotMessage: {
+      event: components["schemas"]["Event"];
+      markets: components["schemas"]["Market"][];
+      lineups: components["schemas"]["Lineup"];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+      /**
+       * @description Present when this snapshot replaces what the client had: a gap
+       * @constant
+       */
+      resync?: true;
+      /**
+       * @description Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
+       * @enum {string}
+       */
+      reason?: "retention_exceeded" | "unknown_id" | "slow_client" | "bus_reconnected";
+    };
+    /** @description `snapshot` of the board stream: every event in play with its markets, as GET /api/v1/odds */
+    BoardSnapshotMessage: {
+      events: components["schemas"]["EventWithMarkets"][];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+      /**
+       * @description Present when this snapshot replaces what the client had: a gap
+       * @constant
+       */
+      resync?: true;
+      /**
+       * @description Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
+       * @enum {string}
+       */
+      reason?: "retention_exceeded" | "unknown_id" | "slow_client" | "bus_reconnected";
+    };
+    /** @description `event`: the event after a change (on the board: while in play, and the change that ends its play) */
+    EventMessage: {
+      event: components["schemas"]["Event"];
+      /** @description Board stream: all the event's markets, when the event has just come into play */
+      markets?: components["schemas"]["Market"][];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+      /**
+       * @description The client fell behind: this is the latest state, not every change in between
+       * @constant
+       */
+      conflated?: true;
+    };
+    /** @description `markets`: the markets that changed, each whole (conflated: all the event's markets) */
+    MarketsMessage: {
+      event_id: string;
+      markets: components["schemas"]["Market"][];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+      /**
+       * @description The client fell behind: this is the latest state, not every change in between
+       * @constant
+       */
+      conflated?: true;
+    };
+    /** @description `lineups`: both lineups after a change */
+    LineupsMessage: {
+      lineups: components["schemas"]["Lineup"];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+    };
+    /** @description `end`: the event is finished (or cancelled); the event's stream closes after it */
+    EndMessage: {
+      event_id: string;
+      /** @enum {string} */
+      status: "upcoming" | "live" | "finished" | "postponed" | "cancelled" | "suspended";
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+    };
+    /** @description `stale`: whether what the stream shows may be out of date; the missed changes follow when it clears */
+    StaleMessage: {
+      /** @description true: the instance cannot hear the feed; false: it can again */
+      stale: boolean;
+      /**
+       * Format: date-time
+       * @description When it last heard the feed
+       */
+      since?: string;
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+    };
+    /** @description `error`: the stream's last message when the service ends it (`key_revoked`, `key_expired`, `sport_not_covered`, `unavailable`) */
+    ErrorMessage: {
+      /**
+       * Format: uri-reference
+       * @description The problem type: `/docs/errors#<code>`, a reference resolved against the request's URL (RFC 9457) to this service's page of error codes, at the section for the code
+       * @example /docs/errors#invalid_parameter
+       */
+      type: string;
+      title: string;
+      status: number;
+      /** @description What went wrong, for people */
+      detail: string;
+      /**
+       * @description Stable code for clients to switch on
+       * @enum {string}
+       */
+      code:
+        | "invalid_parameter"
+        | "unknown_parameter"
+        | "conflicting_credentials"
+        | "missing_api_key"
+        | "invalid_api_key"
+        | "key_revoked"
+        | "key_expired"
+        | "token_expired"
+        | "session_expired"
+        | "sport_not_covered"
+        | "licence_inactive"
+        | "not_found"
+        | "method_not_allowed"
+        | "rate_limited"
+        | "quota_exceeded"
+        | "internal_error"
+        | "unavailable";
+      /** @description Equal to the X-Request-Id header */
+      request_id: string;
+      /** @description One entry per invalid or unknown parameter */
+      errors?: {
+        param: string;
+        message: string;
+      }[];
+      /** @description On 429: the policy that was exceeded (`streams`: the plan's concurrent streams; `unknown_keys`: too many keys no one holds from the client's address) */
+      "violated-policies"?: ("second" | "month" | "streams" | "unknown_keys")[];
+      /** @description true for a sandbox key (or a console member without a production plan) */
+      sandbox: boolean;
+      /** @description How far behind real time this stream is: 60 for sandbox, 0 for production */
+      delay_seconds: number;
+      /**
+       * Format: date-time
+       * @description The moment of the feed this message shows
+       */
+      as_of: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description Identifies the request; equal to `request_id` in an error body. Quote it when reporting a problem. */
+    "X-Request-Id": string;
+    /** @description What is left of each policy and seconds until it resets (draft-ietf-httpapi-ratelimit-headers-10), e.g. `"second";r=9;t=1, "month";r=4711;t=86400`. */
+    RateLimit: string;
+    /** @description The key's policies, e.g. `"second";q=10;w=1, "month";q=100000;w=2592000`. */
+    "RateLimit-Policy": string;
+    /** @description Weak validator of `data`; send it back in `If-None-Match` to get 304 while nothing changed. */
+    ETag: string;
+    /** @description Seconds to wait before trying again. */
+    "Retry-After": number;
+    /** @description The methods the API answers. */
+    Allow: "GET, HEAD";
+    /** @description `Bearer`, with `error` when a key was sent. */
+    "WWW-Authenticate": string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  describeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["KeyDescription"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted. */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description Default: every sport the key covers */
+        sport?: components["schemas"]["Sport"];
+        /** @description Default: both */
+        status?: "live" | "upcoming";
+        /** @description Page size, 1 to 100, in decimal digits (no sign, spaces, exponent or leading zeros) */
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Event"][];
+            meta: components["schemas"]["ListMeta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Event identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Event"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getLineups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Event identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Lineup"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listOdds: {
+    parameters: {
+      query?: {
+        /** @description Default: every sport the key covers */
+        sport?: components["schemas"]["Sport"];
+        /** @description Only markets of this type; a sport that does not offer it shows none */
+        type?: components["schemas"]["MarketType"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventWithMarkets"][];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  streamEvent: {
+    parameters: {
+      query?: {
+        /** @description The `id` of the last message received, to resume after it. Same as the `Last-Event-ID` header, which wins when both are sent; for a browser's EventSource that was closed by an error and must be opened again. */
+        last_event_id?: string;
+        /** @description Alias of `last_event_id`, the name EventSource polyfills (event-source-polyfill) send when they reconnect. The `Last-Event-ID` header wins over it, and it wins over `last_event_id`. */
+        lastEventId?: string;
+        /** @description A browser stream token (`svc_st_…`) from `GET /api/v1/stream-token`, instead of a key, for a browser's EventSource, which cannot send headers. Accepted on the two streams only, from any origin; checked when the stream opens. */
+        token?: string;
+      };
+      header?: {
+        /** @description The `id` of the last message received: the stream resumes after it. Wins over the query parameters. */
+        "Last-Event-ID"?: string;
+      };
+      path: {
+        /** @description Event identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-Sent Events, uncompressed and unbuffered. Messages: `snapshot`, `event`, `markets`, `lineups`, `end`, `stale`, `error`; each `data` is one line of JSON. Every message with new data has an `id` (the feed revision). A stream that closes without `end` (a deploy, a restart, a client that fell behind) is to be reopened with the last id received, in `Last-Event-ID` (or the `lastEventId` or `last_event_id` query parameter): it goes on after that message, missing nothing. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream":
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "snapshot";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["EventSnapshotMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "event";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["EventMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "markets";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["MarketsMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "lineups";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["LineupsMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "end";
+                /** @description The `retry:` field: an hour or more */
+                retry?: number;
+                data: components["schemas"]["EndMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "stale";
+                data: components["schemas"]["StaleMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "error";
+                data: components["schemas"]["ErrorMessage"];
+              };
+        };
+      };
+      /** @description The event is already over (finished or cancelled): nothing to follow, and every EventSource stops here instead of reconnecting. Counted as one request. */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       *
+       *     `token_expired`: The browser stream token passed its `expires_at` before the stream was opened; mint another with `GET /api/v1/stream-token`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  streamOdds: {
+    parameters: {
+      query?: {
+        /** @description Default: every sport the key covers */
+        sport?: components["schemas"]["Sport"];
+        /** @description Only markets of this type; a sport that does not offer it shows none */
+        type?: components["schemas"]["MarketType"];
+        /** @description The `id` of the last message received, to resume after it. Same as the `Last-Event-ID` header, which wins when both are sent; for a browser's EventSource that was closed by an error and must be opened again. */
+        last_event_id?: string;
+        /** @description Alias of `last_event_id`, the name EventSource polyfills (event-source-polyfill) send when they reconnect. The `Last-Event-ID` header wins over it, and it wins over `last_event_id`. */
+        lastEventId?: string;
+        /** @description A browser stream token (`svc_st_…`) from `GET /api/v1/stream-token`, instead of a key, for a browser's EventSource, which cannot send headers. Accepted on the two streams only, from any origin; checked when the stream opens. */
+        token?: string;
+      };
+      header?: {
+        /** @description The `id` of the last message received: the stream resumes after it. Wins over the query parameters. */
+        "Last-Event-ID"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-Sent Events, uncompressed and unbuffered. Messages: `snapshot`, `event`, `markets`, `stale`, `error`; each `data` is one line of JSON. Every message with new data has an `id` (the feed revision). A stream that closes without `end` (a deploy, a restart, a client that fell behind) is to be reopened with the last id received, in `Last-Event-ID` (or the `lastEventId` or `last_event_id` query parameter): it goes on after that message, missing nothing. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream":
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "snapshot";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["BoardSnapshotMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "event";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["EventMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "markets";
+                /** @description The `id:` field: the feed revision */
+                id: string;
+                data: components["schemas"]["MarketsMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "stale";
+                data: components["schemas"]["StaleMessage"];
+              }
+            | {
+                /**
+                 * @description The `event:` field
+                 * @constant
+                 */
+                event: "error";
+                data: components["schemas"]["ErrorMessage"];
+              };
+        };
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       *
+       *     `token_expired`: The browser stream token passed its `expires_at` before the stream was opened; mint another with `GET /api/v1/stream-token`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  mintStreamToken: {
+    parameters: {
+      query?: {
+        /** @description Narrows the token to one of the key's sports. Default: every sport the key covers */
+        sport?: components["schemas"]["Sport"];
+        /** @description Narrows the token to this event's stream (and its sport) */
+        event_id?: string;
+        /** @description Seconds the token can open streams for, 60 to 3600 */
+        ttl?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["StreamToken"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+}
