@@ -127,7 +127,9 @@ function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<stri
       .map(String);
   }
   if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
-  if (/last.event.id/i.test(parameter.name)) return fc.constantFrom(...context.revisions.map(String));
+  if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
+    return fc.constantFrom(...context.revisions.map(String));
+  }
   if (schema.type === "string") return fc.string({ maxLength: 20 }).map(encodeURIComponent);
   throw new Error(`no generator for parameter ${parameter.name} of ${JSON.stringify(schema)}`);
 }

@@ -4,6 +4,7 @@ import type { EventDocument } from "../feed/mirror.ts";
 import { compareListOrder } from "../feed/mirror.ts";
 import { nextMonthStart } from "../metering/policies.ts";
 import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
+import { listChanges } from "./history-endpoints.ts";
 import { mintStreamToken, STREAM_ENDPOINTS } from "./stream-endpoints.ts";
 import { coveredSports, eventOf } from "./entitlement.ts";
 import { Payload } from "./payload.ts";
@@ -56,6 +57,7 @@ export const describeKey = defineEndpoint({
           concurrent_streams: key.concurrentStreams,
         },
         quota_resets_at: nextMonthStart(context.at).toISOString(),
+        history_seconds: context.historySeconds,
       } satisfies z.infer<typeof KeyDescription>),
       cacheControl: "no-store",
     };
@@ -196,4 +198,5 @@ export const ENDPOINTS = [
   listOdds,
   ...STREAM_ENDPOINTS,
   mintStreamToken,
+  listChanges,
 ];

@@ -57,6 +57,12 @@ export const API_ERRORS = {
       "A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.",
   },
   not_found: { status: 404, title: "Not found", description: "No such event, or no such path under /api/v1." },
+  retention_exceeded: {
+    status: 410,
+    title: "Beyond the history kept",
+    description:
+      "The revision asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): start again from the current state.",
+  },
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",

@@ -60,6 +60,8 @@ export async function startApi(options: {
    * where the stream tokens' key is derived from.
    */
   sessionSecret: string;
+  /** How far back the revision history reaches (REVISION_RETENTION_SECONDS). */
+  historySeconds: number;
   /** Load balancers in front that append to X-Forwarded-For (TRUST_PROXY_HOPS). */
   trustedHops?: number;
   /** Told of every answer: its route (the operation id), status and time taken. */
@@ -73,8 +75,9 @@ export async function startApi(options: {
     sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
   );
   revocations.onRevoked((revocation) => sessions.forget(revocation?.userId ?? null));
+  const history = feedSource(options.db, options.views);
   const streams = new StreamHub({
-    feed: feedSource(options.db, options.views),
+    feed: history,
     heartbeat: busHeartbeat(options.db, options.bus),
     keys,
     sessions: revocations,
@@ -87,6 +90,8 @@ export async function startApi(options: {
     keys,
     keyHashes: new KeyHashes(),
     streamTokens: new StreamTokens(options.sessionSecret),
+    history,
+    historySeconds: options.historySeconds,
     meter: options.meter,
     views: options.views,
     now: options.now,

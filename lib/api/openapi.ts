@@ -98,6 +98,10 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
     "The organisation's licence MGA/B2B/123 was revoked on 2026-11-20: production keys are served only while the organisation's licence is verified and in force.",
   ),
   not_found: new ApiError("not_found", "No event soc-bdrn-983512."),
+  retention_exceeded: new ApiError(
+    "retention_exceeded",
+    "Revision 1204 is older than the history kept (900 seconds, from revision 5310): read the current state and go on from its meta.revision.",
+  ),
   method_not_allowed: new ApiError("method_not_allowed", "POST is not allowed: the API is read-only (GET, HEAD)."),
   rate_limited: new ApiError("rate_limited", "Over the key's limit of 10 requests per second.", {
     extensions: { "violated-policies": ["second"] },
@@ -120,7 +124,7 @@ function errorResponse(codes: ApiErrorCode[]) {
   if (status === 401) headers["WWW-Authenticate"] = ref("WWW-Authenticate");
   if (status === 405) headers.Allow = ref("Allow");
   if (status === 429 || status === 503) headers["Retry-After"] = ref("Retry-After");
-  if (status === 429 || status === 403 || status === 404 || status === 400) {
+  if (status === 429 || status === 403 || status === 404 || status === 400 || status === 410) {
     headers.RateLimit = ref("RateLimit");
     headers["RateLimit-Policy"] = ref("RateLimit-Policy");
   }

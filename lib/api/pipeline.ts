@@ -112,6 +112,8 @@ export async function serve(
         delaySeconds,
         view: sandbox ? services.views.delayed(at) : services.views.present,
         tokens: services.streamTokens,
+        history: services.history,
+        historySeconds: services.historySeconds,
         stream: slot
           ? {
               hub: services.streams,
@@ -123,7 +125,8 @@ export async function serve(
             }
           : null,
       };
-      const reply = endpoint.handle(context, input);
+      const handled = endpoint.handle(context, input);
+      const reply = handled instanceof Promise ? await handled : handled;
       if ("stream" in reply) {
         const headers = {
           ...API_HEADERS,
@@ -153,6 +156,8 @@ export async function serve(
           delay_seconds: delaySeconds,
           requests_used: meta.used,
           requests_quota: meta.quota,
+          // The one cursor: a stream opened with last_event_id=<revision> misses nothing after this answer.
+          revision: context.view.revision,
           ...reply.meta,
         };
         response = jsonAnswer(request, reply, fullMeta, requestId, limitHeaders);

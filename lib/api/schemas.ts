@@ -122,6 +122,11 @@ export const KeyDescription = component(
       delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
       limits,
       quota_resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
+      history_seconds: z
+        .int()
+        .describe(
+          "How far back the revision history reaches: streams resume and `GET /api/v1/changes` pages within it",
+        ),
     })
     .meta({
       examples: [
@@ -135,6 +140,7 @@ export const KeyDescription = component(
           delay_seconds: 60,
           limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
           quota_resets_at: "2026-12-01T00:00:00.000Z",
+          history_seconds: 900,
         },
       ],
     }),
@@ -147,6 +153,11 @@ export const Meta = component(
     delay_seconds: z.int().describe("Seconds the data lags real time: 60 for sandbox keys, 0 for production"),
     requests_used: z.int().describe("Requests counted this month for the key, this one included"),
     requests_quota: z.int().describe("Monthly request quota of the key"),
+    revision: z
+      .int()
+      .describe(
+        "The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer",
+      ),
   }),
 );
 

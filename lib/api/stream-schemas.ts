@@ -8,6 +8,7 @@ import {
   EventWithMarkets,
   Lineup,
   Market,
+  Meta,
   OddsQuery,
   Problem,
   Sport,
@@ -189,3 +190,32 @@ export function messagesOf(stream: typeof EventStreamMessage | typeof BoardStrea
   const options: readonly z.ZodObject<{ event: z.ZodLiteral<string>; data: z.ZodType }>[] = stream.options;
   return Object.fromEntries(options.map((option) => [option.shape.event.value, option.shape.data]));
 }
+
+export const ChangesQuery = z.strictObject({
+  since: wholeNumber(0, Number.MAX_SAFE_INTEGER).describe(
+    "A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the previous page",
+  ),
+  sport: Sport.optional().describe("Default: every sport the key covers"),
+  limit: wholeNumber(1, 1000, 100).describe("At most this many changes, 1 to 1000"),
+});
+
+export const Change = component(
+  "Change",
+  z
+    .discriminatedUnion("event", [
+      z.strictObject({ id: z.int(), event: z.literal("event"), data: EventMessage }),
+      z.strictObject({ id: z.int(), event: z.literal("markets"), data: MarketsMessage }),
+    ])
+    .describe(
+      "One message of the board stream: its `id` (the revision), `event` name and `data`, as the stream sent it",
+    ),
+);
+
+export const ChangesMeta = component(
+  "ChangesMeta",
+  Meta.extend({
+    next_since: z
+      .int()
+      .describe("Pass as `since` for what comes next; equal to `revision`, the last revision this page went through"),
+  }),
+);

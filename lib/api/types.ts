@@ -6,6 +6,7 @@ import type { StreamTokens } from "../keys/stream-token.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import type { Meter } from "../metering/index.ts";
 import type { StreamHub, StreamRequest } from "../streams/hub.ts";
+import type { FeedSource } from "../streams/feed-source.ts";
 import type { StreamSink } from "../streams/sink.ts";
 import type { KeyHashes } from "./authentication.ts";
 import type { ApiErrorCode } from "./errors.ts";
@@ -46,6 +47,10 @@ export type RequestContext = {
   view: FeedMirror;
   /** Signs browser stream tokens for the key (GET /api/v1/stream-token). */
   tokens: StreamTokens;
+  /** The revision history, for what happened before the view's revision (GET /api/v1/changes). */
+  history: FeedSource;
+  /** How far back the history reaches. */
+  historySeconds: number;
   /** For a stream endpoint: what opening the stream needs beyond the key. */
   stream: StreamOpening | null;
 };
@@ -90,7 +95,11 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
    * board's first state); streams always may. Counted against the member (lib/api/members.ts).
    */
   console?: true;
-  handle(context: RequestContext, input: { params: z.infer<P>; query: z.infer<Q> }): Reply | StreamReply;
+  /** A promise only when the answer reads the history: every other answer comes from memory. */
+  handle(
+    context: RequestContext,
+    input: { params: z.infer<P>; query: z.infer<Q> },
+  ): Reply | StreamReply | Promise<Reply>;
 };
 
 /** Types a handler by its schemas; the pipeline parses the input with the same schemas. */
@@ -104,6 +113,9 @@ export type ApiServices = {
   keyHashes: KeyHashes;
   /** Signs and checks browser stream tokens: every instance derives the same key from the secret. */
   streamTokens: StreamTokens;
+  /** The views and the revision history, as the streams read them. */
+  history: FeedSource;
+  historySeconds: number;
   meter: Meter;
   views: FeedViews;
   now: () => Date;

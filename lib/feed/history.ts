@@ -121,17 +121,23 @@ export async function lastRevisionRecordedBy(db: Database, at: Date, through: nu
 }
 
 /**
- * Every event, its markets and its lineups as of revision `through`: for each event and kind, the
- * newest revision at or below it. A mirror starts from this and then applies what follows.
+ * Every event (or those of `eventIds`), its markets and its lineups as of revision `through`: for
+ * each event and kind, the newest revision at or below it. A mirror starts from this and then
+ * applies what follows.
  */
-export async function snapshotThrough(db: Database, through: number): Promise<Revision[]> {
+export async function snapshotThrough(
+  db: Database,
+  through: number,
+  eventIds?: readonly string[],
+): Promise<Revision[]> {
+  const events = eventIds ? sql`and event_id in ${eventIds.length ? eventIds : [""]}` : sql``;
   const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
       select r.revision, r.event_id, r.kind, r.recorded_at, r.state
       from event_revisions r
       join (
         select max(revision) as revision from event_revisions
-        where revision <= ${through}
+        where revision <= ${through} ${events}
         group by event_id, kind
       ) newest on newest.revision = r.revision`),
   );

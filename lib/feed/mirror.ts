@@ -107,8 +107,14 @@ export class FeedMirror {
   /** Replaces everything with a snapshot taken as of `revision`. */
   reset(revision: number, recordedAt: Date, states: Revision[]): void {
     this.documents.clear();
-    this.ordered = null;
-    this.revision = 0;
+    this.revision = revision;
+    this.recordedAt = recordedAt;
+    this.add(states);
+  }
+
+  /** Adds the states of a snapshot taken as of the mirror's revision (events it did not hold). */
+  add(states: Revision[]): void {
+    const { revision, recordedAt } = this;
     // Events first: a snapshot's markets may be older than their event's latest state.
     const kindOrder = { event: 0, markets: 1, lineups: 2 };
     for (const state of [...states].sort((a, b) => kindOrder[a.kind] - kindOrder[b.kind] || a.revision - b.revision)) {
@@ -117,6 +123,7 @@ export class FeedMirror {
     }
     this.revision = revision;
     this.recordedAt = recordedAt;
+    this.ordered = null;
     this.version++;
   }
 

@@ -56,9 +56,11 @@ export class FakeFeed implements FeedSource {
     return Promise.resolve({ revisions, complete: after >= this.retainedAfter });
   }
 
-  snapshotThrough(through: number): Promise<Revision[]> {
+  snapshotThrough(through: number, eventIds?: readonly string[]): Promise<Revision[]> {
     const latest = new Map<string, Revision>();
-    for (const r of this.history) if (r.revision <= through) latest.set(`${r.eventId}|${r.kind}`, r);
+    for (const r of this.history) {
+      if (r.revision <= through && (!eventIds || eventIds.includes(r.eventId))) latest.set(`${r.eventId}|${r.kind}`, r);
+    }
     return Promise.resolve([...latest.values()]);
   }
 

@@ -20,8 +20,8 @@ export type FeedSource = {
     after: number,
     options: { eventIds: readonly string[] | undefined; through: number; limit: number },
   ): Promise<{ revisions: Revision[]; complete: boolean }>;
-  /** Each event's state as of `through`, as revisions, for a mirror to start from. */
-  snapshotThrough(through: number): Promise<Revision[]>;
+  /** Each event's state (or those of `eventIds`) as of `through`, as revisions, for a mirror to start from. */
+  snapshotThrough(through: number, eventIds?: readonly string[]): Promise<Revision[]>;
 };
 
 /** The instance's views and the database's revision history, as the streams read them. */
@@ -35,6 +35,6 @@ export function feedSource(db: Database, views: FeedViews): FeedSource {
     reach: (revision, timeoutMs) => views.reach(revision, timeoutMs),
     advance: () => views.advance(),
     revisionsAfter: (after, options) => revisionsAfter(db, after, options),
-    snapshotThrough: (through) => snapshotThrough(db, through),
+    snapshotThrough: (through, eventIds) => snapshotThrough(db, through, eventIds),
   };
 }

@@ -1,5 +1,4 @@
 import type { Revision } from "../feed/history.ts";
-import { FeedMirror } from "../feed/mirror.ts";
 import type { ViewName } from "../feed/views.ts";
 import { logger } from "../log/index.ts";
 import type { ChannelSpec, ChannelTable } from "./channels.ts";
@@ -8,22 +7,20 @@ import type { FanOut } from "./fanout.ts";
 import type { FeedSource } from "./feed-source.ts";
 import {
   boardCatchUp,
-  boardMessages,
   boardSnapshot,
   endMessage,
   eventSnapshot,
-  eventStreamMessages,
   TERMINAL,
   type Freshness,
   type ResyncReason,
   type StreamMessage,
 } from "./messages.ts";
 import { drainOrStall, overflowed } from "./replay-guard.ts";
+import { HistoryGone, replayed } from "./replay.ts";
 import { sseMessage, sseRetry } from "./sse.ts";
 import { isClosed, type StreamCounters, type StreamRequest, type StreamSettings, type Subscriber } from "./stream.ts";
 
 const RETRY_MS = 2_000;
-const REPLAY_PAGE = 1_000;
 // A resuming client from another instance may be a moment ahead of this one's view.
 const AHEAD_WAIT_MS = 2_000;
 // How long a board's serialised snapshot is given to clients that open at the same revision.
@@ -138,33 +135,10 @@ export class Subscriptions {
    */
   private async replay(subscriber: Subscriber, after: number, through: number): Promise<boolean> {
     const { feed, settings } = this.context;
-    const { channel } = subscriber;
     const fresh = (revision: Revision) => this.context.freshness(subscriber.view, revision.recordedAt);
-    // A board's messages depend on each event's state before the revision: start from the feed as
-    // it was at `after` and move it on revision by revision.
-    let board: FeedMirror | null = null;
-    if (channel.kind === "board") {
-      board = new FeedMirror();
-      board.reset(after, new Date(0), await feed.snapshotThrough(after));
-    }
-    for (let from = after; from < through;) {
-      const { revisions, complete } = await feed.revisionsAfter(from, {
-        eventIds: channel.kind === "event" ? [channel.eventId] : undefined,
-        through,
-        limit: REPLAY_PAGE,
-      });
-      if (!complete) return false;
-      if (subscriber.state === "closed") return true;
-      for (const revision of revisions) {
-        let messages: StreamMessage[];
-        if (channel.kind === "event") {
-          messages = eventStreamMessages(revision, channel.eventId, fresh(revision));
-        } else {
-          const statusBefore = board!.get(revision.eventId)?.event.status;
-          board!.apply(revision);
-          const document = board!.get(revision.eventId);
-          messages = document ? boardMessages(channel.filter, revision, document, statusBefore, fresh(revision)) : [];
-        }
+    try {
+      for await (const { messages } of replayed(feed, subscriber.channel, after, through, fresh)) {
+        if (subscriber.state === "closed") return true;
         for (const message of messages) {
           subscriber.sink.write(sseMessage(message.event, message.data, message.id));
           subscriber.lastId = message.id ?? subscriber.lastId;
@@ -173,8 +147,9 @@ export class Subscriptions {
         if (subscriber.sink.pending > settings.bufferBytes) await this.drained(subscriber);
         if (isClosed(subscriber) || overflowed(subscriber, settings.bufferBytes)) return true;
       }
-      if (revisions.length < REPLAY_PAGE) break;
-      from = revisions.at(-1)!.revision;
+    } catch (error) {
+      if (error instanceof HistoryGone) return false;
+      throw error;
     }
     return true;
   }

@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Every curl command the documentation shows (the README, docs/, the home page and the OpenAPI
 // document's descriptions), run as written with curl against a real server: only the address, the
-// shell variables ($KEY, $API_KEY, $EVENT, $METRICS_TOKEN) and the OpenAPI examples' event id (one
+// shell variables ($KEY, $API_KEY, $EVENT, $METRICS_TOKEN, $REVISION) and the OpenAPI examples' event id (one
 // of the simulated world's, which need not exist now) are this test's.
 
 const EXAMPLE_ADDRESS = "http://localhost:3000";
@@ -103,7 +103,9 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
       creation(event, new Date().toISOString(), "soccer"),
       { event_id: event, sequence: 2, event: { status: "live" } },
     ]);
-    env = { KEY: production.key, API_KEY: production.key, EVENT: event, METRICS_TOKEN };
+    const odds = await fetch(`${server.url}/api/v1/odds`, { headers: { authorization: `Bearer ${production.key}` } });
+    const { revision } = ((await odds.json()) as { meta: { revision: number } }).meta;
+    env = { KEY: production.key, API_KEY: production.key, EVENT: event, METRICS_TOKEN, REVISION: String(revision) };
   });
   afterAll(() => server?.stop());
 

@@ -26,7 +26,7 @@ import { openSse, responseOf, type SseClient } from "../../testing/sse.ts";
 
 type OpenApiOperation = {
   security?: unknown[];
-  parameters?: { name: string; in: string }[];
+  parameters?: { name: string; in: string; required?: boolean }[];
   responses: Record<string, { content?: Record<string, unknown> }>;
 };
 type OpenApiDocument = { security?: unknown[]; paths: Record<string, Record<string, OpenApiOperation>> };
@@ -36,6 +36,8 @@ const SPORT: Sport = "soccer";
 const EVENT_ID = "sec-live";
 // The value each path parameter of the document is given: `{id}` is always an event's id.
 const PATH_VALUES: Record<string, string> = { id: EVENT_ID };
+// The value each required query parameter is given: `since` the first revision, always kept here.
+const QUERY_VALUES: Record<string, string> = { since: "0" };
 
 type Operation = {
   /** "GET /api/v1/events/{id}", as the document names it. */
@@ -65,10 +67,18 @@ function operationsOf(document: OpenApiDocument): Operation[] {
           return value;
         });
         const bySport = parameters.some((p) => p.in === "query" && p.name === "sport");
+        const query = parameters
+          .filter((p) => p.in === "query" && p.required)
+          .map((p) => {
+            const value = QUERY_VALUES[p.name];
+            if (value === undefined) throw new Error(`no value for ${p.name} of ${template}: add one to QUERY_VALUES`);
+            return `${p.name}=${value}`;
+          });
+        if (bySport) query.push(`sport=${SPORT}`);
         return {
           label: `${method.toUpperCase()} ${template}`,
           method: method.toUpperCase(),
-          path: bySport ? `${path}?sport=${SPORT}` : path,
+          path: query.length > 0 ? `${path}?${query.join("&")}` : path,
           stream: Object.keys(operation.responses["200"]?.content ?? {}).includes("text/event-stream"),
           readsASport: bySport || template.includes("{id}"),
         };

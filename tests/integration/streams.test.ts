@@ -67,8 +67,8 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let keys: Awaited<ReturnType<typeof organisationWithKeys>>;
-  // Keys of the stream token test's own, so its requests leave the others' per-second limits alone.
-  let tokenKeys: typeof keys;
+  // Keys of their own for the tests that send many requests, so the others' per-second limits hold.
+  let quietKeys: typeof keys;
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
   const production = () => bearer(keys.production.key);
   const sandbox = () => bearer(keys.sandbox.key);
@@ -82,7 +82,7 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
   beforeAll(async () => {
     const env = database().env;
     keys = await organisationWithKeys(env, "stream-org", { plan: "starter", sandboxSport: "soccer" });
-    tokenKeys = await organisationWithKeys(env, "token-org", { plan: "pro", sandboxSport: "soccer" });
+    quietKeys = await organisationWithKeys(env, "token-org", { plan: "pro", sandboxSport: "soccer" });
     server = await startServer({
       ...env,
       FEED_TOKEN,
@@ -309,7 +309,7 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
 
   it("opens both streams with a browser stream token: no header, the key's count and view, its scope and nothing else", async () => {
     const call = apiClient(server.url);
-    const mint = async (query: string, key = tokenKeys.production.key) => {
+    const mint = async (query: string, key = quietKeys.production.key) => {
       const answer = await call<{ data: { token: string; sport: string | null; event_id: string | null } }>(
         `/api/v1/stream-token?${query}`,
         { key },
@@ -329,7 +329,7 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
     expect(new Set(sports)).toEqual(new Set(["soccer"]));
     // Opening it counted one request against the key that minted the token.
     const monthLeft = (text: string | null) => Number(/"month";r=(\d+)/.exec(String(text))![1]);
-    const after = await call("/api/v1/me", { key: tokenKeys.production.key });
+    const after = await call("/api/v1/me", { key: quietKeys.production.key });
     expect(monthLeft(String(board.headers["ratelimit"])) - monthLeft(after.headers.get("ratelimit"))).toBe(1);
     board.close();
 
@@ -350,16 +350,66 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
       expect(refused.problem, path).toMatchObject({ code: "sport_not_covered" });
     }
     // A sandbox key's token sees what the key sees: the feed of the delay ago.
-    const delayed = await open(`/api/v1/odds/stream?token=${(await mint("", tokenKeys.sandbox.key)).token}`, {});
+    const delayed = await open(`/api/v1/odds/stream?token=${(await mint("", quietKeys.sandbox.key)).token}`, {});
     expect((await delayed.waitFor((m) => m.event === "snapshot")).data).toMatchObject({
       sandbox: true,
       delay_seconds: DELAY_SECONDS,
     });
     delayed.close();
     for (const query of ["ttl=30", "sport=soccer&event_id=t-live"]) {
-      const refused = await call(`/api/v1/stream-token?${query}`, { key: tokenKeys.production.key });
+      const refused = await call(`/api/v1/stream-token?${query}`, { key: quietKeys.production.key });
       expect(refused.body, query).toMatchObject({ code: "invalid_parameter" });
     }
+  });
+
+  it("pages through what changed since a revision exactly as the board stream sent it, from any answer's meta.revision", async () => {
+    const call = apiClient(server.url);
+    const key = { key: quietKeys.production.key };
+    type Changes = {
+      data: { id: number; event: string; data: unknown }[];
+      meta: { next_since: number; revision: number };
+    };
+    const board = await open("/api/v1/odds/stream", bearer(quietKeys.production.key));
+    const snapshot = await board.waitFor((m) => m.event === "snapshot");
+    await ingest(server.url, [
+      { ...create("c-live", "soccer", "live"), markets: [market("c-live", "match_winner", 2.4)] },
+      score("c-live", 1),
+      prices("c-live", "total", 1.95),
+      create("c-next", "basketball", "upcoming"),
+      prices("t-live", "match_winner", 1.4),
+      { event_id: "c-next", sequence: next(), event: { status: "live" } },
+    ]);
+    await board.waitFor((m) => m.event === "event" && (m.data.event as { id: string }).id === "c-next");
+    const streamed = board.messages
+      .filter((m) => m.id! > snapshot.id!)
+      .map(({ id, event, data }) => ({ id: id!, event, data }));
+    // c-live comes into play, then its markets, score and total; a tennis price; c-next comes into play.
+    expect(streamed.map((m) => m.event)).toEqual(["event", "markets", "event", "markets", "markets", "event"]);
+
+    const all = await call<Changes>(`/api/v1/changes?since=${snapshot.id}&limit=1000`, key);
+    expect(all.body.data).toEqual(streamed);
+    // A page at a time, each from the last one's next_since: the same, nothing missed or repeated.
+    const paged: unknown[] = [];
+    for (let since = snapshot.id!, pages = 0; pages < 20; pages++) {
+      const page = await call<Changes>(`/api/v1/changes?since=${since}&limit=2`, key);
+      paged.push(...page.body.data);
+      if (page.body.data.length === 0) break;
+      since = page.body.meta.next_since;
+    }
+    expect(paged).toEqual(streamed);
+    // Every answer's meta.revision is where the changes go on from: here, nothing since.
+    const odds = await call<{ meta: { revision: number } }>("/api/v1/odds", key);
+    expect(odds.body.meta.revision).toBe(all.body.meta.next_since);
+    expect(odds.body.meta.revision).toBeGreaterThanOrEqual(streamed.at(-1)!.id);
+    const none = await call<Changes>(`/api/v1/changes?since=${odds.body.meta.revision}`, key);
+    expect(none.body).toMatchObject({ data: [], meta: { next_since: odds.body.meta.revision } });
+    const soccerOnly = await call<Changes>(`/api/v1/changes?since=${snapshot.id}&sport=soccer`, key);
+    expect(soccerOnly.body.data).toEqual(streamed.slice(0, 4));
+    const ahead = await call(`/api/v1/changes?since=${odds.body.meta.revision + 1000}`, key);
+    expect(ahead.body).toMatchObject({ code: "invalid_parameter" });
+    const me = await call<{ data: { history_seconds: number } }>("/api/v1/me", key);
+    expect(me.body.data.history_seconds).toBe(15 * 60);
+    board.close();
   });
 
   it("ends an event's stream with end once the event is over", async () => {
@@ -421,6 +471,11 @@ describe.each(BACKENDS)("streams on $name", (backend) => {
       const resync = await resumed.waitFor((m) => m.event === "snapshot");
       expect(resync.data).toMatchObject({ resync: true, reason: "retention_exceeded", event: { score: { home: 9 } } });
       resumed.close();
+      const changes = await apiClient(server.url)(`/api/v1/changes?since=${snapshot.id}`, {
+        key: keys.production.key,
+      });
+      expect(changes.status).toBe(410);
+      expect(changes.body).toMatchObject({ code: "retention_exceeded" });
     },
   );
 

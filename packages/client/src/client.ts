@@ -12,6 +12,7 @@ import type {
   OddsQuery,
   StreamTokenAnswer,
   StreamTokenQuery,
+  ChangesQuery,
 } from "./types.ts";
 
 // The client: one method per operation of the API, lists as async iterators, and the two streams
@@ -49,6 +50,11 @@ export type Client = {
   listOdds(query?: OddsQuery, options?: CallOptions): Promise<Answer<"listOdds">>;
   /** GET /api/v1/stream-token: a short-lived token that lets a browser follow a stream. */
   streamToken(query?: StreamTokenQuery, options?: CallOptions): Promise<StreamTokenAnswer>;
+  /**
+   * GET /api/v1/changes: the board stream's messages after `since` (any answer's `meta.revision`),
+   * one page; `meta.next_since` is where the next goes on.
+   */
+  listChanges(query: ChangesQuery, options?: CallOptions): Promise<Answer<"listChanges">>;
   /** Follows one event's stream until its `end`, resuming by itself after any other close. */
   follow(eventId: string, options?: FollowOptions): AsyncGenerator<EventStreamMessage, void>;
   /** Follows the board stream (every event in play), resuming by itself after any close. */
@@ -140,6 +146,7 @@ export function createClient(credentials: Credentials, options: ClientOptions): 
     getLineups: (id, call) => get("getLineups", `${eventPath(id)}/lineups`, {}, call),
     listOdds: (query = {}, call) => get("listOdds", "/odds", query, call),
     streamToken: (query = {}, call) => get("streamToken", "/stream-token", query, call),
+    listChanges: (query, call) => get("listChanges", "/changes", query, call),
     follow: (eventId, followOptions) => follow(`${eventPath(eventId)}/stream`, {}, followOptions),
     followBoard: (query = {}, followOptions) => follow("/odds/stream", query, followOptions),
     get lastRateLimit() {

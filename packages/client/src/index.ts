@@ -27,5 +27,6 @@ export type {
   Sport,
   StreamTokenAnswer,
   StreamTokenQuery,
+  ChangesQuery,
 } from "./types.ts";
 export type { components, operations, paths } from "./openapi.ts";

@@ -204,6 +204,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/changes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What changed since a revision
+     * @description The messages a board stream (`GET /api/v1/odds/stream` with the same `sport`, every market type) sent after `since`, in order, each as the stream sent it: `event` (an event in play changed, came into play with all its markets, or left play) and `markets` (the markets that changed, each whole). For polling instead of a stream: read `GET /api/v1/odds`, then ask for `since=<its meta.revision>`, then `since=<meta.next_since>` of each answer; nothing is missed or repeated. An empty page means nothing changed yet. A revision older than the history kept (`history_seconds` in `GET /api/v1/me`) is 410 `retention_exceeded`. A sandbox key reads the delayed view: nothing younger than its delay.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/changes?since=$REVISION&limit=10"
+     *     ```
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["listChanges"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -513,7 +539,8 @@ export interface components {
      *         "requests_per_second": 2,
      *         "concurrent_streams": 2
      *       },
-     *       "quota_resets_at": "2026-12-01T00:00:00.000Z"
+     *       "quota_resets_at": "2026-12-01T00:00:00.000Z",
+     *       "history_seconds": 900
      *     }
      */
     KeyDescription: {
@@ -547,6 +574,8 @@ export interface components {
        * @description When the monthly count starts again (the next month, UTC)
        */
       quota_resets_at: string;
+      /** @description How far back the revision history reaches: streams resume and `GET /api/v1/changes` pages within it */
+      history_seconds: number;
     };
     Meta: {
       /** @description true when the key is a sandbox key */
@@ -557,6 +586,8 @@ export interface components {
       requests_used: number;
       /** @description Monthly request quota of the key */
       requests_quota: number;
+      /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
+      revision: number;
     };
     ListMeta: {
       /** @description true when the key is a sandbox key */
@@ -567,6 +598,8 @@ export interface components {
       requests_used: number;
       /** @description Monthly request quota of the key */
       requests_quota: number;
+      /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
+      revision: number;
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
     };
@@ -599,6 +632,7 @@ export interface components {
         | "sport_not_covered"
         | "licence_inactive"
         | "not_found"
+        | "retention_exceeded"
         | "method_not_allowed"
         | "rate_limited"
         | "quota_exceeded"
@@ -798,6 +832,7 @@ export interface components {
         | "sport_not_covered"
         | "licence_inactive"
         | "not_found"
+        | "retention_exceeded"
         | "method_not_allowed"
         | "rate_limited"
         | "quota_exceeded"
@@ -821,6 +856,34 @@ export interface components {
        * @description The moment of the feed this message shows
        */
       as_of: string;
+    };
+    /** @description One message of the board stream: its `id` (the revision), `event` name and `data`, as the stream sent it */
+    Change:
+      | {
+          id: number;
+          /** @constant */
+          event: "event";
+          data: components["schemas"]["EventMessage"];
+        }
+      | {
+          id: number;
+          /** @constant */
+          event: "markets";
+          data: components["schemas"]["MarketsMessage"];
+        };
+    ChangesMeta: {
+      /** @description true when the key is a sandbox key */
+      sandbox: boolean;
+      /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
+      delay_seconds: number;
+      /** @description Requests counted this month for the key, this one included */
+      requests_used: number;
+      /** @description Monthly request quota of the key */
+      requests_quota: number;
+      /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
+      revision: number;
+      /** @description Pass as `since` for what comes next; equal to `revision`, the last revision this page went through */
+      next_since: number;
     };
   };
   responses: never;
@@ -2123,6 +2186,165 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChanges: {
+    parameters: {
+      query: {
+        /** @description A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the previous page */
+        since: number;
+        /** @description Default: every sport the key covers */
+        sport?: components["schemas"]["Sport"];
+        /** @description At most this many changes, 1 to 1000 */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Change"][];
+            meta: components["schemas"]["ChangesMeta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `retention_exceeded`: The revision asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {

@@ -55,6 +55,7 @@ export type ResyncReason = NonNullable<Schemas["EventSnapshotMessage"]["reason"]
 
 export type EventsQuery = Query<"listEvents">;
 export type OddsQuery = Query<"listOdds">;
+export type ChangesQuery = Query<"listChanges">;
 export type BoardQuery = Pick<Query<"streamOdds">, "sport" | "type">;
 
 /** A browser stream token's scope and lifetime, and the answer with the token. */
