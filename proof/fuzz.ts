@@ -76,7 +76,9 @@ export const OPERATIONS: Operation[] = Object.entries(document.paths).map(([temp
   return {
     operationId: item.get.operationId,
     template,
-    parameters: item.get.parameters.map((p) => ({ ...p, schema: resolve(p.schema) })),
+    // A stream token is a credential, not input: every case sends a key, and the security suite
+    // and the abuse checks try tokens.
+    parameters: item.get.parameters.filter((p) => p.name !== "token").map((p) => ({ ...p, schema: resolve(p.schema) })),
     statuses: new Set(Object.keys(item.get.responses).map(Number)),
     messages: endpoint.stream?.messages ?? null,
   };
@@ -119,17 +121,20 @@ function sentAsIs(segment: string): boolean {
 /** Valid values of a parameter, as they appear in a URL (or a header). */
 function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<string> {
   const schema = parameter.schema;
-  if (parameter.in === "path" && parameter.name === "id") return fc.constantFrom(...context.eventIds);
+  if ((parameter.in === "path" && parameter.name === "id") || parameter.name === "event_id") {
+    return fc.constantFrom(...context.eventIds);
+  }
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
+  // Revisions the service gave out: a larger one is none yet.
+  if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
+    return fc.constantFrom(...context.revisions.map(String));
+  }
   if (schema.type === "integer") {
     return fc
       .integer({ min: (schema.minimum as number) ?? -1_000_000, max: (schema.maximum as number) ?? 1_000_000 })
       .map(String);
   }
   if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
-  if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
-    return fc.constantFrom(...context.revisions.map(String));
-  }
   if (schema.type === "string") return fc.string({ maxLength: 20 }).map(encodeURIComponent);
   throw new Error(`no generator for parameter ${parameter.name} of ${JSON.stringify(schema)}`);
 }
@@ -273,12 +278,7 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
   const base = fc
     .record({
       raws: fc.tuple(...operation.parameters.map((p) => validRaw(p, context))),
-      // A stream token stands in for the key every case sends (400 beside one): never a valid case's.
-      sent: fc.tuple(
-        ...operation.parameters.map((p) =>
-          p.required ? fc.constant(true) : p.name === "token" ? fc.constant(false) : fc.boolean(),
-        ),
-      ),
+      sent: fc.tuple(...operation.parameters.map((p) => (p.required ? fc.constant(true) : fc.boolean()))),
       key: fc.nat({ max: context.keys.length - 1 }),
       credentials: fc.constantFrom("authorization" as const, "x-api-key" as const, "both" as const),
       method: fc.oneof({ weight: 9, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constant("HEAD") }),
@@ -286,6 +286,10 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
     .map((b) => {
       const values = new Map<Parameter, string>();
       operation.parameters.forEach((p, i) => b.sent[i] && values.set(p, b.raws[i]!));
+      // An event and a sport must agree (400 otherwise), and the cases do not pair them: the event wins.
+      if ([...values.keys()].some((p) => p.name === "event_id")) {
+        for (const p of [...values.keys()]) if (p.name === "sport") values.delete(p);
+      }
       return { ...b, values };
     });
 
@@ -346,7 +350,9 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
         else if (!conforms(parameter, value)) expect = "invalid";
         // Opaque: only what the API gave out is a cursor.
         else if (parameter.name === "cursor" && !context.cursors.includes(value)) expect = "invalid";
-        else if (parameter.in === "path" && !context.eventIds.includes(value)) expect = "not_found";
+        else if ((parameter.in === "path" || parameter.name === "event_id") && !context.eventIds.includes(value))
+          expect = "not_found";
+        else if (parameter.name === "since" && Number(value) > Math.max(...context.revisions)) expect = "invalid";
         else expect = "accepted";
       } else if (target === "unknown parameter") {
         extra.push(`${unknown}=1`);

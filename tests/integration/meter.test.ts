@@ -407,7 +407,10 @@ if (sharedBackend) {
     const flushHeard = async (meter: JournalMeter) => {
       let heard!: () => void;
       const notice = new Promise<void>((resolve) => (heard = resolve));
-      const unsubscribe = await bus.subscribe(usageTotals, () => heard());
+      // This meter's notice: another's (a meter starting up) may arrive first on a busy machine.
+      const unsubscribe = await bus.subscribe(usageTotals, (totals) => {
+        if (totals?.i === meter.instance) heard();
+      });
       try {
         await meter.flush();
         await notice;
