@@ -1,4 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { StreamTokens } from "../lib/keys/stream-token.ts";
 import { freePort } from "../testing/ports.ts";
 import { startProcess, type StartedProcess } from "../testing/processes.ts";
@@ -111,4 +116,47 @@ test("a token is refused on a REST endpoint, and once expired", async ({ page },
     expired: { status: 401, code: "token_expired" },
     closed: true,
   });
+});
+
+test("the client package, in a page of another origin, follows the board with a token", async ({ page }, info) => {
+  test.skip(info.project.name !== "desktop", "the browser's fetch and streams are the same on a phone");
+  // The package as it is published: its dist/, built with its own tsc, loaded by the browser as ESM.
+  const built = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "packages/client/tsconfig.json"]);
+  expect(built.status, String(built.stdout)).toBe(0);
+  // A key holder's page on another origin of this machine, loading the package's dist/ as ESM.
+  const pageHtml = `<!doctype html><title>Client</title><ul id="prices"></ul><script type="module">
+    import { createClient } from "/client/index.js";
+    const [api, token] = decodeURIComponent(location.hash.slice(1)).split(" ");
+    const client = createClient({ token }, { baseUrl: api });
+    for await (const message of client.followBoard({ sport: "soccer" })) {
+      const events = message.event === "snapshot" ? message.data.events : [];
+      const markets = message.event === "markets" ? message.data.markets : events.flatMap((e) => e.markets);
+      for (const market of markets) {
+        const item = document.createElement("li");
+        item.textContent = market.id + " " + market.outcomes.map((o) => o.price.toFixed(2)).join(" / ");
+        document.getElementById("prices").append(item);
+      }
+    }
+  </script>`;
+  const clientSite = createServer((request, response) => {
+    if (request.url === "/") return response.writeHead(200, { "content-type": "text/html" }).end(pageHtml);
+    const file = path.join("packages/client/dist", path.basename(request.url ?? ""));
+    if (!request.url?.startsWith("/client/") || !existsSync(file)) return response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "text/javascript" }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => clientSite.listen(0, "127.0.0.1", resolve));
+  const clientSiteUrl = `http://127.0.0.1:${(clientSite.address() as AddressInfo).port}`;
+  const minted = await fetch(`${service.url}/api/v1/stream-token?sport=soccer`, {
+    headers: { authorization: `Bearer ${service.keyHolder!.production.key}` },
+  });
+  const { token } = ((await minted.json()) as { data: { token: string } }).data;
+  try {
+    await page.goto(`${clientSiteUrl}/#${encodeURIComponent(`${service.url} ${token}`)}`);
+    const prices = page.locator("#prices");
+    await expect(prices).toContainText(`${EVENT}-match_winner `);
+    await service.ingest([priceChange(EVENT, [1.9, 3.6, 3.9])]);
+    await expect(prices).toContainText("1.90 / 3.60 / 3.90");
+  } finally {
+    clientSite.close();
+  }
 });
