@@ -34,7 +34,8 @@ type Expectation =
   | "not_found" // 404 problem: a well-formed id of no event
   | "invalid" // 400 problem
   | "refused" // any 4xx problem (a method the API does not answer: 405)
-  | "unauthenticated"; // 401 problem
+  | "unauthenticated" // 401 problem
+  | "either"; // 200, or any 4xx problem: a well-formed moment the case cannot place in the history
 
 export type FuzzCase = {
   operationId: string;
@@ -58,6 +59,10 @@ export type FuzzContext = {
   eventIds: string[];
   cursors: string[];
   revisions: number[];
+  /** Moments of the history at which every event existed: revisions (digits) and times (ISO 8601). */
+  moments: string[];
+  /** Every market, with its event: a market's history is asked of its own event. */
+  markets: { eventId: string; marketId: string }[];
 };
 
 const document = openApiDocument() as {
@@ -121,15 +126,23 @@ function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<stri
   const schema = parameter.schema;
   if (parameter.in === "path" && parameter.name === "id") return fc.constantFrom(...context.eventIds);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
+  // Revisions the history holds, before the integers: any other is ahead of the feed or gone.
+  if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
+    return fc.constantFrom(...context.revisions.map(String));
+  }
   if (schema.type === "integer") {
     return fc
       .integer({ min: (schema.minimum as number) ?? -1_000_000, max: (schema.maximum as number) ?? 1_000_000 })
       .map(String);
   }
-  if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
-  if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
-    return fc.constantFrom(...context.revisions.map(String));
+  if (parameter.in === "path" && parameter.name === "market_id") {
+    return fc.constantFrom(...context.markets.map((m) => encodeURIComponent(m.marketId)));
   }
+  if (parameter.name === "as_of") return fc.constantFrom(...context.moments).map(encodeURIComponent);
+  if (parameter.name === "from" || parameter.name === "to") {
+    return fc.constantFrom(...context.moments.filter((m) => m.includes("T"))).map(encodeURIComponent);
+  }
+  if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
   if (schema.type === "string") return fc.string({ maxLength: 20 }).map(encodeURIComponent);
   throw new Error(`no generator for parameter ${parameter.name} of ${JSON.stringify(schema)}`);
 }
@@ -268,6 +281,23 @@ function headersOf(values: Map<Parameter, string>): Record<string, string> {
   return headers;
 }
 
+/**
+ * Whether a path parameter's value names what exists: an event; on a market's history, the case's
+ * market of that event, or that market's own event.
+ */
+function pathFound(
+  operation: Operation,
+  parameter: Parameter,
+  value: string,
+  market: FuzzContext["markets"][number],
+  context: FuzzContext,
+): boolean {
+  const ofMarket = operation.parameters.some((p) => p.in === "path" && p.name === "market_id");
+  if (!ofMarket) return context.eventIds.includes(value);
+  const pair = parameter.name === "market_id" ? { ...market, marketId: value } : { ...market, eventId: value };
+  return context.markets.some((m) => m.eventId === pair.eventId && m.marketId === pair.marketId);
+}
+
 function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzCase> {
   // A valid value of every parameter; every required one is sent, each optional one or not.
   const base = fc
@@ -282,10 +312,20 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
       key: fc.nat({ max: context.keys.length - 1 }),
       credentials: fc.constantFrom("authorization" as const, "x-api-key" as const, "both" as const),
       method: fc.oneof({ weight: 9, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constant("HEAD") }),
+      market: fc.constantFrom(...context.markets),
     })
     .map((b) => {
       const values = new Map<Parameter, string>();
       operation.parameters.forEach((p, i) => b.sent[i] && values.set(p, b.raws[i]!));
+      // A market's history: the market and its own event.
+      const marketId = operation.parameters.find((p) => p.in === "path" && p.name === "market_id");
+      if (marketId) {
+        values.set(marketId, encodeURIComponent(b.market.marketId));
+        values.set(
+          operation.parameters.find((p) => p.in === "path" && p.name === "id")!,
+          b.market.eventId,
+        );
+      }
       return { ...b, values };
     });
 
@@ -346,8 +386,11 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
         else if (!conforms(parameter, value)) expect = "invalid";
         // Opaque: only what the API gave out is a cursor.
         else if (parameter.name === "cursor" && !context.cursors.includes(value)) expect = "invalid";
-        else if (parameter.in === "path" && !context.eventIds.includes(value)) expect = "not_found";
-        else expect = "accepted";
+        // Any well-formed moment: the state then (200), not yet or not kept (400, 410), no event then (404).
+        else if (["as_of", "from", "to", "since"].includes(parameter.name)) expect = "either";
+        else if (parameter.in === "path" && !pathFound(operation, parameter, value, b.market, context)) {
+          expect = "not_found";
+        } else expect = "accepted";
       } else if (target === "unknown parameter") {
         extra.push(`${unknown}=1`);
         what = `unknown parameter ${unknown}`;
@@ -512,6 +555,9 @@ export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: T
     // A stream of an event that is over answers 204: nothing to follow, as documented.
     const nothingToFollow = status === 204 && operation.messages !== null;
     if (status !== 200 && status !== 304 && !nothingToFollow) problems.push(`valid input refused with ${status}`);
+  } else if (expected === "either") {
+    if (status !== 200 && status !== 304 && (status < 400 || status >= 500 || (fuzzCase.method !== "HEAD" && !problem)))
+      problems.push(`a moment (${fuzzCase.broken}) answered ${status}, neither 200 nor a 4xx problem`);
   } else {
     tally.invalidInput(status);
     const wanted = { invalid: [400], not_found: [404], unauthenticated: [401], refused: [] as number[] }[expected];
