@@ -34,7 +34,8 @@ type Expectation =
   | "not_found" // 404 problem: a well-formed id of no event
   | "invalid" // 400 problem
   | "refused" // any 4xx problem (a method the API does not answer: 405)
-  | "unauthenticated"; // 401 problem
+  | "unauthenticated" // 401 problem
+  | "either"; // 200, or any 4xx problem: a well-formed moment the case cannot place in the history
 
 export type FuzzCase = {
   operationId: string;
@@ -58,6 +59,10 @@ export type FuzzContext = {
   eventIds: string[];
   cursors: string[];
   revisions: number[];
+  /** Moments of the history at which every event existed: revisions (digits) and times (ISO 8601). */
+  moments: string[];
+  /** Every market, with its event: a market's history is asked of its own event. */
+  markets: { eventId: string; marketId: string }[];
 };
 
 const document = openApiDocument() as {
@@ -125,7 +130,7 @@ function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<stri
     return fc.constantFrom(...context.eventIds);
   }
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
-  // Revisions the service gave out: a larger one is none yet.
+  // Revisions the history holds, before the integers: any other is ahead of the feed or gone.
   if (/last.event.id/i.test(parameter.name) || parameter.name === "since") {
     return fc.constantFrom(...context.revisions.map(String));
   }
@@ -133,6 +138,13 @@ function validRaw(parameter: Parameter, context: FuzzContext): fc.Arbitrary<stri
     return fc
       .integer({ min: (schema.minimum as number) ?? -1_000_000, max: (schema.maximum as number) ?? 1_000_000 })
       .map(String);
+  }
+  if (parameter.in === "path" && parameter.name === "market_id") {
+    return fc.constantFrom(...context.markets.map((m) => encodeURIComponent(m.marketId)));
+  }
+  if (parameter.name === "as_of") return fc.constantFrom(...context.moments).map(encodeURIComponent);
+  if (parameter.name === "from" || parameter.name === "to") {
+    return fc.constantFrom(...context.moments.filter((m) => m.includes("T"))).map(encodeURIComponent);
   }
   if (parameter.name === "cursor") return fc.constantFrom(...context.cursors).map(encodeURIComponent);
   if (schema.type === "string") return fc.string({ maxLength: 20 }).map(encodeURIComponent);
@@ -273,6 +285,23 @@ function headersOf(values: Map<Parameter, string>): Record<string, string> {
   return headers;
 }
 
+/**
+ * Whether a path parameter's value names what exists: an event; on a market's history, the case's
+ * market of that event, or that market's own event.
+ */
+function pathFound(
+  operation: Operation,
+  parameter: Parameter,
+  value: string,
+  market: FuzzContext["markets"][number],
+  context: FuzzContext,
+): boolean {
+  const ofMarket = operation.parameters.some((p) => p.in === "path" && p.name === "market_id");
+  if (!ofMarket) return context.eventIds.includes(value);
+  const pair = parameter.name === "market_id" ? { ...market, marketId: value } : { ...market, eventId: value };
+  return context.markets.some((m) => m.eventId === pair.eventId && m.marketId === pair.marketId);
+}
+
 function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzCase> {
   // A valid value of every parameter; every required one is sent, each optional one or not.
   const base = fc
@@ -282,6 +311,7 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
       key: fc.nat({ max: context.keys.length - 1 }),
       credentials: fc.constantFrom("authorization" as const, "x-api-key" as const, "both" as const),
       method: fc.oneof({ weight: 9, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constant("HEAD") }),
+      market: fc.constantFrom(...context.markets),
     })
     .map((b) => {
       const values = new Map<Parameter, string>();
@@ -289,6 +319,15 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
       // An event and a sport must agree (400 otherwise), and the cases do not pair them: the event wins.
       if ([...values.keys()].some((p) => p.name === "event_id")) {
         for (const p of [...values.keys()]) if (p.name === "sport") values.delete(p);
+      }
+      // A market's history: the market and its own event.
+      const marketId = operation.parameters.find((p) => p.in === "path" && p.name === "market_id");
+      if (marketId) {
+        values.set(marketId, encodeURIComponent(b.market.marketId));
+        values.set(
+          operation.parameters.find((p) => p.in === "path" && p.name === "id")!,
+          b.market.eventId,
+        );
       }
       return { ...b, values };
     });
@@ -350,10 +389,12 @@ function operationCases(operation: Operation, context: FuzzContext): fc.Arbitrar
         else if (!conforms(parameter, value)) expect = "invalid";
         // Opaque: only what the API gave out is a cursor.
         else if (parameter.name === "cursor" && !context.cursors.includes(value)) expect = "invalid";
-        else if ((parameter.in === "path" || parameter.name === "event_id") && !context.eventIds.includes(value))
+        // Any well-formed moment: the state then (200), not yet or not kept (400, 410), no event then (404).
+        else if (["as_of", "from", "to", "since"].includes(parameter.name)) expect = "either";
+        else if (parameter.name === "event_id" && !context.eventIds.includes(value)) expect = "not_found";
+        else if (parameter.in === "path" && !pathFound(operation, parameter, value, b.market, context)) {
           expect = "not_found";
-        else if (parameter.name === "since" && Number(value) > Math.max(...context.revisions)) expect = "invalid";
-        else expect = "accepted";
+        } else expect = "accepted";
       } else if (target === "unknown parameter") {
         extra.push(`${unknown}=1`);
         what = `unknown parameter ${unknown}`;
@@ -518,6 +559,9 @@ export async function runCase(fuzzCase: FuzzCase, context: FuzzContext, tally: T
     // A stream of an event that is over answers 204: nothing to follow, as documented.
     const nothingToFollow = status === 204 && operation.messages !== null;
     if (status !== 200 && status !== 304 && !nothingToFollow) problems.push(`valid input refused with ${status}`);
+  } else if (expected === "either") {
+    if (status !== 200 && status !== 304 && (status < 400 || status >= 500 || (fuzzCase.method !== "HEAD" && !problem)))
+      problems.push(`a moment (${fuzzCase.broken}) answered ${status}, neither 200 nor a 4xx problem`);
   } else {
     tally.invalidInput(status);
     const wanted = { invalid: [400], not_found: [404], unauthenticated: [401], refused: [] as number[] }[expected];

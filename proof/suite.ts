@@ -220,6 +220,12 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       eventIds: all,
       cursors: [cursor],
       revisions: [1, Math.floor(latest / 2), latest - 1],
+      // After the world's last creation, within the history: every event existed then.
+      moments: [String(latest - 1), String(latest), new Date().toISOString()],
+      markets: updates.flatMap((update) => {
+        const { event_id: eventId, markets } = update as { event_id: string; markets?: { id: string }[] };
+        return (markets ?? []).map((market) => ({ eventId, marketId: market.id }));
+      }),
     };
     const rssStart = residentBytes(running.process.pid!);
 

@@ -1,15 +1,17 @@
 import { z } from "zod";
-import type { EventStatus } from "../db/schema/index.ts";
-import type { EventDocument } from "../feed/mirror.ts";
+import type { EventStatus, Sport } from "../db/schema/index.ts";
+import type { EventDocument, FeedMirror } from "../feed/mirror.ts";
 import { compareListOrder } from "../feed/mirror.ts";
 import { nextMonthStart } from "../metering/policies.ts";
+import { servedAt } from "./as-of.ts";
 import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
-import { listChanges } from "./history-endpoints.ts";
+import { listChanges, marketHistory } from "./history-endpoints.ts";
 import { mintStreamToken, STREAM_ENDPOINTS } from "./stream-endpoints.ts";
 import { coveredSports, eventOf } from "./entitlement.ts";
 import { Payload } from "./payload.ts";
-import { defineEndpoint, type RequestContext } from "./pipeline.ts";
+import { defineEndpoint, type Reply, type RequestContext } from "./pipeline.ts";
 import {
+  AsOfQuery,
   envelope,
   Event,
   EventAnswer,
@@ -69,6 +71,10 @@ const served = (context: RequestContext, document: EventDocument): Event => ({
   sandbox: context.sandbox,
 });
 
+const AS_OF_NOTE =
+  "With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, " +
+  "with `meta.revision` the revision it shows; the objects are the same as now.";
+
 // GET /api/v1/events: lists events, live and upcoming, in kickoff order, a page at a time
 export const listEvents = defineEndpoint({
   operationId: "listEvents",
@@ -78,34 +84,47 @@ export const listEvents = defineEndpoint({
   description:
     "Live and upcoming events of the sports the key covers, ordered by kickoff, then id, in pages of `limit`. " +
     "Follow `meta.next_cursor` until it is null; paging is by position, so an event is never served twice in one pass. " +
-    "Events in other states (finished, postponed, cancelled, suspended) are reachable by id.",
+    "Events in other states (finished, postponed, cancelled, suspended) are reachable by id. " +
+    `${AS_OF_NOTE} Send the same \`as_of\` with every page.\n\n` +
+    '```sh\ncurl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events?status=live&as_of=$REVISION"\n```',
   query: EventsQuery,
   response: envelope(z.array(Event), ListMeta),
-  errors: ["sport_not_covered"],
+  errors: ["sport_not_covered", "retention_exceeded"],
   handle(context, { query }) {
     const sports = coveredSports(context, query.sport);
-    const statuses = query.status ? [query.status] : LISTED_STATUSES;
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const cacheKey = `events|${sports.join(",")}|${statuses.join(",")}|${query.limit}|${query.cursor ?? ""}`;
-    const page = cachedOn(context.view, cacheKey, () => {
-      const ordered = context.view.inListOrder();
-      const items: Event[] = [];
-      let more = false;
-      for (let i = after ? firstAfter(ordered, after) : 0; i < ordered.length; i++) {
-        const document = ordered[i]!;
-        if (!sports.includes(document.event.sport) || !statuses.includes(document.event.status)) continue;
-        if (items.length === query.limit) {
-          more = true;
-          break;
-        }
-        items.push(served(context, document));
-      }
-      const last = items.at(-1);
-      return { payload: new Payload(items), nextCursor: more && last ? encodeCursor(last) : null };
-    });
-    return { payload: page.payload, meta: { next_cursor: page.nextCursor } };
+    if (!query.as_of) return eventsPage(context, context.view, sports, after, query);
+    return servedAt(context, query.as_of, (view) => eventsPage(context, view, sports, after, query));
   },
 });
+
+function eventsPage(
+  context: RequestContext,
+  view: FeedMirror,
+  sports: Sport[],
+  after: ListPosition | null,
+  query: { status?: EventStatus; limit: number; cursor?: string },
+): Reply {
+  const statuses = query.status ? [query.status] : LISTED_STATUSES;
+  const cacheKey = `events|${sports.join(",")}|${statuses.join(",")}|${query.limit}|${query.cursor ?? ""}`;
+  const page = cachedOn(view, cacheKey, () => {
+    const ordered = view.inListOrder();
+    const items: Event[] = [];
+    let more = false;
+    for (let i = after ? firstAfter(ordered, after) : 0; i < ordered.length; i++) {
+      const document = ordered[i]!;
+      if (!sports.includes(document.event.sport) || !statuses.includes(document.event.status)) continue;
+      if (items.length === query.limit) {
+        more = true;
+        break;
+      }
+      items.push(served(context, document));
+    }
+    const last = items.at(-1);
+    return { payload: new Payload(items), nextCursor: more && last ? encodeCursor(last) : null };
+  });
+  return { payload: page.payload, meta: { next_cursor: page.nextCursor } };
+}
 
 /** Index of the first event after `position` in list order (binary search). */
 function firstAfter(ordered: readonly EventDocument[], position: ListPosition): number {
@@ -125,15 +144,18 @@ export const getEvent = defineEndpoint({
   path: "/api/v1/events/{id}",
   tag: "Events",
   summary: "One event",
-  description: "The event in any state, the same object as a list item.",
+  description: `The event in any state, the same object as a list item. ${AS_OF_NOTE}`,
   params: EventPath,
-  query: NoQuery,
+  query: AsOfQuery,
   response: EventAnswer,
-  errors: ["not_found", "sport_not_covered", "session_expired"],
+  errors: ["not_found", "sport_not_covered", "session_expired", "retention_exceeded"],
   console: true,
-  handle(context, { params }) {
-    const document = eventOf(context, params.id);
-    return { payload: cachedOn(context.view, `event|${params.id}`, () => new Payload(served(context, document))) };
+  handle(context, { params, query }) {
+    const serve = (view: FeedMirror): Reply => {
+      const document = eventOf(context, params.id, view);
+      return { payload: cachedOn(view, `event|${params.id}`, () => new Payload(served(context, document))) };
+    };
+    return query.as_of ? servedAt(context, query.as_of, serve, [params.id]) : serve(context.view);
   },
 });
 
@@ -145,20 +167,23 @@ export const getLineups = defineEndpoint({
   summary: "Lineups of one event",
   description:
     "The players of both sides with their numbers and position codes; for tennis, the two players as the two sides. " +
-    "Both lists are empty until the lineups are published (about an hour before kickoff).",
+    `Both lists are empty until the lineups are published (about an hour before kickoff). ${AS_OF_NOTE}`,
   params: EventPath,
-  query: NoQuery,
+  query: AsOfQuery,
   response: LineupAnswer,
-  errors: ["not_found", "sport_not_covered", "session_expired"],
+  errors: ["not_found", "sport_not_covered", "session_expired", "retention_exceeded"],
   console: true,
-  handle(context, { params }) {
-    const document = eventOf(context, params.id);
-    return {
-      payload: cachedOn(context.view, `lineups|${params.id}`, () => {
-        const lineups = document.lineups ?? { event_id: params.id, home: [], away: [] };
-        return new Payload({ ...lineups, sandbox: context.sandbox } satisfies z.infer<typeof Lineup>);
-      }),
+  handle(context, { params, query }) {
+    const serve = (view: FeedMirror): Reply => {
+      const document = eventOf(context, params.id, view);
+      return {
+        payload: cachedOn(view, `lineups|${params.id}`, () => {
+          const lineups = document.lineups ?? { event_id: params.id, home: [], away: [] };
+          return new Payload({ ...lineups, sandbox: context.sandbox } satisfies z.infer<typeof Lineup>);
+        }),
+      };
     };
+    return query.as_of ? servedAt(context, query.as_of, serve, [params.id]) : serve(context.view);
   },
 });
 
@@ -170,23 +195,28 @@ export const listOdds = defineEndpoint({
   summary: "All events in play with their markets",
   description:
     "Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), " +
-    "in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.",
+    "in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets. " +
+    `${AS_OF_NOTE}\n\n` +
+    '```sh\ncurl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/odds?sport=soccer&as_of=$REVISION"\n```',
   query: OddsQuery,
   response: OddsAnswer,
-  errors: ["sport_not_covered", "session_expired"],
+  errors: ["sport_not_covered", "session_expired", "retention_exceeded"],
   console: true,
   handle(context, { query }) {
     const sports = coveredSports(context, query.sport);
-    const payload = cachedOn(context.view, `odds|${sports.join(",")}|${query.type ?? ""}`, () => {
-      const board: z.infer<typeof EventWithMarkets>[] = [];
-      for (const document of context.view.inListOrder()) {
-        if (!IN_PLAY.includes(document.event.status) || !sports.includes(document.event.sport)) continue;
-        const markets = query.type ? document.markets.filter((m) => m.type === query.type) : document.markets;
-        board.push({ ...document.event, markets, sandbox: context.sandbox });
-      }
-      return new Payload(board);
-    });
-    return { payload };
+    const serve = (view: FeedMirror): Reply => {
+      const payload = cachedOn(view, `odds|${sports.join(",")}|${query.type ?? ""}`, () => {
+        const board: z.infer<typeof EventWithMarkets>[] = [];
+        for (const document of view.inListOrder()) {
+          if (!IN_PLAY.includes(document.event.status) || !sports.includes(document.event.sport)) continue;
+          const markets = query.type ? document.markets.filter((m) => m.type === query.type) : document.markets;
+          board.push({ ...document.event, markets, sandbox: context.sandbox });
+        }
+        return new Payload(board);
+      });
+      return { payload };
+    };
+    return query.as_of ? servedAt(context, query.as_of, serve) : serve(context.view);
   },
 });
 
@@ -199,4 +229,5 @@ export const ENDPOINTS = [
   ...STREAM_ENDPOINTS,
   mintStreamToken,
   listChanges,
+  marketHistory,
 ];

@@ -1,5 +1,5 @@
 import type { Sport } from "../db/schema/index.ts";
-import type { EventDocument } from "../feed/mirror.ts";
+import type { EventDocument, FeedMirror } from "../feed/mirror.ts";
 import { ApiError } from "./errors.ts";
 import type { RequestContext } from "./pipeline.ts";
 
@@ -22,14 +22,17 @@ function notCovered(context: RequestContext, sport: Sport): ApiError {
   );
 }
 
-export function eventOf(context: RequestContext, id: string): EventDocument {
-  const document = context.view.get(id);
+/** An event of the key's view (or of the feed at a past moment), if the key covers its sport. */
+export function eventOf(context: RequestContext, id: string, view: FeedMirror = context.view): EventDocument {
+  const document = view.get(id);
   if (!document) {
     throw new ApiError(
       "not_found",
-      context.sandbox
-        ? `No event ${id} ${context.delaySeconds} seconds ago (a sandbox key sees the feed as it was then).`
-        : `No event ${id}.`,
+      view !== context.view
+        ? `No event ${id} at revision ${view.revision}.`
+        : context.sandbox
+          ? `No event ${id} ${context.delaySeconds} seconds ago (a sandbox key sees the feed as it was then).`
+          : `No event ${id}.`,
     );
   }
   if (!context.key.sports.includes(document.event.sport)) throw notCovered(context, document.event.sport);

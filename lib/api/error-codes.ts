@@ -61,7 +61,7 @@ export const API_ERRORS = {
     status: 410,
     title: "Beyond the history kept",
     description:
-      "The revision asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): start again from the current state.",
+      "The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state.",
   },
   method_not_allowed: {
     status: 405,

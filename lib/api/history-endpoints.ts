@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { freshness } from "../streams/messages.ts";
 import { HistoryGone, replayed } from "../streams/replay.ts";
-import { coveredSports } from "./entitlement.ts";
+import { beyondHistory, latestMoment, oldestMoment, revisionOf } from "./as-of.ts";
+import { coveredSports, eventOf } from "./entitlement.ts";
 import { ApiError } from "./errors.ts";
+import { marketPoints } from "./market-points.ts";
 import { Payload } from "./payload.ts";
 import { defineEndpoint, type RequestContext } from "./pipeline.ts";
-import { envelope } from "./schemas.ts";
+import { envelope, MarketHistory, MarketHistoryPath, MarketHistoryQuery } from "./schemas.ts";
 import { Change, ChangesMeta, ChangesQuery } from "./stream-schemas.ts";
 
 // What happened before the view's revision, read from the revision history: the same derivation
@@ -70,5 +72,52 @@ export const listChanges = defineEndpoint({
       throw error;
     }
     return { payload: new Payload(changes), meta: { next_since: last, revision: last } };
+  },
+});
+
+// GET /api/v1/events/{id}/markets/{market_id}/history: one market's every change, for a chart
+export const marketHistory = defineEndpoint({
+  operationId: "getMarketHistory",
+  path: "/api/v1/events/{id}/markets/{market_id}/history",
+  tag: "Odds",
+  summary: "One market's history",
+  description:
+    "Every change of one market of an event, oldest first, read from the revision history: the market as it was at " +
+    "`from` (or, without it, the oldest state kept) as the first point, so a chart starts with a value, then one " +
+    "point per change through `to`, each with its price per outcome, the market's status and line, and the revision " +
+    "(the `id` of the stream message that carried it). `to` is at most now; for a sandbox key, its delay ago, so it " +
+    "never sees a later change. `from` older than the history kept (`history_seconds` in `GET /api/v1/me`): 410 " +
+    '`retention_exceeded`.\n\n```sh\ncurl -H "Authorization: Bearer $KEY" ' +
+    '"http://localhost:3000/api/v1/events/$EVENT/markets/$MARKET/history"\n```',
+  params: MarketHistoryPath,
+  query: MarketHistoryQuery,
+  response: envelope(MarketHistory),
+  errors: ["not_found", "sport_not_covered", "session_expired", "retention_exceeded"],
+  console: true,
+  async handle(context, { params, query }) {
+    // The key's view now: nothing later is read, and meta.revision says where the points end.
+    const through = context.view.revision;
+    const document = eventOf(context, params.id);
+    if (!document.markets.some((market) => market.id === params.market_id)) {
+      throw new ApiError("not_found", `Event ${params.id} has no market ${params.market_id}.`);
+    }
+    const from = query.from === undefined ? null : new Date(query.from);
+    const latest = latestMoment(context);
+    const to = query.to === undefined || new Date(query.to) > latest ? latest : new Date(query.to);
+    if (from && query.to !== undefined && from > new Date(query.to)) {
+      throw new ApiError("invalid_parameter", `from=${query.from} is after to=${query.to}.`, {
+        errors: [{ param: "from", message: "at most `to`" }],
+      });
+    }
+    if (to < oldestMoment(context)) throw beyondHistory(context, `to=${to.toISOString()}`);
+    // Later than the key sees: 400; older than the history holds whole: 410.
+    if (from) await revisionOf(context, { at: from }, "from");
+    const rows = await context.history.marketRevisions(params.id, params.market_id, { from, to, through });
+    const data: z.infer<typeof MarketHistory> = {
+      event_id: params.id,
+      market_id: params.market_id,
+      points: marketPoints(rows, from),
+    };
+    return { payload: new Payload(data), meta: { revision: through } };
   },
 });

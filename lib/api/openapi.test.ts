@@ -29,9 +29,19 @@ describe("the OpenAPI document", () => {
       ["status", "query", false],
       ["limit", "query", false],
       ["cursor", "query", false],
+      ["as_of", "query", false],
     ]);
     expect(document.paths["/api/v1/events/{id}"]!.get.parameters).toEqual([
       expect.objectContaining({ name: "id", in: "path", required: true }),
+      expect.objectContaining({ name: "as_of", in: "query", required: false }),
+    ]);
+    expect(
+      document.paths["/api/v1/events/{id}/markets/{market_id}/history"]!.get.parameters.map((p) => [p.name, p.in]),
+    ).toEqual([
+      ["id", "path"],
+      ["market_id", "path"],
+      ["from", "query"],
+      ["to", "query"],
     ]);
   });
 

@@ -71,7 +71,9 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
     errors: [{ param: "status", message: STATUS_MESSAGE }],
   }),
   unknown_parameter: new ApiError("unknown_parameter", 'Unknown query parameter "page".', {
-    errors: [{ param: "page", message: "not a parameter of this endpoint (it takes sport, status, limit, cursor)" }],
+    errors: [
+      { param: "page", message: "not a parameter of this endpoint (it takes sport, status, limit, cursor, as_of)" },
+    ],
   }),
   conflicting_credentials: new ApiError(
     "conflicting_credentials",

@@ -227,6 +227,31 @@ export function wholeNumber(min: number, max: number, fallback?: number) {
   );
 }
 
+/** A moment of the history: a time, or a revision. */
+export type Moment = { at: Date; revision?: never } | { revision: number; at?: never };
+
+const REVISION_DIGITS = /^(?:0|[1-9][0-9]{0,14})$/;
+
+const asOf = z
+  .union(
+    [
+      z.iso.datetime().describe("A time: ISO 8601, UTC (`Z`), seconds required, fractions allowed"),
+      z
+        .string()
+        .regex(REVISION_DIGITS)
+        .describe("A revision: `meta.revision` of an answer, or a stream message's `id`"),
+    ],
+    { error: "must be an ISO 8601 UTC time (such as 2026-11-21T15:41:07Z) or a revision (decimal digits)" },
+  )
+  .transform((value): Moment => (REVISION_DIGITS.test(value) ? { revision: Number(value) } : { at: new Date(value) }))
+  .describe(
+    "The state at this moment instead of now: a time (the newest revision recorded at or before it; nothing " +
+      "recorded later) or a revision. `meta.revision` is the revision shown. Older than the history kept " +
+      "(`history_seconds` in `GET /api/v1/me`): 410 `retention_exceeded`; later than the key sees (the future, or " +
+      "for a sandbox key anything younger than its delay): 400",
+  )
+  .meta({ examples: ["2026-11-21T15:41:07Z", "48213"] });
+
 const cursor = z.string().min(1).max(200).describe("Opaque cursor from `meta.next_cursor` of the previous page");
 
 export const EventsQuery = z.strictObject({
@@ -236,13 +261,90 @@ export const EventsQuery = z.strictObject({
     "Page size, 1 to 100, in decimal digits (no sign, spaces, exponent or leading zeros)",
   ),
   cursor: cursor.optional(),
+  as_of: asOf.optional(),
 });
 
-export const OddsQuery = z.strictObject({
+const boardFilter = {
   sport: Sport.optional().describe("Default: every sport the key covers"),
   type: MarketType.optional().describe("Only markets of this type; a sport that does not offer it shows none"),
-});
+};
+
+/** What the board stream is filtered by; GET /odds adds `as_of`. */
+export const BoardQuery = z.strictObject(boardFilter);
+
+export const OddsQuery = z.strictObject({ ...boardFilter, as_of: asOf.optional() });
 
 export const NoQuery = z.strictObject({});
 
+/** One event or its lineups, now or at a moment of the history. */
+export const AsOfQuery = z.strictObject({ as_of: asOf.optional() });
+
 export const EventPath = z.strictObject({ id: eventIdSchema });
+
+export const MarketHistoryPath = EventPath.extend({
+  market_id: z.string().min(1).max(64).describe("A market of the event: its `id` in `markets`"),
+});
+
+export const MarketHistoryQuery = z.strictObject({
+  from: timestamp
+    .optional()
+    .describe("From this time: the first point is the market as it was then. Default: the oldest state kept"),
+  to: timestamp.optional().describe("Through this time. Default, and at most: now (for a sandbox key, its delay ago)"),
+});
+
+const PricePoint = component(
+  "PricePoint",
+  z
+    .strictObject({
+      at: timestamp.describe("When the market changed to this state; for the first point, `from` if given"),
+      revision: z.int().describe("The feed revision of this state: the `id` of the stream message that carried it"),
+      status: marketSchema.shape.status,
+      line: marketSchema.shape.line,
+      outcomes: z.array(outcomeSchema.pick({ id: true, price: true, status: true })),
+    })
+    .describe("One state of a market"),
+);
+
+export const MarketHistory = component(
+  "MarketHistory",
+  z
+    .strictObject({
+      event_id: eventIdSchema,
+      market_id: z.string(),
+      points: z
+        .array(PricePoint)
+        .describe("The market's state at the start of the window, then one point per change of it, oldest first"),
+    })
+    .meta({
+      examples: [
+        {
+          event_id: "soc-bdrn-983512",
+          market_id: "soc-bdrn-983512:match_winner",
+          points: [
+            {
+              at: "2026-11-21T15:30:00.000Z",
+              revision: 48102,
+              status: "open",
+              line: null,
+              outcomes: [
+                { id: "soc-bdrn-983512:match_winner:home", price: 1.8, status: "active" },
+                { id: "soc-bdrn-983512:match_winner:draw", price: 3.6, status: "active" },
+                { id: "soc-bdrn-983512:match_winner:away", price: 4.75, status: "active" },
+              ],
+            },
+            {
+              at: "2026-11-21T15:41:07.214Z",
+              revision: 48213,
+              status: "open",
+              line: null,
+              outcomes: [
+                { id: "soc-bdrn-983512:match_winner:home", price: 1.62, status: "active" },
+                { id: "soc-bdrn-983512:match_winner:draw", price: 3.9, status: "active" },
+                { id: "soc-bdrn-983512:match_winner:away", price: 5.5, status: "active" },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+);

@@ -9,7 +9,7 @@ import {
   Lineup,
   Market,
   Meta,
-  OddsQuery,
+  BoardQuery,
   Problem,
   Sport,
   wholeNumber,
@@ -51,7 +51,7 @@ const resume = { last_event_id: lastEventId, lastEventId: lastEventIdAlias, toke
 
 export const EventStreamQuery = z.strictObject(resume);
 export const EventStreamPath = EventPath;
-export const BoardStreamQuery = OddsQuery.extend(resume);
+export const BoardStreamQuery = BoardQuery.extend(resume);
 
 export const StreamTokenQuery = z.strictObject({
   sport: Sport.optional().describe("Narrows the token to one of the key's sports. Default: every sport the key covers"),

@@ -112,12 +112,74 @@ export async function lastRevision(db: Database): Promise<{ revision: number; re
  * at or before `at`: the feed as it was at `at`, never showing anything recorded later.
  */
 export async function lastRevisionRecordedBy(db: Database, at: Date, through: number): Promise<number> {
-  const [row] = rowsOf<{ first_later: string | number | null }>(
+  return (await historyAt(db, at, through)).revision;
+}
+
+/**
+ * The revision of `at` (as `lastRevisionRecordedBy`) and the highest revision pruning deleted, in
+ * one read: a state at or below `prunedThrough` may lack a revision it was built from.
+ */
+export async function historyAt(
+  db: Database,
+  at: Date,
+  through: number,
+): Promise<{ revision: number; prunedThrough: number }> {
+  const [row] = rowsOf<{ first_later: string | number | null; pruned_through: string | number | null }>(
     await db.execute(sql`
-      select min(revision) as first_later from event_revisions
-      where recorded_at > ${at.toISOString()} and revision <= ${through}`),
+      select
+        (select min(revision) from event_revisions
+          where recorded_at > ${at.toISOString()} and revision <= ${through}) as first_later,
+        (select pruned_through from revision_counter where id = 1) as pruned_through`),
   );
-  return row?.first_later === null || row?.first_later === undefined ? through : Number(row.first_later) - 1;
+  const firstLater = row?.first_later ?? null;
+  return {
+    revision: firstLater === null ? through : Number(firstLater) - 1,
+    prunedThrough: Number(row?.pruned_through ?? 0),
+  };
+}
+
+/** One market of an event as one markets revision holds it; null when the market did not exist yet. */
+export type MarketRevision = { revision: number; recordedAt: Date; market: Market | null };
+
+/**
+ * One market of an event in every markets revision recorded after `from` and at or before `to`,
+ * at most `through`, led by the newest one at or before `from` (its state then), oldest first.
+ * Both halves are ranges of the index on (event_id, kind, recorded_at); only the market leaves
+ * the database, not the event's other markets.
+ */
+export async function marketRevisions(
+  db: Database,
+  eventId: string,
+  marketId: string,
+  window: { from: Date | null; to: Date; through: number },
+): Promise<MarketRevision[]> {
+  const to = window.to.toISOString();
+  const from = window.from?.toISOString() ?? null;
+  const market = sql`(select m from jsonb_array_elements(state) m where m->>'id' = ${marketId} limit 1) as market`;
+  const leading =
+    from === null
+      ? sql``
+      : sql`(select revision, recorded_at, ${market} from event_revisions
+          where event_id = ${eventId} and kind = 'markets' and recorded_at <= ${from} and revision <= ${window.through}
+          order by recorded_at desc, revision desc
+          limit 1)
+        union all`;
+  const after = from === null ? sql`` : sql`and recorded_at > ${from}`;
+  const rows = rowsOf<{ revision: string | number; recorded_at: string | Date; market: Market | null }>(
+    await db.execute(sql`
+      select revision, recorded_at, market from (
+        ${leading}
+        (select revision, recorded_at, ${market} from event_revisions
+          where event_id = ${eventId} and kind = 'markets' ${after} and recorded_at <= ${to}
+            and revision <= ${window.through})
+      ) w
+      order by revision`),
+  );
+  return rows.map((row) => ({
+    revision: Number(row.revision),
+    recordedAt: new Date(row.recorded_at),
+    market: row.market,
+  }));
 }
 
 /**

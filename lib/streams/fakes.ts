@@ -1,4 +1,5 @@
-import type { Revision } from "../feed/history.ts";
+import type { Market } from "../db/schema/index.ts";
+import type { MarketRevision, Revision } from "../feed/history.ts";
 import { FeedMirror } from "../feed/mirror.ts";
 import type { ViewFollower, ViewName } from "../feed/views.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
@@ -62,6 +63,34 @@ export class FakeFeed implements FeedSource {
       if (r.revision <= through && (!eventIds || eventIds.includes(r.eventId))) latest.set(`${r.eventId}|${r.kind}`, r);
     }
     return Promise.resolve([...latest.values()]);
+  }
+
+  historyAt(at: Date, through: number) {
+    const firstLater = this.history.find((r) => r.recordedAt > at && r.revision <= through);
+    return Promise.resolve({
+      revision: firstLater ? firstLater.revision - 1 : through,
+      prunedThrough: this.retainedAfter,
+    });
+  }
+
+  marketRevisions(
+    eventId: string,
+    marketId: string,
+    window: { from: Date | null; to: Date; through: number },
+  ): Promise<MarketRevision[]> {
+    const rows = this.history.filter(
+      (r) => r.eventId === eventId && r.kind === "markets" && r.revision <= window.through,
+    );
+    const { from } = window;
+    const leading = from ? rows.filter((r) => r.recordedAt <= from).slice(-1) : [];
+    const inWindow = rows.filter((r) => (!from || r.recordedAt > from) && r.recordedAt <= window.to);
+    return Promise.resolve(
+      [...leading, ...inWindow].map((r) => ({
+        revision: r.revision,
+        recordedAt: r.recordedAt,
+        market: (r.state as Market[]).find((m) => m.id === marketId) ?? null,
+      })),
+    );
   }
 
   /** Records a revision in the history and moves the present on with it, as the bus would. */

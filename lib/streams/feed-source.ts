@@ -1,12 +1,19 @@
 import type { Database } from "../db/index.ts";
-import { revisionsAfter, snapshotThrough, type Revision } from "../feed/history.ts";
+import {
+  historyAt,
+  marketRevisions,
+  revisionsAfter,
+  snapshotThrough,
+  type MarketRevision,
+  type Revision,
+} from "../feed/history.ts";
 import type { FeedMirror } from "../feed/mirror.ts";
 import type { FeedViews, ViewFollower, ViewName } from "../feed/views.ts";
 
 /**
- * What the streams read of the feed: the two views as they move on, and the revision history a
- * resuming client is replayed from. An interface, so the streams' decisions can be tested on a
- * feed made up in memory.
+ * What the streams and the API read of the feed: the two views as they move on, and the revision
+ * history a resuming client is replayed from and the past is read from. An interface, so the
+ * streams' decisions can be tested on a feed made up in memory.
  */
 export type FeedSource = {
   readonly delaySeconds: number;
@@ -22,6 +29,14 @@ export type FeedSource = {
   ): Promise<{ revisions: Revision[]; complete: boolean }>;
   /** Each event's state (or those of `eventIds`) as of `through`, as revisions, for a mirror to start from. */
   snapshotThrough(through: number, eventIds?: readonly string[]): Promise<Revision[]>;
+  /** The revision the feed was at at `at` (at most `through`), and how far pruning has deleted. */
+  historyAt(at: Date, through: number): Promise<{ revision: number; prunedThrough: number }>;
+  /** One market in each markets revision of its event in a window, led by its state at `from`. */
+  marketRevisions(
+    eventId: string,
+    marketId: string,
+    window: { from: Date | null; to: Date; through: number },
+  ): Promise<MarketRevision[]>;
 };
 
 /** The instance's views and the database's revision history, as the streams read them. */
@@ -36,5 +51,7 @@ export function feedSource(db: Database, views: FeedViews): FeedSource {
     advance: () => views.advance(),
     revisionsAfter: (after, options) => revisionsAfter(db, after, options),
     snapshotThrough: (through, eventIds) => snapshotThrough(db, through, eventIds),
+    historyAt: (at, through) => historyAt(db, at, through),
+    marketRevisions: (eventId, marketId, window) => marketRevisions(db, eventId, marketId, window),
   };
 }

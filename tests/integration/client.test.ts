@@ -9,6 +9,7 @@ import {
   type EventStreamMessage,
   type KeyDescription,
   type Lineup,
+  type MarketHistory,
 } from "../../packages/client/src/index.ts";
 import { nginxUnavailable, startScaleOut, type ScaleOut } from "../../proof/scale-out.ts";
 import { expectDocumented } from "../../testing/api.ts";
@@ -187,6 +188,18 @@ describe("the client package against one server (PGlite)", () => {
       break;
     }
     expect(recorded.attempts[0]!.url).toContain(`token=${data.token}`);
+  });
+
+  it("reads the past: an event as of its own revision, a market's history, and 410 beyond the history kept", async () => {
+    const client = clientFor(production.key, fetch);
+    const now = await client.getEvent("k-live");
+    const then = await client.getEvent("k-live", { as_of: String(now.meta.revision) });
+    expect(then).toEqual({ ...now, meta: { ...now.meta, requests_used: now.meta.requests_used + 1 } });
+    const history: MarketHistory = (await client.marketHistory("k-live", "k-live-match_winner")).data;
+    expect(history).toMatchObject({ event_id: "k-live", market_id: "k-live-match_winner" });
+    expect(history.points.map((p) => p.outcomes.map((o) => o.price))).toEqual([[2.1, 3.4, 3.2]]);
+    const gone = await client.listOdds({ as_of: "2026-01-01T00:00:00Z" }).catch((error: unknown) => error);
+    expect(gone).toMatchObject({ status: 410, code: "retention_exceeded" });
   });
 
   it("waits out the per-second limit: a burst of a sandbox key (2 a second) all answered after Retry-After", async () => {

@@ -4,13 +4,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, creation, ingest } from "../../testing/feed.ts";
+import { market } from "../../testing/feed-updates.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Every curl command the documentation shows (the README, docs/, the home page and the OpenAPI
 // document's descriptions), run as written with curl against a real server: only the address, the
-// shell variables ($KEY, $API_KEY, $EVENT, $METRICS_TOKEN, $REVISION) and the OpenAPI examples' event id (one
-// of the simulated world's, which need not exist now) are this test's.
+// shell variables ($KEY, $API_KEY, $EVENT, $MARKET, $METRICS_TOKEN, $REVISION) and the OpenAPI
+// examples' event id (one of the simulated world's, which need not exist now) are this test's.
+// $EVENT is a live soccer event, $MARKET one of its markets, $REVISION a revision the history holds.
 
 const EXAMPLE_ADDRESS = "http://localhost:3000";
 const METRICS_TOKEN = "metrics-token-for-the-examples-0123456789";
@@ -101,11 +103,23 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
     const event = "ex-live";
     await ingest(server.url, [
       creation(event, new Date().toISOString(), "soccer"),
-      { event_id: event, sequence: 2, event: { status: "live" } },
+      {
+        event_id: event,
+        sequence: 2,
+        event: { status: "live" },
+        markets: [market(event, "match_winner", [2.1, 3.4, 3.2])],
+      },
     ]);
     const odds = await fetch(`${server.url}/api/v1/odds`, { headers: { authorization: `Bearer ${production.key}` } });
     const { revision } = ((await odds.json()) as { meta: { revision: number } }).meta;
-    env = { KEY: production.key, API_KEY: production.key, EVENT: event, METRICS_TOKEN, REVISION: String(revision) };
+    env = {
+      KEY: production.key,
+      API_KEY: production.key,
+      EVENT: event,
+      MARKET: `${event}-match_winner`,
+      METRICS_TOKEN,
+      REVISION: String(revision),
+    };
   });
   afterAll(() => server?.stop());
 

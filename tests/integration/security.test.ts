@@ -34,8 +34,9 @@ type OpenApiDocument = { security?: unknown[]; paths: Record<string, Record<stri
 /** The sport every fixture is of, and that the operations filtering by sport are asked for. */
 const SPORT: Sport = "soccer";
 const EVENT_ID = "sec-live";
-// The value each path parameter of the document is given: `{id}` is always an event's id.
-const PATH_VALUES: Record<string, string> = { id: EVENT_ID };
+// The value each path parameter of the document is given: `{id}` is always an event's id, and
+// `{market_id}` one of its markets (testing/feed-updates.ts names them `<event>-<type>`).
+const PATH_VALUES: Record<string, string> = { id: EVENT_ID, market_id: `${EVENT_ID}-match_winner` };
 // The value each required query parameter is given: `since` the first revision, always kept here.
 const QUERY_VALUES: Record<string, string> = { since: "0" };
 

@@ -70,6 +70,20 @@ describe("the client's REST methods", () => {
     ]);
   });
 
+  it("send a moment of the history and a market's window in the query, ids encoded in the path", async () => {
+    const { fetch, requests } = fakeFetch(
+      json({ data: { id: "a" }, meta: META }),
+      json({ data: { event_id: "a", market_id: "a:total/x", points: [] }, meta: META }),
+    );
+    const client = createClient({ key: KEY }, { baseUrl: "http://api.test", fetch });
+    await client.getEvent("a", { as_of: "48213" });
+    await client.marketHistory("a", "a:total/x", { from: "2026-11-21T15:00:00Z" });
+    expect(requests.map((r) => r.url)).toEqual([
+      "http://api.test/api/v1/events/a?as_of=48213",
+      "http://api.test/api/v1/events/a/markets/a%3Atotal%2Fx/history?from=2026-11-21T15%3A00%3A00Z",
+    ]);
+  });
+
   it("throw the problem as a ProblemError with its fields", async () => {
     const { fetch } = fakeFetch(
       problem(400, "unknown_parameter", {}, { errors: [{ param: "page", message: "not a parameter" }] }),
@@ -163,6 +177,7 @@ describe("the client's REST methods", () => {
       () => client.getEvent("e"),
       () => client.getLineups("e"),
       () => client.listOdds(),
+      () => client.marketHistory("e", "e:total"),
       () => client.streamToken(),
       () => client.iterateEvents().next(),
     ]) {

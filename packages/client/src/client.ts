@@ -4,11 +4,13 @@ import { parseRateLimit, type RateLimit } from "./rate-limit.ts";
 import { retryDecision, retryPolicy, sleep, type Outcome, type RetryOptions } from "./retry.ts";
 import type {
   Answer,
+  AsOfQuery,
   BoardQuery,
   BoardStreamMessage,
   Event,
   EventStreamMessage,
   EventsQuery,
+  MarketHistoryQuery,
   OddsQuery,
   StreamTokenAnswer,
   StreamTokenQuery,
@@ -42,12 +44,22 @@ export type Client = {
   listEvents(query?: EventsQuery, options?: CallOptions): Promise<Answer<"listEvents">>;
   /** Every event of every page, following `meta.next_cursor` until it is null. */
   iterateEvents(query?: Omit<EventsQuery, "cursor">, options?: CallOptions): AsyncGenerator<Event, void>;
-  /** GET /api/v1/events/{id}: one event, in any state. */
-  getEvent(id: string, options?: CallOptions): Promise<Answer<"getEvent">>;
-  /** GET /api/v1/events/{id}/lineups. */
-  getLineups(id: string, options?: CallOptions): Promise<Answer<"getLineups">>;
-  /** GET /api/v1/odds: every event in play with its markets. */
+  /** GET /api/v1/events/{id}: one event, in any state; with `as_of`, as it was then. */
+  getEvent(id: string, query?: AsOfQuery, options?: CallOptions): Promise<Answer<"getEvent">>;
+  /** GET /api/v1/events/{id}/lineups; with `as_of`, as they were then. */
+  getLineups(id: string, query?: AsOfQuery, options?: CallOptions): Promise<Answer<"getLineups">>;
+  /** GET /api/v1/odds: every event in play with its markets; with `as_of`, as they were then. */
   listOdds(query?: OddsQuery, options?: CallOptions): Promise<Answer<"listOdds">>;
+  /**
+   * GET /api/v1/events/{id}/markets/{market_id}/history: the market as it was at `from` (or the
+   * oldest state kept), then every change of it through `to`, oldest first.
+   */
+  marketHistory(
+    eventId: string,
+    marketId: string,
+    query?: MarketHistoryQuery,
+    options?: CallOptions,
+  ): Promise<Answer<"getMarketHistory">>;
   /** GET /api/v1/stream-token: a short-lived token that lets a browser follow a stream. */
   streamToken(query?: StreamTokenQuery, options?: CallOptions): Promise<StreamTokenAnswer>;
   /**
@@ -142,9 +154,11 @@ export function createClient(credentials: Credentials, options: ClientOptions): 
         cursor = page.meta.next_cursor ?? undefined;
       } while (cursor !== undefined);
     },
-    getEvent: (id, call) => get("getEvent", eventPath(id), {}, call),
-    getLineups: (id, call) => get("getLineups", `${eventPath(id)}/lineups`, {}, call),
+    getEvent: (id, query = {}, call) => get("getEvent", eventPath(id), query, call),
+    getLineups: (id, query = {}, call) => get("getLineups", `${eventPath(id)}/lineups`, query, call),
     listOdds: (query = {}, call) => get("listOdds", "/odds", query, call),
+    marketHistory: (eventId, marketId, query = {}, call) =>
+      get("marketHistory", `${eventPath(eventId)}/markets/${encodeURIComponent(marketId)}/history`, query, call),
     streamToken: (query = {}, call) => get("streamToken", "/stream-token", query, call),
     listChanges: (query, call) => get("listChanges", "/changes", query, call),
     follow: (eventId, followOptions) => follow(`${eventPath(eventId)}/stream`, {}, followOptions),

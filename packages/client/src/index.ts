@@ -28,5 +28,9 @@ export type {
   StreamTokenAnswer,
   StreamTokenQuery,
   ChangesQuery,
+  AsOfQuery,
+  MarketHistory,
+  MarketHistoryQuery,
+  PricePoint,
 } from "./types.ts";
 export type { components, operations, paths } from "./openapi.ts";

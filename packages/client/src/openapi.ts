@@ -33,7 +33,11 @@ export interface paths {
     };
     /**
      * List events
-     * @description Live and upcoming events of the sports the key covers, ordered by kickoff, then id, in pages of `limit`. Follow `meta.next_cursor` until it is null; paging is by position, so an event is never served twice in one pass. Events in other states (finished, postponed, cancelled, suspended) are reachable by id.
+     * @description Live and upcoming events of the sports the key covers, ordered by kickoff, then id, in pages of `limit`. Follow `meta.next_cursor` until it is null; paging is by position, so an event is never served twice in one pass. Events in other states (finished, postponed, cancelled, suspended) are reachable by id. With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, with `meta.revision` the revision it shows; the objects are the same as now. Send the same `as_of` with every page.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events?status=live&as_of=$REVISION"
+     *     ```
      *
      *     HEAD is answered too, with the same headers and no body.
      */
@@ -55,7 +59,7 @@ export interface paths {
     };
     /**
      * One event
-     * @description The event in any state, the same object as a list item.
+     * @description The event in any state, the same object as a list item. With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, with `meta.revision` the revision it shows; the objects are the same as now.
      *
      *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
      *
@@ -79,7 +83,7 @@ export interface paths {
     };
     /**
      * Lineups of one event
-     * @description The players of both sides with their numbers and position codes; for tennis, the two players as the two sides. Both lists are empty until the lineups are published (about an hour before kickoff).
+     * @description The players of both sides with their numbers and position codes; for tennis, the two players as the two sides. Both lists are empty until the lineups are published (about an hour before kickoff). With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, with `meta.revision` the revision it shows; the objects are the same as now.
      *
      *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
      *
@@ -103,7 +107,11 @@ export interface paths {
     };
     /**
      * All events in play with their markets
-     * @description Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets.
+     * @description Every live event, and every suspended one (its markets suspended), with its markets, in one response (not paged), in kickoff order. `type` keeps only markets of that type; an event whose sport does not offer it is listed with no markets. With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, with `meta.revision` the revision it shows; the objects are the same as now.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/odds?sport=soccer&as_of=$REVISION"
+     *     ```
      *
      *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
      *
@@ -222,6 +230,34 @@ export interface paths {
      *     HEAD is answered too, with the same headers and no body.
      */
     get: operations["listChanges"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}/markets/{market_id}/history": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One market's history
+     * @description Every change of one market of an event, oldest first, read from the revision history: the market as it was at `from` (or, without it, the oldest state kept) as the first point, so a chart starts with a value, then one point per change through `to`, each with its price per outcome, the market's status and line, and the revision (the `id` of the stream message that carried it). `to` is at most now; for a sandbox key, its delay ago, so it never sees a later change. `from` older than the history kept (`history_seconds` in `GET /api/v1/me`): 410 `retention_exceeded`.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/$EVENT/markets/$MARKET/history"
+     *     ```
+     *
+     *     A signed-in console member's browser may read it with the console's session cookie instead of a key (the live board does), with the organisation's entitlement: its plan's sports in real time while it may hold production keys, otherwise the sandbox's view of one sport (its sandbox key's, else the first sport). Each member has limits of their own, across instances: 10 requests per second and 20000 a month (UTC), reported in `RateLimit` and `meta` as a key's are; the organisation's keys are not charged. A key sent with the request always wins over the cookie.
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["getMarketHistory"];
     put?: never;
     post?: never;
     delete?: never;
@@ -648,6 +684,86 @@ export interface components {
       /** @description On 429: the policy that was exceeded (`streams`: the plan's concurrent streams; `unknown_keys`: too many keys no one holds from the client's address) */
       "violated-policies"?: ("second" | "month" | "streams" | "unknown_keys")[];
     };
+    /** @description One state of a market */
+    PricePoint: {
+      /**
+       * Format: date-time
+       * @description When the market changed to this state; for the first point, `from` if given
+       */
+      at: string;
+      /** @description The feed revision of this state: the `id` of the stream message that carried it */
+      revision: number;
+      /** @enum {string} */
+      status: "open" | "suspended" | "settled";
+      line: number | null;
+      outcomes: {
+        id: string;
+        price: number;
+        /** @enum {string} */
+        status: "active" | "suspended" | "won" | "lost";
+      }[];
+    };
+    /**
+     * @example {
+     *       "event_id": "soc-bdrn-983512",
+     *       "market_id": "soc-bdrn-983512:match_winner",
+     *       "points": [
+     *         {
+     *           "at": "2026-11-21T15:30:00.000Z",
+     *           "revision": 48102,
+     *           "status": "open",
+     *           "line": null,
+     *           "outcomes": [
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:home",
+     *               "price": 1.8,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:draw",
+     *               "price": 3.6,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:away",
+     *               "price": 4.75,
+     *               "status": "active"
+     *             }
+     *           ]
+     *         },
+     *         {
+     *           "at": "2026-11-21T15:41:07.214Z",
+     *           "revision": 48213,
+     *           "status": "open",
+     *           "line": null,
+     *           "outcomes": [
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:home",
+     *               "price": 1.62,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:draw",
+     *               "price": 3.9,
+     *               "status": "active"
+     *             },
+     *             {
+     *               "id": "soc-bdrn-983512:match_winner:away",
+     *               "price": 5.5,
+     *               "status": "active"
+     *             }
+     *           ]
+     *         }
+     *       ]
+     *     }
+     */
+    MarketHistory: {
+      /** @description Event identifier */
+      event_id: string;
+      market_id: string;
+      /** @description The market's state at the start of the window, then one point per change of it, oldest first */
+      points: components["schemas"]["PricePoint"][];
+    };
     /**
      * @example {
      *       "token": "svc_st_eyJrIjoia2V5XzRacTEiLCJzIjoic29jY2VyIiwiZSI6bnVsbCwieCI6MTc5NTcxNDAwMH0.Xq0V…",
@@ -1055,6 +1171,7 @@ export interface operations {
         /** @description Page size, 1 to 100, in decimal digits (no sign, spaces, exponent or leading zeros) */
         limit?: number;
         cursor?: string;
+        as_of?: string;
       };
       header?: never;
       path?: never;
@@ -1153,6 +1270,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /**
        * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
        *
@@ -1195,7 +1324,9 @@ export interface operations {
   };
   getEvent: {
     parameters: {
-      query?: never;
+      query?: {
+        as_of?: string;
+      };
       header?: never;
       path: {
         /** @description Event identifier */
@@ -1310,6 +1441,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /**
        * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
        *
@@ -1352,7 +1495,9 @@ export interface operations {
   };
   getLineups: {
     parameters: {
-      query?: never;
+      query?: {
+        as_of?: string;
+      };
       header?: never;
       path: {
         /** @description Event identifier */
@@ -1467,6 +1612,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /**
        * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
        *
@@ -1514,6 +1671,7 @@ export interface operations {
         sport?: components["schemas"]["Sport"];
         /** @description Only markets of this type; a sport that does not offer it shows none */
         type?: components["schemas"]["MarketType"];
+        as_of?: string;
       };
       header?: never;
       path?: never;
@@ -1608,6 +1766,18 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
@@ -2339,7 +2509,183 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `retention_exceeded`: The revision asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): start again from the current state. */
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getMarketHistory: {
+    parameters: {
+      query?: {
+        /** @description From this time: the first point is the market as it was then. Default: the oldest state kept */
+        from?: string;
+        /** @description Through this time. Default, and at most: now (for a sandbox key, its delay ago) */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Event identifier */
+        id: string;
+        /** @description A market of the event: its `id` in `markets` */
+        market_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["MarketHistory"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *
+       *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
       410: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -56,6 +56,11 @@ export type ResyncReason = NonNullable<Schemas["EventSnapshotMessage"]["reason"]
 export type EventsQuery = Query<"listEvents">;
 export type OddsQuery = Query<"listOdds">;
 export type ChangesQuery = Query<"listChanges">;
+/** A moment of the history: `as_of`, an ISO 8601 UTC time or a revision (`meta.revision`, a message's id). */
+export type AsOfQuery = Query<"getEvent">;
+export type MarketHistoryQuery = Query<"getMarketHistory">;
+export type MarketHistory = Schemas["MarketHistory"];
+export type PricePoint = Schemas["PricePoint"];
 export type BoardQuery = Pick<Query<"streamOdds">, "sport" | "type">;
 
 /** A browser stream token's scope and lifetime, and the answer with the token. */
