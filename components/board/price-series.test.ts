@@ -138,9 +138,8 @@ describe("chartSeries: points to a step chart's rows", () => {
   });
 
   it("spans the prices drawn with a margin, a flat line included", () => {
-    const [low, high] = priceDomain(chartSeries(points, ms(0), ms(60)).rows);
-    expect(low).toBeCloseTo(1.9 - 0.23);
-    expect(high).toBeCloseTo(4.2 + 0.23);
+    // 1.9 to 4.2, a tenth of that beyond each, out to the next twentieth.
+    expect(priceDomain(chartSeries(points, ms(0), ms(60)).rows)).toEqual([1.65, 4.45]);
     const [flatLow, flatHigh] = priceDomain(chartSeries([point([1.9, 1.9], 1, 1)], ms(0), ms(60)).rows);
     expect([flatLow, flatHigh].map((n) => n.toFixed(2))).toEqual(["1.85", "1.95"]);
     expect(priceDomain(chartSeries([point([1.02, 8], 1, 1)], ms(0), ms(60)).rows)[0]).toBe(1);

@@ -134,8 +134,11 @@ export function priceDomain(rows: readonly ChartRow[]): [number, number] {
   }
   if (low > high) return [1, 2];
   const margin = Math.max((high - low) * 0.1, 0.05);
-  // A decimal price is above 1: the axis need not go below it.
-  return [Math.max(1, low - margin), high + margin];
+  // Ends on a twentieth, for round ticks (the tolerance for 1.85 * 20 not being 37); a decimal price is
+  // above 1, so the axis need not go below it.
+  const down = (value: number) => Math.floor(value * 20 + 1e-9) / 20;
+  const up = (value: number) => Math.ceil(value * 20 - 1e-9) / 20;
+  return [Math.max(1, down(low - margin)), up(high + margin)];
 }
 
 /** The points a reader is told of: the state at `from`, then every change after it. */
