@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { clockTime } from "../components/board/past-moment.ts";
 import { eventChange, liveEvent, market, priceChange } from "../testing/feed-updates.ts";
 
 // The live board and the event page, as viewers use them: a server of this suite's own, fed
@@ -222,6 +223,72 @@ test("the event page follows its event to the end, with its markets settled", as
   await expect.poll(() => streamAnswers).toEqual([204]);
   await page.waitForTimeout(3_000); // a page that retried would ask again after the 2 s retry
   expect(streamAnswers).toEqual([204]);
+});
+
+test("the event page charts each market's line movement and shows the event as it was at a moment of the past", async ({
+  page,
+}, info) => {
+  const id = `e2e-${info.project.name}-past`;
+  await server.ingest([liveEvent(id, "soccer", "FA Cup", { home: "Derby", away: "Stoke" })]);
+  await server.ingest([priceChange(id, [2.3, 3.3, 3.0])]);
+  // The state after that change, at a whole second (the timeline's step) before the next one.
+  const past = Math.ceil(Date.now() / 1_000);
+  const historyReads: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/history")) historyReads.push(request.url());
+  });
+  await signIn(page, server.url, `/board/${id}`, server.demo);
+  await expect(page.getByTestId("status-chip")).toHaveText("Live");
+
+  // A chart per market, each with its prices as a table for screen readers.
+  await expect(page.getByTestId("price-chart")).toHaveCount(3);
+  const winner = page.getByRole("figure", { name: "Match winner" });
+  const states = winner.getByRole("table", { name: /Match winner: prices over time/ }).getByRole("row");
+  await expect(states).toHaveCount(3);
+  await expect(states.nth(1).getByRole("cell")).toHaveText(["2.10", "3.40", "3.20"]);
+  await expect(states.nth(2).getByRole("cell")).toHaveText(["2.30", "3.30", "3.00"]);
+  await expect(page.getByRole("figure", { name: "Total goals" }).getByRole("cell")).toHaveText(["1.85", "1.95"]);
+
+  // A live change extends the chart from the stream, without reading the history again.
+  await expect.poll(() => Date.now()).toBeGreaterThan(past * 1_000);
+  await server.ingest([
+    priceChange(id, [2.6, 3.2, 2.7]),
+    eventChange(id, { score: { home: 1, away: 0 }, clock: "41:00" }),
+  ]);
+  await expect(page.getByTestId("event-score")).toContainText("1 – 0");
+  await expect(states).toHaveCount(4);
+  await expect(states.nth(3).getByRole("cell")).toHaveText(["2.60", "3.20", "2.70"]);
+  expect(historyReads).toHaveLength(3);
+
+  // Back along the timeline, a second at a time, to the moment before the goal.
+  const slider = page.getByRole("slider", { name: /Moment shown/ });
+  const chosen = page.getByTestId("moment-chosen");
+  await expect(slider).toBeEnabled();
+  await slider.focus();
+  const label = `as of ${clockTime(past)}`;
+  for (let step = 0; step < 600 && (await chosen.textContent()) !== label; step++) await slider.press("ArrowLeft");
+  await expect(chosen).toHaveText(label);
+  await expect(page.getByTestId("past-moment")).toHaveText(`As of ${clockTime(past)} — the past`);
+  await expect(page.getByTestId("event-score")).toContainText("0 – 0");
+  await expect(page.getByRole("heading", { name: `Markets as of ${clockTime(past)}` })).toBeVisible();
+  const pastWinner = page.getByTestId("event-market").filter({ hasText: "Match winner" });
+  await expect(pastWinner.getByLabel("Home: 2.30")).toBeVisible();
+
+  // The stream goes on meanwhile: the chart moves, the past stays as it was.
+  await server.ingest([priceChange(id, [2.8, 3.1, 2.6])]);
+  await expect(states).toHaveCount(5);
+  await expect(page.getByTestId("event-score")).toContainText("0 – 0");
+  await checkPage(page, "event-past", info.project.name);
+
+  await page.getByRole("button", { name: "Back to live" }).click();
+  await expect(page.getByTestId("past-banner")).toHaveCount(0);
+  await expect(chosen).toHaveText("Live");
+  await expect(slider).toBeFocused();
+  await expect(page.getByTestId("event-score")).toContainText("1 – 0");
+  await expect(
+    page.getByTestId("event-market").filter({ hasText: "Match winner" }).getByLabel("Home: 2.80"),
+  ).toBeVisible();
+  expect(historyReads).toHaveLength(3);
 });
 
 test("after the server restarts, the board reconnects by itself and catches up with nothing missing", async ({

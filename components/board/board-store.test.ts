@@ -150,4 +150,29 @@ describe("EventStore", () => {
       "A score: 1–0",
     ]);
   });
+
+  it("keeps each market's states as the stream carried them, for its line movement", async () => {
+    const store = new EventStore();
+    const { markets, ...first } = event("a");
+    const lineups = { event_id: "a", home: [], away: [], sandbox: false };
+    store.receive({ event: "snapshot", id: 4, data: { event: first, markets, lineups, ...freshness } });
+    store.receive({
+      event: "markets",
+      id: 5,
+      data: { event_id: "a", markets: [market("a", [2.5, 3, 3.5])], ...freshness },
+    });
+    // A resync's snapshot of an unchanged market adds nothing; an event change touches no line.
+    store.receive({
+      event: "snapshot",
+      id: 6,
+      data: { event: first, markets: [market("a", [2.5, 3, 3.5])], lineups, resync: true, ...freshness },
+    });
+    store.receive({ event: "event", id: 7, data: { event: { ...first, clock: "11:00" }, ...freshness } });
+    await nextFrame();
+    const line = store.now().movement["a-mw"]!;
+    expect(line.map((point) => [point.revision, point.outcomes.map((outcome) => outcome.price)])).toEqual([
+      [4, [2, 3, 4]],
+      [5, [2.5, 3, 3.5]],
+    ]);
+  });
 });

@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type { Event, Lineup } from "@/lib/api/schemas";
 import type { EventStreamMessage } from "@/lib/api/stream-schemas";
+import { appendPoints, type Movement } from "./price-series";
 import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
-// One followed event's state, from its own stream: the event, every market, both lineups, and a
-// short timeline of what changed (scores, status, suspensions), newest first.
+// One followed event's state, from its own stream: the event, every market, both lineups, a short
+// timeline of what changed (scores, status, suspensions), newest first, and each market's states
+// as the stream carried them, to extend its line movement.
 
 export type EventState = z.infer<typeof Event>;
 export type Lineups = z.infer<typeof Lineup>;
@@ -15,6 +17,7 @@ export type FollowedEvent = {
   markets: Market[];
   lineups: Lineups | null;
   timeline: TimelineEntry[];
+  movement: Movement;
   /** The stream said `end`: the event is over and its markets settled. */
   over: boolean;
 };
@@ -22,7 +25,7 @@ export type FollowedEvent = {
 const TIMELINE_LENGTH = 30;
 
 export class EventStore extends StreamStore<EventMessage> {
-  private state: FollowedEvent = { event: null, markets: [], lineups: null, timeline: [], over: false };
+  private state: FollowedEvent = { event: null, markets: [], lineups: null, timeline: [], movement: {}, over: false };
   private listeners = new Set<() => void>();
   private entryId = 0;
 
@@ -38,14 +41,15 @@ export class EventStore extends StreamStore<EventMessage> {
 
   protected apply(messages: EventMessage[]): void {
     if (messages.length === 0) return;
-    let { event, markets, lineups, timeline, over } = this.state;
+    let { event, markets, lineups, timeline, movement, over } = this.state;
     const entries: TimelineEntry[] = [];
     const note = (at: string, text: string) => entries.push({ id: ++this.entryId, at, text });
-    for (const { event: name, data } of messages) {
+    for (const { event: name, id, data } of messages) {
       const asOf = data.as_of;
       if (name === "snapshot") {
         event = data.event;
         markets = data.markets;
+        if (id !== null) movement = appendPoints(movement, id, data.markets);
         lineups = data.lineups;
         if (data.resync === true) note(asOf, "Caught up with the feed after a gap");
       } else if (name === "event") {
@@ -59,6 +63,7 @@ export class EventStore extends StreamStore<EventMessage> {
           if (before && before.status !== market.status) note(market.updated_at, marketChange(market));
         }
         markets = this.mergeMarkets(markets, changed);
+        if (id !== null) movement = appendPoints(movement, id, changed);
       } else if (name === "lineups") {
         lineups = data.lineups;
         note(asOf, "Lineups updated");
@@ -68,7 +73,7 @@ export class EventStore extends StreamStore<EventMessage> {
       }
     }
     timeline = [...entries.reverse(), ...timeline].slice(0, TIMELINE_LENGTH);
-    this.state = { event, markets, lineups, timeline, over };
+    this.state = { event, markets, lineups, timeline, movement, over };
     notify(this.listeners);
   }
 }

@@ -2,51 +2,40 @@
 
 import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { useEffect, useState, useSyncExternalStore } from "react";
-import type { z } from "zod";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { EventAnswer, LineupAnswer } from "@/lib/api/schemas";
 import { EventStreamMessage } from "@/lib/api/stream-schemas";
-import { EventStore, type EventState, type Lineups } from "./event-store";
-import { useStoredValue, useStreamInto } from "./hooks";
+import { BackToBoard, LineupsPanel, MarketList, PastBanner, ScoreCard, Statistics, WhatChanged } from "./event-parts";
+import { readAnswer, retryUnlessRefused, useMarketHistories, usePastRow } from "./event-reads";
+import { EventStore, type EventState, type FollowedEvent } from "./event-store";
+import { useClock, useFreshness, useSettled, useStoredValue, useStreamInto } from "./hooks";
+import { LineMovement } from "./line-movement";
 import type { OddsFormat } from "./odds-format";
-import { BoardFrame, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
+import { BoardFrame, StatusChip, ThemeSwitch } from "./parts";
+import { historyFrom, timelineWindow } from "./past-moment";
 import { SPORT_LABELS } from "./sports";
+import { TimelineScrubber } from "./timeline-scrubber";
 
 // One event followed through its own stream until it is over: score, clock and period, statistics,
-// lineups, every market, and what changed.
+// lineups, every market with its line movement, and what changed; and, on the timeline, the
+// event's board row as it was at any moment of the history kept, while the stream goes on.
 
-class ReadError extends Error {
-  readonly status: number;
-  constructor(path: string, status: number) {
-    super(`GET ${path} answered ${status}`);
-    this.status = status;
-  }
-}
+/** The past is read once the range has stood still this long (ms): dragging it asks nothing. */
+const SETTLE_MS = 250;
 
-async function fetchData<T>(path: string, answer: z.ZodType<{ data: T }>): Promise<T> {
-  const response = await fetch(path, { cache: "no-store" });
-  if (!response.ok) throw new ReadError(path, response.status);
-  return answer.parse(await response.json()).data;
-}
+type Props = { id: string; pingSeconds: number; historySeconds: number };
 
-/** Tries a failed read again, twice, unless asking again cannot help (a 4xx but a rate limit's 429). */
-function retryUnlessRefused(failures: number, error: Error): boolean {
-  const final = error instanceof ReadError && error.status >= 400 && error.status < 500 && error.status !== 429;
-  return failures < 2 && !final;
-}
-
-export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number }) {
+export function EventView({ id, pingSeconds, historySeconds }: Props) {
   const path = `/api/v1/events/${encodeURIComponent(id)}`;
   const [store] = useState(() => new EventStore());
   const event = useQuery({
     queryKey: ["event", id],
-    queryFn: () => fetchData(path, EventAnswer),
+    queryFn: async () => (await readAnswer(path, EventAnswer)).data,
     retry: retryUnlessRefused,
   });
   const lineups = useQuery({
     queryKey: ["lineups", id],
-    queryFn: () => fetchData(`${path}/lineups`, LineupAnswer),
+    queryFn: async () => (await readAnswer(`${path}/lineups`, LineupAnswer)).data,
     retry: retryUnlessRefused,
   });
   useEffect(() => {
@@ -54,10 +43,8 @@ export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number
   }, [store, event.data, lineups.data]);
   useStreamInto(store, `${path}/stream`, EventStreamMessage);
   const state = useSyncExternalStore(store.subscribe, store.now, store.now);
-  const [format] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
 
-  const shown = state.event;
-  if (!shown) {
+  if (!state.event) {
     return (
       <BoardFrame>
         <p className="py-10 text-center text-(--b-muted)">
@@ -69,170 +56,109 @@ export function EventView({ id, pingSeconds }: { id: string; pingSeconds: number
       </BoardFrame>
     );
   }
-  const over = state.over || shown.status === "finished" || shown.status === "cancelled";
+  return (
+    <EventBody
+      id={id}
+      store={store}
+      state={state}
+      live={state.event}
+      pingSeconds={pingSeconds}
+      historySeconds={historySeconds}
+    />
+  );
+}
+
+function EventBody(props: {
+  id: string;
+  store: EventStore;
+  state: FollowedEvent;
+  live: EventState;
+  pingSeconds: number;
+  historySeconds: number;
+}) {
+  const { id, store, state, live, historySeconds } = props;
+  const [format] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
+  const freshness = useFreshness(store);
+  const now = useClock();
+  // The history is read from where it was worth reading when the page opened; the stream extends it.
+  const [from] = useState(() => historyFrom(live.kickoff, Date.now(), historySeconds));
+  const idsKey = JSON.stringify(state.markets.map((market) => market.id));
+  const marketIds = useMemo(() => JSON.parse(idsKey) as string[], [idsKey]);
+  const histories = useMarketHistories(id, marketIds, from);
+  const timeline = timelineWindow({
+    kickoff: live.kickoff,
+    now,
+    historySeconds,
+    delaySeconds: freshness.sandbox ? freshness.delaySeconds : 0,
+    earliest: histories.earliest,
+  });
+
+  const [moment, setMoment] = useState<number | null>(null);
+  const settled = useSettled(moment, SETTLE_MS);
+  const asked = moment === null ? null : settled;
+  const past = usePastRow(id, live.sport, asked);
+  const row = moment === null ? undefined : past.data;
+  const range = useRef<HTMLInputElement>(null);
+  const backToLive = () => {
+    setMoment(null);
+    range.current?.focus();
+  };
+
+  const shown = moment === null ? live : (row?.event ?? null);
+  // Charts move every ten seconds, not every second: each redraw costs more than a price cell.
+  const until = Math.ceil(timeline.end / 10) * 10;
   return (
     <BoardFrame>
       <BackToBoard />
       <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
-        <div>
+        <div className="min-w-0">
           <p className="text-sm text-(--b-muted)">
-            {SPORT_LABELS[shown.sport]} · {shown.competition}
+            {SPORT_LABELS[live.sport]} · {live.competition}
           </p>
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-            {shown.home} v {shown.away}
+            {live.home} v {live.away}
           </h1>
         </div>
         <div className="flex flex-col items-end gap-2">
-          <StatusChip store={store} pingSeconds={pingSeconds} />
+          <StatusChip store={store} pingSeconds={props.pingSeconds} />
           <ThemeSwitch />
         </div>
       </div>
 
-      <section aria-label="Score" className="mt-4 rounded-lg border border-(--b-line) bg-(--b-cell) p-4">
-        <p
-          data-testid="event-score"
-          aria-live="polite"
-          aria-atomic="true"
-          className="text-center text-4xl font-bold tabular-nums"
-        >
-          <span className="sr-only">
-            {shown.home} {shown.score.home}, {shown.away} {shown.score.away}
-          </span>
-          <span aria-hidden="true">
-            {shown.score.home} – {shown.score.away}
-          </span>
-        </p>
-        <p data-testid="event-state" className="mt-1 text-center text-sm text-(--b-muted)">
-          {over ? (
-            <strong className="text-(--b-fg)">{shown.status === "cancelled" ? "Cancelled" : "Finished"}</strong>
-          ) : (
-            [shown.status === "suspended" ? "Suspended" : "Live", shown.period, shown.clock].filter(Boolean).join(" · ")
-          )}
-        </p>
-      </section>
+      <TimelineScrubber
+        window={timeline}
+        moment={moment}
+        onMoment={setMoment}
+        historySeconds={historySeconds}
+        waiting={!histories.settled}
+        inputRef={range}
+      />
+      {moment !== null ? <PastBanner moment={moment} row={row} error={past.error} onLive={backToLive} /> : null}
+      {shown ? <ScoreCard event={shown} over={moment === null && state.over} past={moment !== null} /> : null}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <section aria-labelledby="markets-title">
-          <h2 id="markets-title" className="mb-2 text-lg font-semibold">
-            Markets
-          </h2>
-          {state.markets.length === 0 ? (
-            <p className="text-sm text-(--b-muted)">No market is offered on this event.</p>
-          ) : (
-            <ul className="space-y-3">
-              {state.markets.map((market) => (
-                <li key={market.id} data-testid="event-market" data-status={market.status}>
-                  <p className="mb-1 flex items-baseline justify-between text-sm">
-                    <span className="font-semibold">{market.name}</span>
-                    <span className="text-xs text-(--b-muted)">
-                      {market.status === "open" ? "" : market.status === "settled" ? "Settled" : "Suspended"}
-                    </span>
-                  </p>
-                  <MarketPrices market={market} store={store} format={format} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-
-        <div className="space-y-6">
-          <section aria-labelledby="timeline-title">
-            <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
-              What changed
-            </h2>
-            {state.timeline.length === 0 ? (
-              <p className="text-sm text-(--b-muted)">Nothing yet since you opened the page.</p>
-            ) : (
-              <ol data-testid="timeline" className="space-y-1 text-sm">
-                {state.timeline.map((entry) => (
-                  <li key={entry.id} className="flex gap-2">
-                    <time dateTime={entry.at} className="shrink-0 tabular-nums text-(--b-muted)">
-                      {new Date(entry.at).toLocaleTimeString([], {
-                        hour: "2-digit",
-                        minute: "2-digit",
-                        second: "2-digit",
-                      })}
-                    </time>
-                    <span>{entry.text}</span>
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
-          <Statistics event={shown} />
-          <LineupsPanel lineups={state.lineups} event={shown} />
+        <div className="min-w-0 space-y-6">
+          {moment === null ? (
+            <MarketList markets={state.markets} store={store} format={format} moment={null} />
+          ) : row ? (
+            <MarketList markets={row.markets} format={format} moment={row.moment} />
+          ) : null}
+          <LineMovement
+            markets={state.markets}
+            histories={histories}
+            live={state.movement}
+            from={Math.min(until, Math.floor(timeline.start / 10) * 10)}
+            until={until}
+            moment={moment === null ? null : (row?.moment ?? null)}
+            format={format}
+          />
+        </div>
+        <div className="min-w-0 space-y-6">
+          <WhatChanged timeline={state.timeline} />
+          {shown ? <Statistics event={shown} /> : null}
+          <LineupsPanel lineups={state.lineups} event={live} />
         </div>
       </div>
     </BoardFrame>
-  );
-}
-
-function BackToBoard() {
-  return (
-    <Link href="/board" className="text-sm text-(--b-accent) underline underline-offset-4">
-      ← Live board
-    </Link>
-  );
-}
-
-/** Each statistic as a pair of bars, the home side's share against the away side's. */
-function Statistics({ event }: { event: EventState }) {
-  if (event.stats.length === 0) return null;
-  return (
-    <section aria-labelledby="stats-title">
-      <h2 id="stats-title" className="mb-2 text-lg font-semibold">
-        Statistics
-      </h2>
-      <dl className="space-y-2 text-sm">
-        {event.stats.map((stat) => {
-          const total = Math.abs(stat.home) + Math.abs(stat.away);
-          const homeShare = total === 0 ? 50 : (Math.abs(stat.home) / total) * 100;
-          return (
-            <div key={stat.label}>
-              <dt className="flex justify-between">
-                <span className="tabular-nums">{stat.home}</span>
-                <span className="text-(--b-muted)">{stat.label}</span>
-                <span className="tabular-nums">{stat.away}</span>
-              </dt>
-              <dd className="mt-0.5 flex h-1.5 gap-0.5" aria-hidden="true">
-                <span className="rounded-l bg-(--b-accent)" style={{ width: `${homeShare}%` }} />
-                <span className="flex-1 rounded-r bg-(--b-muted)" />
-              </dd>
-            </div>
-          );
-        })}
-      </dl>
-    </section>
-  );
-}
-
-function LineupsPanel({ lineups, event }: { lineups: Lineups | null; event: EventState }) {
-  const published = lineups && (lineups.home.length > 0 || lineups.away.length > 0);
-  return (
-    <section aria-labelledby="lineups-title">
-      <h2 id="lineups-title" className="mb-2 text-lg font-semibold">
-        Lineups
-      </h2>
-      {!published ? (
-        <p className="text-sm text-(--b-muted)">Not published yet.</p>
-      ) : (
-        <div className="grid grid-cols-2 gap-4 text-sm">
-          {(["home", "away"] as const).map((side) => (
-            <div key={side}>
-              <h3 className="mb-1 font-semibold">{event[side]}</h3>
-              <ul className="space-y-0.5">
-                {lineups[side].map((player) => (
-                  <li key={`${player.number}-${player.name}`} className="flex gap-2">
-                    <span className="w-6 text-right tabular-nums text-(--b-muted)">{player.number}</span>
-                    <span className="min-w-0 truncate">{player.name}</span>
-                    <span className="text-xs text-(--b-muted)">{player.position}</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </div>
-      )}
-    </section>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { z } from "zod";
 import { openStream, type StreamMessage } from "./stream";
 import type { Freshness, StreamStore } from "./stream-store";
@@ -34,6 +34,7 @@ let clockTimer: ReturnType<typeof setInterval> | undefined;
 function subscribeClock(listener: () => void) {
   clockListeners.add(listener);
   if (!clockTimer) {
+    clockNow = Date.now();
     clockTimer = setInterval(() => {
       clockNow = Date.now();
       for (const l of clockListeners) l();
@@ -55,6 +56,16 @@ export function useClock(): number {
     () => clockNow,
     () => 0,
   );
+}
+
+/** `value` once it has stayed the same for `ms`: what a control settled on, not each step on the way. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 /** A value kept in the browser's localStorage, the same in every component that reads `key`. */

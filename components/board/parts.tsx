@@ -224,7 +224,8 @@ export function ThemeSwitch() {
 /** A market's outcomes as price cells, side by side (three to a row at most). */
 export function MarketPrices(props: {
   market: Market;
-  store: StreamStore;
+  /** The live store whose price moves flash; none for a state of the past. */
+  store?: StreamStore;
   format: OddsFormat;
   label?: (name: string, index: number) => string;
   type?: string;
@@ -239,7 +240,7 @@ export function MarketPrices(props: {
           market={market}
           outcomeIndex={index}
           format={format}
-          flash={store.flash(market.id, outcome.id)}
+          flash={store?.flash(market.id, outcome.id)}
           label={props.label?.(outcome.name, index)}
         />
       ))}

@@ -13,5 +13,8 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   // An event the feed has never had is missing for every member: a 404 at once, rather than a page
   // that goes looking for it. One the member's view cannot show is the page's own to explain.
   if (!currentInstance().views.present.get(id)) notFound();
-  return <EventView id={id} pingSeconds={loadConfig().STREAM_PING_SECONDS} />;
+  const config = loadConfig();
+  return (
+    <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.REVISION_RETENTION_SECONDS} />
+  );
 }

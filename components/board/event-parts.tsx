@@ -1,0 +1,221 @@
+"use client";
+
+import Link from "next/link";
+import type { EventState, Lineups, TimelineEntry } from "./event-store";
+import { ReadError, type PastRow } from "./event-reads";
+import type { OddsFormat } from "./odds-format";
+import { MarketPrices } from "./parts";
+import { clockTime } from "./past-moment";
+import type { Market, StreamStore } from "./stream-store";
+
+// The pieces of the event page, each showing the live state or, with a moment, a state of the past.
+
+export function BackToBoard() {
+  return (
+    <Link href="/board" className="text-sm text-(--b-accent) underline underline-offset-4">
+      ← Live board
+    </Link>
+  );
+}
+
+/** Marks what follows as the past, says which moment, and leads back to the live view. */
+export function PastBanner(props: { moment: number; row: PastRow | undefined; error: Error | null; onLive(): void }) {
+  const { row, moment, error } = props;
+  const shown = row?.moment ?? moment;
+  return (
+    <div
+      data-testid="past-banner"
+      className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg border-2 border-dashed border-(--b-warn) bg-(--b-warn-bg) px-4 py-2 text-(--b-warn)"
+    >
+      <p role="status" className="text-sm">
+        <strong data-testid="past-moment" className="text-base">
+          As of {clockTime(shown)} — the past
+        </strong>
+        {row ? <span className="ml-2 tabular-nums">revision {row.revision}</span> : null}
+        {row && !row.onBoard ? <span className="block">The event was not on the board at that moment.</span> : null}
+        {row && row.moment !== moment && !error ? (
+          <span className="block">Reading the board as of {clockTime(moment)}…</span>
+        ) : null}
+        {!row && !error ? <span className="block">Reading the board as of then…</span> : null}
+        {error ? <span className="block">{pastProblem(error)}</span> : null}
+      </p>
+      <button
+        type="button"
+        onClick={props.onLive}
+        className="rounded-md border border-(--b-warn) bg-(--b-bg) px-3 py-1.5 text-sm font-semibold text-(--b-fg)"
+      >
+        Back to live
+      </button>
+    </div>
+  );
+}
+
+function pastProblem(error: Error): string {
+  if (!(error instanceof ReadError)) return "The board as of then could not be read.";
+  if (error.problem?.code === "retention_exceeded") return "That moment is older than the history kept.";
+  return error.problem?.detail ?? `The board as of then could not be read (${error.status}).`;
+}
+
+const STATUS_LABELS: Record<EventState["status"], string> = {
+  upcoming: "Not started",
+  live: "Live",
+  suspended: "Suspended",
+  postponed: "Postponed",
+  finished: "Finished",
+  cancelled: "Cancelled",
+};
+
+/** Score, clock and period; the live score is announced when it changes, a past one is not. */
+export function ScoreCard({ event, over, past }: { event: EventState; over: boolean; past: boolean }) {
+  return (
+    <section
+      aria-label={past ? "Score, in the past" : "Score"}
+      data-past={past || undefined}
+      className={`mt-4 rounded-lg border bg-(--b-cell) p-4 ${past ? "border-2 border-dashed border-(--b-warn)" : "border-(--b-line)"}`}
+    >
+      <p
+        data-testid="event-score"
+        aria-live={past ? undefined : "polite"}
+        aria-atomic={past ? undefined : "true"}
+        className="text-center text-4xl font-bold tabular-nums"
+      >
+        <span className="sr-only">
+          {event.home} {event.score.home}, {event.away} {event.score.away}
+        </span>
+        <span aria-hidden="true">
+          {event.score.home} – {event.score.away}
+        </span>
+      </p>
+      <p data-testid="event-state" className="mt-1 text-center text-sm text-(--b-muted)">
+        {over || event.status === "finished" || event.status === "cancelled" ? (
+          <strong className="text-(--b-fg)">{event.status === "cancelled" ? "Cancelled" : "Finished"}</strong>
+        ) : (
+          [STATUS_LABELS[event.status], event.period, event.clock].filter(Boolean).join(" · ")
+        )}
+      </p>
+    </section>
+  );
+}
+
+/** Every market of the event with its prices; a past state's do not flash. */
+export function MarketList(props: {
+  markets: readonly Market[];
+  store?: StreamStore;
+  format: OddsFormat;
+  moment: number | null;
+}) {
+  const { markets, moment } = props;
+  return (
+    <section aria-labelledby="markets-title" data-past={moment !== null || undefined}>
+      <h2 id="markets-title" className="mb-2 text-lg font-semibold">
+        {moment === null ? "Markets" : `Markets as of ${clockTime(moment)}`}
+      </h2>
+      {markets.length === 0 ? (
+        <p className="text-sm text-(--b-muted)">
+          {moment === null ? "No market is offered on this event." : "No market was on the board at that moment."}
+        </p>
+      ) : (
+        <ul className="space-y-3">
+          {markets.map((market) => (
+            <li key={market.id} data-testid="event-market" data-status={market.status}>
+              <p className="mb-1 flex items-baseline justify-between text-sm">
+                <span className="font-semibold">{market.name}</span>
+                <span className="text-xs text-(--b-muted)">
+                  {market.status === "open" ? "" : market.status === "settled" ? "Settled" : "Suspended"}
+                </span>
+              </p>
+              <MarketPrices market={market} store={props.store} format={props.format} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Each statistic as a pair of bars, the home side's share against the away side's. */
+export function Statistics({ event }: { event: EventState }) {
+  if (event.stats.length === 0) return null;
+  return (
+    <section aria-labelledby="stats-title">
+      <h2 id="stats-title" className="mb-2 text-lg font-semibold">
+        Statistics
+      </h2>
+      <dl className="space-y-2 text-sm">
+        {event.stats.map((stat) => {
+          const total = Math.abs(stat.home) + Math.abs(stat.away);
+          const homeShare = total === 0 ? 50 : (Math.abs(stat.home) / total) * 100;
+          return (
+            <div key={stat.label}>
+              <dt className="flex justify-between">
+                <span className="tabular-nums">{stat.home}</span>
+                <span className="text-(--b-muted)">{stat.label}</span>
+                <span className="tabular-nums">{stat.away}</span>
+              </dt>
+              <dd className="mt-0.5 flex h-1.5 gap-0.5" aria-hidden="true">
+                <span className="rounded-l bg-(--b-accent)" style={{ width: `${homeShare}%` }} />
+                <span className="flex-1 rounded-r bg-(--b-muted)" />
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
+  );
+}
+
+export function LineupsPanel({ lineups, event }: { lineups: Lineups | null; event: EventState }) {
+  const published = lineups && (lineups.home.length > 0 || lineups.away.length > 0);
+  return (
+    <section aria-labelledby="lineups-title">
+      <h2 id="lineups-title" className="mb-2 text-lg font-semibold">
+        Lineups
+      </h2>
+      {!published ? (
+        <p className="text-sm text-(--b-muted)">Not published yet.</p>
+      ) : (
+        <div className="grid grid-cols-2 gap-4 text-sm">
+          {(["home", "away"] as const).map((side) => (
+            <div key={side}>
+              <h3 className="mb-1 font-semibold">{event[side]}</h3>
+              <ul className="space-y-0.5">
+                {lineups[side].map((player) => (
+                  <li key={`${player.number}-${player.name}`} className="flex gap-2">
+                    <span className="w-6 text-right tabular-nums text-(--b-muted)">{player.number}</span>
+                    <span className="min-w-0 truncate">{player.name}</span>
+                    <span className="text-xs text-(--b-muted)">{player.position}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** What changed since the page opened, newest first. */
+export function WhatChanged({ timeline }: { timeline: readonly TimelineEntry[] }) {
+  return (
+    <section aria-labelledby="timeline-title">
+      <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
+        What changed
+      </h2>
+      {timeline.length === 0 ? (
+        <p className="text-sm text-(--b-muted)">Nothing yet since you opened the page.</p>
+      ) : (
+        <ol data-testid="timeline" className="space-y-1 text-sm">
+          {timeline.map((entry) => (
+            <li key={entry.id} className="flex gap-2">
+              <time dateTime={entry.at} className="shrink-0 tabular-nums text-(--b-muted)">
+                {clockTime(Math.floor(Date.parse(entry.at) / 1_000))}
+              </time>
+              <span>{entry.text}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// The event page's timeline: the window of the past a viewer can scrub through, in whole seconds,
+// and the moment chosen in it as the API's `as_of`. The end of the window is the live view.
+
+export type TimelineWindow = {
+  /** The first moment that can be shown (s). */
+  start: number;
+  /** Now, as the viewer's data stands (a sandbox view is its delay behind) (s). */
+  end: number;
+  /** The history kept, not the event, is what the window begins with. */
+  limited: boolean;
+};
+
+/**
+ * A moment this close to the edge of the history kept may be pruned on its way to the server, so the
+ * window begins a little later.
+ */
+export const EDGE_SECONDS = 10;
+
+/** Where the history worth reading begins (ms): the event's kickoff, unless the history kept is shorter. */
+export function historyFrom(kickoff: string, now: number, historySeconds: number): number {
+  const kept = now - (historySeconds - EDGE_SECONDS) * 1_000;
+  const began = Date.parse(kickoff);
+  return began <= now ? Math.max(began, kept) : kept;
+}
+
+/**
+ * From the event's kickoff, the beginning of the history kept or the event's first state the
+ * history has (`earliest`, ms), whichever is latest, to now. Before kickoff the window is the
+ * history kept before it: the prices before the start move too.
+ */
+export function timelineWindow(input: {
+  kickoff: string;
+  now: number;
+  historySeconds: number;
+  delaySeconds: number;
+  earliest: number | null;
+}): TimelineWindow {
+  const end = Math.floor(input.now / 1_000) - input.delaySeconds;
+  const kept = Math.ceil(input.now / 1_000) - input.historySeconds + EDGE_SECONDS;
+  const kickoff = Math.ceil(Date.parse(input.kickoff) / 1_000);
+  const began = kickoff <= end ? kickoff : -Infinity;
+  const first = input.earliest === null ? -Infinity : Math.ceil(input.earliest / 1_000);
+  const start = Math.min(end, Math.max(began, kept, first));
+  return { start, end, limited: kept > began && kept >= first };
+}
+
+/** The moment a position of the range stands for: null at its end, the live view. */
+export function momentOf(value: number, window: TimelineWindow): number | null {
+  if (!Number.isFinite(value) || value >= window.end) return null;
+  return Math.max(window.start, Math.floor(value));
+}
+
+/** The range's position for a moment (null: live, at the end). */
+export function rangeValue(moment: number | null, window: TimelineWindow): number {
+  if (moment === null) return window.end;
+  return Math.min(window.end, Math.max(window.start, moment));
+}
+
+/** The moment as the API's `as_of`: an ISO 8601 time, UTC. */
+export function asOfParam(moment: number): string {
+  return new Date(moment * 1_000).toISOString();
+}
+
+/** HH:MM:SS on the viewer's clock, as every time on the board is shown. */
+export function clockTime(moment: number): string {
+  const date = new Date(moment * 1_000);
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+/** How long the history reaches back, for people: "15 minutes", "24 hours", "7 days". */
+export function historySpan(seconds: number): string {
+  const [count, unit] =
+    seconds % 86_400 === 0 && seconds >= 86_400
+      ? [seconds / 86_400, "day"]
+      : seconds % 3_600 === 0 && seconds >= 3_600
+        ? [seconds / 3_600, "hour"]
+        : [Math.round(seconds / 60), "minute"];
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,162 @@
+import { z } from "zod";
+import { envelope, Market as MarketSchema, Outcome } from "@/lib/api/schemas";
+import type { Market } from "./stream-store";
+
+// A market's line movement: its states over time, oldest first, as the history endpoint gives them
+// and as the event's stream extends them, and the series a chart and its table draw from them.
+
+/** Each market's points received from the stream, by market id. */
+export type Movement = Readonly<Record<string, readonly MarketPoint[]>>;
+
+// GET /api/v1/events/{id}/markets/{market_id}/history, as the contract describes it, from the API's
+// own market and outcome schemas.
+export const MarketHistoryAnswer = envelope(
+  z.strictObject({
+    event_id: z.string(),
+    market_id: z.string(),
+    points: z.array(
+      MarketSchema.pick({ status: true, line: true }).extend({
+        at: z.iso.datetime(),
+        revision: z.int(),
+        outcomes: z.array(Outcome.pick({ id: true, price: true, status: true })),
+      }),
+    ),
+  }),
+);
+
+/** The market's state after one change: `revision` is the feed revision that made it. */
+export type MarketPoint = z.infer<typeof MarketHistoryAnswer>["data"]["points"][number];
+
+/** Points kept per market from the stream: hours of a busy market, and a bound on a page left open. */
+export const LIVE_POINTS = 2_000;
+
+export function pointOf(market: Market, revision: number): MarketPoint {
+  return {
+    at: market.updated_at,
+    revision,
+    status: market.status,
+    line: market.line,
+    outcomes: market.outcomes.map(({ id, price, status }) => ({ id, price, status })),
+  };
+}
+
+function sameState(a: MarketPoint, b: MarketPoint): boolean {
+  return (
+    a.status === b.status &&
+    a.line === b.line &&
+    a.outcomes.length === b.outcomes.length &&
+    a.outcomes.every(
+      (o, i) => o.id === b.outcomes[i]!.id && o.price === b.outcomes[i]!.price && o.status === b.outcomes[i]!.status,
+    )
+  );
+}
+
+/**
+ * The stream's markets at `revision` appended to their lines. A market whose state did not change (a
+ * snapshot, a conflated message) adds nothing; the same object comes back when nothing was added.
+ */
+export function appendPoints(movement: Movement, revision: number, markets: readonly Market[]): Movement {
+  let next: Record<string, readonly MarketPoint[]> | null = null;
+  for (const market of markets) {
+    const line = (next ?? movement)[market.id] ?? [];
+    const point = pointOf(market, revision);
+    const last = line.at(-1);
+    if (last && (last.revision >= revision || sameState(last, point))) continue;
+    next ??= { ...movement };
+    next[market.id] = line.length >= LIVE_POINTS ? [...line.slice(1 - LIVE_POINTS), point] : [...line, point];
+  }
+  return next ?? movement;
+}
+
+/** The history read once, then what the stream added after its last revision. */
+export function mergePoints(
+  history: readonly MarketPoint[] | undefined,
+  live: readonly MarketPoint[] | undefined,
+): readonly MarketPoint[] {
+  if (!live || live.length === 0) return history ?? [];
+  const merged = [...(history ?? [])];
+  const through = merged.at(-1)?.revision ?? -1;
+  for (const point of live) {
+    const last = merged.at(-1);
+    if (point.revision <= through || (last && sameState(last, point))) continue;
+    merged.push(point);
+  }
+  return merged;
+}
+
+/** One moment of a chart: each outcome's price by outcome id, null while it cannot be backed. */
+export type ChartRow = { at: number; values: Record<string, number | null> };
+
+function rowOf(at: number, point: MarketPoint): ChartRow {
+  const values: Record<string, number | null> = {};
+  for (const outcome of point.outcomes) {
+    values[outcome.id] = point.status === "open" && outcome.status === "active" ? outcome.price : null;
+  }
+  return { at, values };
+}
+
+/**
+ * The rows a step chart draws from `from` to `until` (ms): the state at `from` first (the last point
+ * at or before it), then each change, then the last state carried to `until`. A suspended market or
+ * outcome is a gap. `outcomes` lists every outcome id in the order first seen.
+ */
+export function chartSeries(
+  points: readonly MarketPoint[],
+  from: number,
+  until: number,
+): { rows: ChartRow[]; outcomes: string[] } {
+  const rows: ChartRow[] = [];
+  const outcomes = new Set<string>();
+  let before: MarketPoint | undefined;
+  for (const point of points) {
+    for (const outcome of point.outcomes) outcomes.add(outcome.id);
+    const at = Date.parse(point.at);
+    if (at <= from) before = point;
+    else rows.push(rowOf(at, point));
+  }
+  if (before) rows.unshift(rowOf(from, before));
+  const last = points.at(-1);
+  const lastAt = rows.at(-1)?.at;
+  if (last && lastAt !== undefined && until > lastAt) rows.push(rowOf(until, last));
+  return { rows, outcomes: [...outcomes] };
+}
+
+/** The prices' span with a margin above and below, so that a flat line is not drawn on the axis. */
+export function priceDomain(rows: readonly ChartRow[]): [number, number] {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const row of rows) {
+    for (const price of Object.values(row.values)) {
+      if (price === null) continue;
+      low = Math.min(low, price);
+      high = Math.max(high, price);
+    }
+  }
+  if (low > high) return [1, 2];
+  const margin = Math.max((high - low) * 0.1, 0.05);
+  // Ends on a twentieth, for round ticks (the tolerance for 1.85 * 20 not being 37); a decimal price is
+  // above 1, so the axis need not go below it.
+  const down = (value: number) => Math.floor(value * 20 + 1e-9) / 20;
+  const up = (value: number) => Math.ceil(value * 20 - 1e-9) / 20;
+  return [Math.max(1, down(low - margin)), up(high + margin)];
+}
+
+/** The points a reader is told of: the state at `from`, then every change after it. */
+export function pointsSince(points: readonly MarketPoint[], from: number): readonly MarketPoint[] {
+  let first = 0;
+  for (let i = 0; i < points.length; i++) if (Date.parse(points[i]!.at) <= from) first = i;
+  return first === 0 ? points : points.slice(first);
+}
+
+/** An outcome's first and last price within the points (null: never priced there). */
+export function priceRange(points: readonly MarketPoint[], outcomeId: string): { first: number; last: number } | null {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const point of points) {
+    const outcome = point.outcomes.find((o) => o.id === outcomeId);
+    if (!outcome) continue;
+    first ??= outcome.price;
+    last = outcome.price;
+  }
+  return first === null || last === null ? null : { first, last };
+}
