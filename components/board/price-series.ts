@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { envelope, Market as MarketSchema, Outcome } from "@/lib/api/schemas";
+import type { z } from "zod";
+import { envelope, MarketHistory } from "@/lib/api/schemas";
 import type { Market } from "./stream-store";
 
 // A market's line movement: its states over time, oldest first, as the history endpoint gives them
@@ -8,21 +8,8 @@ import type { Market } from "./stream-store";
 /** Each market's points received from the stream, by market id. */
 export type Movement = Readonly<Record<string, readonly MarketPoint[]>>;
 
-// GET /api/v1/events/{id}/markets/{market_id}/history, as the contract describes it, from the API's
-// own market and outcome schemas.
-export const MarketHistoryAnswer = envelope(
-  z.strictObject({
-    event_id: z.string(),
-    market_id: z.string(),
-    points: z.array(
-      MarketSchema.pick({ status: true, line: true }).extend({
-        at: z.iso.datetime(),
-        revision: z.int(),
-        outcomes: z.array(Outcome.pick({ id: true, price: true, status: true })),
-      }),
-    ),
-  }),
-);
+// GET /api/v1/events/{id}/markets/{market_id}/history: the API's own schema.
+export const MarketHistoryAnswer = envelope(MarketHistory);
 
 /** The market's state after one change: `revision` is the feed revision that made it. */
 export type MarketPoint = z.infer<typeof MarketHistoryAnswer>["data"]["points"][number];
