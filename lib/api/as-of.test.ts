@@ -124,8 +124,8 @@ describe("the revision of a moment", () => {
     expect(await revisionOf(later, { revision: 3 }, "as_of")).toBe(3);
     expect(await refusal(revisionOf(later, { at: at(29) }, "as_of"))).toMatchObject({ code: "retention_exceeded" });
     expect(await refusal(revisionOf(later, { revision: 2 }, "as_of"))).toMatchObject({ code: "retention_exceeded" });
-    // Pruning that went further: nothing at or below the highest revision it deleted.
-    feed.retainedAfter = 3;
+    // Pruning that went further: the history is whole from the last revision recorded before its cut.
+    feed.retainedAfter = 4;
     expect(await refusal(revisionOf(context, { revision: 3 }, "as_of"))).toMatchObject({ code: "retention_exceeded" });
     expect(await refusal(revisionOf(context, { at: at(35) }, "as_of"))).toMatchObject({ code: "retention_exceeded" });
     expect(await revisionOf(context, { revision: 4 }, "as_of")).toBe(4);

@@ -47,7 +47,7 @@ export async function revisionOf(context: RequestContext, moment: Moment, param:
     if (moment.at < oldestMoment(context)) throw beyondHistory(context, what);
     const { revision, prunedThrough } = await context.history.historyAt(moment.at, through);
     // Pruning went past the moment (it keeps each event's newest state, not every state before).
-    if (prunedThrough > 0 && revision <= prunedThrough) throw beyondHistory(context, what);
+    if (revision < prunedThrough) throw beyondHistory(context, what);
     return revision;
   }
   const what = `${param}=${moment.revision}`;
@@ -55,7 +55,7 @@ export async function revisionOf(context: RequestContext, moment: Moment, param:
   if (moment.revision === through) return through;
   // The state at a revision is whole only from the one the oldest kept moment shows on.
   const oldest = await context.history.historyAt(oldestMoment(context), through);
-  const pruned = oldest.prunedThrough > 0 && moment.revision <= oldest.prunedThrough;
+  const pruned = moment.revision < oldest.prunedThrough;
   if (moment.revision < oldest.revision || pruned) throw beyondHistory(context, what);
   return moment.revision;
 }

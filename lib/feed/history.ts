@@ -116,8 +116,8 @@ export async function lastRevisionRecordedBy(db: Database, at: Date, through: nu
 }
 
 /**
- * The revision of `at` (as `lastRevisionRecordedBy`) and the highest revision pruning deleted, in
- * one read: a state at or below `prunedThrough` may lack a revision it was built from.
+ * The revision of `at` (as `lastRevisionRecordedBy`) and where the history is whole from, in one
+ * read: a state below `prunedThrough` may lack a revision it was built from.
  */
 export async function historyAt(
   db: Database,
@@ -224,11 +224,15 @@ export async function pruneRevisions(db: Database, before: Date): Promise<number
           )
         returning r.revision`),
     );
-    const highest = Math.max(0, ...rows.map((row) => Number(row.revision)));
-    if (highest > 0) {
-      await tx.execute(
-        sql`update revision_counter set pruned_through = greatest(pruned_through, ${highest}) where id = 1`,
-      );
+    if (rows.length > 0) {
+      // The state at a revision recorded before the cut may have lost a row, not only at those
+      // deleted: the history is whole from the last revision recorded before it.
+      await tx.execute(sql`
+        update revision_counter set pruned_through = greatest(
+          pruned_through,
+          (select coalesce(max(revision), 0) from event_revisions where recorded_at < ${before.toISOString()})
+        )
+        where id = 1`);
     }
     return rows.length;
   });

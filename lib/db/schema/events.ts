@@ -130,7 +130,8 @@ export const revisionCounter = pgTable(
   {
     id: integer("id").primaryKey(),
     lastRevision: bigint("last_revision", { mode: "number" }).notNull(),
-    // The highest revision pruning has deleted: a reader resuming after an older one has a gap.
+    // Where the history is whole from: the last revision recorded before pruning's cut. A reader
+    // resuming after an older one, or a state at one, may lack a row that went.
     prunedThrough: bigint("pruned_through", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("revision_counter_single_row", sql`${t.id} = 1`)],
