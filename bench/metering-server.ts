@@ -68,7 +68,7 @@ const common = {
   now,
   streams: streamSettings(config),
   sessionSecret: authSecret(config),
-  historySeconds: config.REVISION_RETENTION_SECONDS,
+  historySeconds: config.HISTORY_SECONDS,
 };
 const meteredApi = await startApi({ ...common, keys: new KeyCache(keysOf(handle.db)), meter });
 const unmeteredApi = await startApi({ ...common, keys: new KeyCache(keysOf(handle.db)), meter: admitAll });

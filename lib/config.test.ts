@@ -19,6 +19,7 @@ describe("configuration", () => {
       SIM_SPEED: 1,
       SIM_SEED: 1,
       REVISION_RETENTION_SECONDS: 900,
+      HISTORY_SECONDS: 86_400,
       SANDBOX_DELAY_SECONDS: 60,
       API_ENTRY: "node",
       TRUST_PROXY_HOPS: 0,

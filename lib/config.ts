@@ -27,11 +27,18 @@ const configSchema = z.object({
     .max(2 ** 31)
     .default(1),
   FEED_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
-  // Long enough for the sandbox's 60-second view and stream resumption after a reconnect.
+  // How long every revision is kept whole in the recent table (full states, one read per moment),
+  // before only the archive holds it: long enough for the sandbox's 60-second view.
   REVISION_RETENTION_SECONDS: positiveInt
     .min(120)
     .max(7 * 86_400)
     .default(900),
+  // How far back the history reaches (the archive; `history_seconds` in /me): as_of, market
+  // history, changes and stream resumption. At least the recent table's window.
+  HISTORY_SECONDS: positiveInt
+    .min(120)
+    .max(30 * 86_400)
+    .default(86_400),
   // How far behind real time a sandbox key sees the feed (the spec: 60 seconds).
   SANDBOX_DELAY_SECONDS: positiveInt.max(3_600).default(60),
   // Which server answers /api/v1: `node` (our node:http server calls the API directly, the fast
@@ -131,6 +138,12 @@ export function loadConfig(env: Environment = process.env): Config {
       throw new ConfigError(
         'Invalid configuration:\n  NEXTAUTH_URL="": must be set in production behind load balancers ' +
           "(TRUST_PROXY_HOPS > 0): the console's public address, e.g. https://data.example.com",
+      );
+    }
+    if (parsed.data.HISTORY_SECONDS < parsed.data.REVISION_RETENTION_SECONDS) {
+      throw new ConfigError(
+        `Invalid configuration:\n  HISTORY_SECONDS="${parsed.data.HISTORY_SECONDS}": must be at least ` +
+          `REVISION_RETENTION_SECONDS (${parsed.data.REVISION_RETENTION_SECONDS}): the archive takes over from the recent table`,
       );
     }
     return parsed.data;

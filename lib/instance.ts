@@ -67,7 +67,7 @@ export async function startInstance(config: Config): Promise<Instance> {
     meter,
     streams: streamSettings(config),
     sessionSecret: authSecret(config),
-    historySeconds: config.REVISION_RETENTION_SECONDS,
+    historySeconds: config.HISTORY_SECONDS,
     trustedHops: config.TRUST_PROXY_HOPS,
     observe: metrics ? (route, status, seconds) => metrics.observeRequest(route, status, seconds) : undefined,
   });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "../lib/db/index.ts";
-import { pruneRevisions } from "../lib/feed/history.ts";
+import { forgetHistory } from "../testing/history.ts";
 import type { Backend, TestDatabase } from "../testing/databases.ts";
 import { residentBytes } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
@@ -265,7 +265,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
         options.backend.name === "postgres"
           ? async () => {
               const handle = await openDatabase(database.config);
-              await pruneRevisions(handle.db, new Date(Date.now() + 60_000));
+              await forgetHistory(handle.db);
               await handle.close();
             }
           : undefined,

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { EventStatus, Lineups, Market, RevisionKind, Sport } from "../db/schema/index.ts";
 import type { EventState } from "./schemas.ts";
+import { archivedAfter, archivedRevisionAt, archivedStatesAt } from "./archive-reads.ts";
+import { BUCKET_MS } from "./archive.ts";
 
 // Reads of the revision history: the state of an event, its markets or lineups, or of every
 // event, as it was at a moment of the retention window. Each is one indexed query: for an event,
@@ -49,16 +51,72 @@ export async function eventsAsOf(db: Database, at: Date, filter: EventFilter = {
 export type Revision = { revision: number; eventId: string; kind: RevisionKind; recordedAt: Date; state: unknown };
 
 /**
+ * Where each part of the history is whole: the recent table after `recentFrom` (pruning deletes
+ * only what the archive holds), the archive after `wholeFrom` through `archivedThrough`, for the
+ * moments before `archivedUntil`.
+ */
+type Bounds = { recentFrom: number; archivedThrough: number; wholeFrom: number; archivedUntil: Date | null };
+
+async function bounds(db: Database): Promise<Bounds> {
+  const [row] = rowsOf<{
+    pruned_through: string | number;
+    archived_through: string | number;
+    archive_whole_from: string | number;
+    last_bucket: string | Date | null;
+  }>(
+    await db.execute(sql`
+      select pruned_through, archived_through, archive_whole_from,
+        (select max(starts_at) from history_buckets) as last_bucket
+      from revision_counter where id = 1`),
+  );
+  return {
+    recentFrom: Number(row?.pruned_through ?? 0),
+    archivedThrough: Number(row?.archived_through ?? 0),
+    wholeFrom: Number(row?.archive_whole_from ?? 0),
+    archivedUntil: row?.last_bucket ? new Date(new Date(row.last_bucket).getTime() + BUCKET_MS) : null,
+  };
+}
+
+type AfterOptions = { eventIds?: readonly string[]; until?: Date; through?: number; limit?: number };
+
+/**
  * The revisions after `after`, in order, recorded at or before `until` (a sandbox reader stays 60
- * seconds behind): what a stream resuming from Last-Event-ID replays. `complete` is false when the
- * retention window no longer holds every revision after `after`, and the reader must start again
- * from a snapshot.
+ * seconds behind): what a stream resuming from Last-Event-ID replays. At least `limit` of them
+ * unless no more are kept (an archived bucket may give more). `complete` is false when the history
+ * no longer holds every revision after `after`, and the reader must start again from a snapshot.
  */
 export async function revisionsAfter(
   db: Database,
   after: number,
-  options: { eventIds?: readonly string[]; until?: Date; through?: number; limit?: number } = {},
+  options: AfterOptions = {},
 ): Promise<{ revisions: Revision[]; complete: boolean }> {
+  const limit = options.limit ?? 10_000;
+  const through = options.through ?? Number.MAX_SAFE_INTEGER;
+  const history = await bounds(db);
+  if (after < history.wholeFrom) return { complete: false, revisions: [] };
+  const revisions: Revision[] = [];
+  let from = after;
+  // Older than the recent table holds whole: the archive, page by page, then the recent table.
+  if (after < history.recentFrom) {
+    while (revisions.length < limit && from < Math.min(history.archivedThrough, through)) {
+      const page = await archivedAfter(db, from, { eventIds: options.eventIds });
+      for (const revision of page.revisions) {
+        if (revision.revision > Math.min(through, history.archivedThrough)) break;
+        if (!options.until || revision.recordedAt <= options.until) revisions.push(revision);
+      }
+      const next = Math.min(page.reached, history.archivedThrough);
+      if (next <= from) break;
+      from = next;
+    }
+    from = Math.max(from, history.archivedThrough);
+  }
+  if (revisions.length < limit && from < through) {
+    revisions.push(...(await recentAfter(db, from, { ...options, limit: limit - revisions.length })));
+  }
+  return { complete: true, revisions };
+}
+
+async function recentAfter(db: Database, after: number, options: AfterOptions): Promise<Revision[]> {
   const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
   const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
   const through = options.through === undefined ? sql`` : sql`and revision <= ${options.through}`;
@@ -69,13 +127,7 @@ export async function revisionsAfter(
       order by revision
       limit ${options.limit ?? 10_000}`),
   );
-  const [counter] = rowsOf<{ pruned_through: string | number }>(
-    await db.execute(sql`select pruned_through from revision_counter where id = 1`),
-  );
-  return {
-    complete: after >= Number(counter?.pruned_through ?? 0),
-    revisions: rows.map(toRevision),
-  };
+  return rows.map(toRevision);
 }
 
 type RevisionRow = {
@@ -124,17 +176,20 @@ export async function historyAt(
   at: Date,
   through: number,
 ): Promise<{ revision: number; prunedThrough: number }> {
-  const [row] = rowsOf<{ first_later: string | number | null; pruned_through: string | number | null }>(
+  const history = await bounds(db);
+  const archived = history.archivedUntil && at < history.archivedUntil ? await archivedRevisionAt(db, at) : null;
+  if (archived !== null) return { revision: Math.min(archived, through), prunedThrough: history.wholeFrom };
+  // Every revision the archive holds was recorded before `at`: the first later one is a recent one.
+  const [row] = rowsOf<{ first_later: string | number | null }>(
     await db.execute(sql`
-      select
-        (select min(revision) from event_revisions
-          where recorded_at > ${at.toISOString()} and revision <= ${through}) as first_later,
-        (select pruned_through from revision_counter where id = 1) as pruned_through`),
+      select min(revision) as first_later from event_revisions
+      where recorded_at > ${at.toISOString()} and revision <= ${through}
+        and revision > ${history.archivedUntil ? history.archivedThrough : 0}`),
   );
   const firstLater = row?.first_later ?? null;
   return {
     revision: firstLater === null ? through : Number(firstLater) - 1,
-    prunedThrough: Number(row?.pruned_through ?? 0),
+    prunedThrough: history.archivedUntil ? history.wholeFrom : history.recentFrom,
   };
 }
 
@@ -153,6 +208,10 @@ export async function marketRevisions(
   marketId: string,
   window: { from: Date | null; to: Date; through: number },
 ): Promise<MarketRevision[]> {
+  const history = await bounds(db);
+  if (history.archivedUntil && (window.from === null || window.from < history.archivedUntil)) {
+    return archivedMarketRevisions(db, eventId, marketId, window, history);
+  }
   const to = window.to.toISOString();
   const from = window.from?.toISOString() ?? null;
   const market = sql`(select m from jsonb_array_elements(state) m where m->>'id' = ${marketId} limit 1) as market`;
@@ -182,6 +241,30 @@ export async function marketRevisions(
   }));
 }
 
+async function archivedMarketRevisions(
+  db: Database,
+  eventId: string,
+  marketId: string,
+  window: { from: Date | null; to: Date; through: number },
+  history: Bounds,
+): Promise<MarketRevision[]> {
+  const start = window.from ? (await historyAt(db, window.from, window.through)).revision : history.wholeFrom;
+  const leading = window.from ? await snapshotThrough(db, start, [eventId]) : [];
+  const { revisions } = await revisionsAfter(db, start, {
+    eventIds: [eventId],
+    until: window.to,
+    through: window.through,
+    limit: Number.MAX_SAFE_INTEGER,
+  });
+  return [...leading, ...revisions]
+    .filter((r) => r.kind === "markets")
+    .map((r) => ({
+      revision: r.revision,
+      recordedAt: r.recordedAt,
+      market: (r.state as Market[]).find((m) => m.id === marketId) ?? null,
+    }));
+}
+
 /**
  * Every event (or those of `eventIds`), its markets and its lineups as of revision `through`: for
  * each event and kind, the newest revision at or below it. A mirror starts from this and then
@@ -192,6 +275,8 @@ export async function snapshotThrough(
   through: number,
   eventIds?: readonly string[],
 ): Promise<Revision[]> {
+  const history = await bounds(db);
+  if (through < history.recentFrom) return archivedSnapshot(db, through, eventIds);
   const events = eventIds ? sql`and event_id in ${eventIds.length ? eventIds : [""]}` : sql``;
   const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
@@ -207,8 +292,42 @@ export async function snapshotThrough(
 }
 
 /**
- * Deletes revisions older than `before`, except the newest of each event and kind at or before
- * it: that one is the state "as of" any moment since, so it must stay.
+ * The snapshot at a revision the recent table no longer holds whole: each (event, kind) that has
+ * not changed since is as the recent table has it now; the others are as the archive has them, or,
+ * for those the archive does not know then, the recent table's newest at or before `through`.
+ */
+async function archivedSnapshot(db: Database, through: number, eventIds?: readonly string[]): Promise<Revision[]> {
+  const events = eventIds ? sql`and event_id in ${eventIds.length ? eventIds : [""]}` : sql``;
+  const newest = rowsOf<RevisionRow>(
+    await db.execute(sql`
+      select distinct on (event_id, kind) revision, event_id, kind, recorded_at, state
+      from event_revisions where true ${events}
+      order by event_id, kind, revision desc`),
+  ).map(toRevision);
+  const unchanged = newest.filter((r) => r.revision <= through);
+  const changed = newest.filter((r) => r.revision > through);
+  const archived = await archivedStatesAt(db, through, changed);
+  const known = new Set(archived.map((r) => `${r.eventId}\u0000${r.kind}`));
+  const rest = changed.filter((r) => !known.has(`${r.eventId}\u0000${r.kind}`));
+  const recent = rest.length
+    ? rowsOf<RevisionRow>(
+        await db.execute(sql`
+          select r.revision, p.event_id, p.kind, r.recorded_at, r.state
+          from jsonb_to_recordset(${JSON.stringify(rest.map((r) => ({ event_id: r.eventId, kind: r.kind })))}::jsonb)
+            as p(event_id text, kind text)
+          cross join lateral (
+            select revision, recorded_at, state from event_revisions
+            where event_id = p.event_id and kind = p.kind and revision <= ${through}
+            order by revision desc limit 1
+          ) r`),
+      ).map(toRevision)
+    : [];
+  return [...unchanged, ...archived, ...recent];
+}
+
+/**
+ * Deletes revisions older than `before` that the archive holds, except the newest of each event
+ * and kind at or before it: that one is the state "as of" any moment since, so it must stay.
  */
 export async function pruneRevisions(db: Database, before: Date): Promise<number> {
   return db.transaction(async (tx) => {
@@ -216,6 +335,7 @@ export async function pruneRevisions(db: Database, before: Date): Promise<number
       await tx.execute(sql`
         delete from event_revisions r
         where r.recorded_at < ${before.toISOString()}
+          and r.revision <= (select archived_through from revision_counter where id = 1)
           and exists (
             select 1 from event_revisions n
             where n.event_id = r.event_id and n.kind = r.kind
@@ -230,7 +350,8 @@ export async function pruneRevisions(db: Database, before: Date): Promise<number
       await tx.execute(sql`
         update revision_counter set pruned_through = greatest(
           pruned_through,
-          (select coalesce(max(revision), 0) from event_revisions where recorded_at < ${before.toISOString()})
+          (select coalesce(max(revision), 0) from event_revisions
+            where recorded_at < ${before.toISOString()} and revision <= archived_through)
         )
         where id = 1`);
     }

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "../db/index.ts";
 import { startChangeBus, type ChangeBus } from "../bus/index.ts";
 import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
+import { archiveClosedBuckets, dropArchiveBefore } from "./archive.ts";
 import { pruneFeedLines } from "./ingest-store.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { FeedViews } from "./views.ts";
@@ -28,8 +29,8 @@ export type FeedSource = {
 };
 
 /**
- * The feed machinery of one instance: its change bus, and, while it leads, its source and the
- * pruning of revisions past the retention window.
+ * The feed machinery of one instance: its change bus, and, while it leads, its source, the
+ * archiving of revisions and the pruning of what is past each window.
  */
 export type FeedService = {
   bus: ChangeBus;
@@ -62,11 +63,15 @@ export async function startFeed(
   const simulator = options.source ?? null;
   let pruneTimer: NodeJS.Timeout | undefined;
 
+  // Archiving first: the recent table deletes only what the archive holds.
   const prune = async () => {
     try {
-      const before = new Date(now().getTime() - config.REVISION_RETENTION_SECONDS * 1000);
+      const at = now();
+      await archiveClosedBuckets(handle.db, at);
+      const before = new Date(at.getTime() - config.REVISION_RETENTION_SECONDS * 1000);
       await pruneRevisions(handle.db, before);
       await pruneFeedLines(handle.db, before);
+      await dropArchiveBefore(handle.db, new Date(at.getTime() - config.HISTORY_SECONDS * 1000));
     } catch (error) {
       logger().error({ err: error }, "Pruning the feed's history failed");
     }

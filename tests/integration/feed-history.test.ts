@@ -10,6 +10,7 @@ import {
   revisionsAfter,
 } from "../../lib/feed/history.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
+import { archiveClosedBuckets, dropArchiveBefore } from "../../lib/feed/archive.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
@@ -106,7 +107,7 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     expect(behind.revisions.map((r) => r.recordedAt.getTime())).toEqual([later(60).getTime(), later(90).getTime()]);
   });
 
-  it("prunes revisions past the retention window but keeps what every moment in it needs", async () => {
+  it("prunes archived revisions past the recent window but keeps what every moment in it needs", async () => {
     const moments = [0, 30, 45, 60, 89, 90, 100, 115, 120].map(later);
     const read = async () =>
       Promise.all(
@@ -121,23 +122,24 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     // A window that starts at t0+45: moments from there on must read the same after pruning.
     const before = (await read()).slice(2);
     const total = await count();
-    const [{ last }] = rowsOf<{ last: number }>(
-      await handle.db.execute(
-        sql`select max(revision)::int as last from event_revisions where recorded_at < ${later(45).toISOString()}`,
-      ),
-    ) as [{ last: number }];
+    // Nothing is pruned that the archive does not hold yet.
+    expect(await pruneRevisions(handle.db, later(45))).toBe(0);
+    const everything = await revisionsAfter(handle.db, 0);
+    await archiveClosedBuckets(handle.db, later(3_600));
     const deleted = await pruneRevisions(handle.db, later(45));
     // hist-1's event revisions of t0 (superseded by t0+30) went; t0+30 stays as the state at t0+45.
     expect(deleted).toBe(1);
     expect(await count()).toBe(total - 1);
     expect((await read()).slice(2)).toEqual(before);
     expect(await pruneRevisions(handle.db, later(45))).toBe(0);
-    // A reader that resumes from before the last revision recorded before the cut may miss a
-    // state that went (not only the revisions deleted), and is told so.
-    const newest = (await revisionsAfter(handle.db, 0)).revisions.at(-1)!.revision;
+    // The archive holds what went: a reader resuming from the start is replayed all of it.
+    expect(await revisionsAfter(handle.db, 0)).toEqual(everything);
+    // Once the archive's hour is dropped, a reader that resumes from before its last revision may
+    // miss a state that went, and is told so.
+    const newest = everything.revisions.at(-1)!.revision;
+    expect(await dropArchiveBefore(handle.db, later(3_600))).toBe(1);
     expect((await revisionsAfter(handle.db, 0)).complete).toBe(false);
-    expect((await revisionsAfter(handle.db, last - 1)).complete).toBe(false);
-    expect((await revisionsAfter(handle.db, last)).complete).toBe(true);
+    expect((await revisionsAfter(handle.db, newest - 1)).complete).toBe(false);
     expect((await revisionsAfter(handle.db, newest)).complete).toBe(true);
     const all = await pruneRevisions(handle.db, later(1000));
     expect(all).toBeGreaterThan(0);

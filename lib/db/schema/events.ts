@@ -133,6 +133,10 @@ export const revisionCounter = pgTable(
     // Where the history is whole from: the last revision recorded before pruning's cut. A reader
     // resuming after an older one, or a state at one, may lack a row that went.
     prunedThrough: bigint("pruned_through", { mode: "number" }).notNull().default(0),
+    // The archive (history_chunks, a migration of its own as it is partitioned) holds every
+    // revision after `archive_whole_from` through `archived_through`.
+    archivedThrough: bigint("archived_through", { mode: "number" }).notNull().default(0),
+    archiveWholeFrom: bigint("archive_whole_from", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("revision_counter_single_row", sql`${t.id} = 1`)],
 );

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { decodeChunk, decodeClock, encodeChunk, encodeClock, type FullRevision } from "./archive-codec.ts";
+
+const startsAt = new Date("2026-11-20T10:00:00Z");
+const at = (ms: number) => new Date(startsAt.getTime() + ms);
+const outcome = (id: string, price: number) => ({ id, name: id.toUpperCase(), price, status: "active" });
+const market = (id: string, price: number, status = "open") => ({
+  id,
+  type: "match_winner",
+  status,
+  outcomes: [outcome("h", price), outcome("a", 3.1)],
+});
+
+function roundTrip(before: FullRevision | null, states: unknown[]) {
+  const revisions = states.map((state, i) => ({ revision: 10 + i * 3, recordedAt: at(i * 1_500), state }));
+  const chunk = decodeChunk(encodeChunk(before, revisions, startsAt), 10, startsAt);
+  expect(chunk.before).toEqual(before);
+  expect(chunk.revisions).toEqual(revisions);
+  // Exactly, key order included: a reader is served these as they were stored.
+  expect(chunk.revisions.map((r) => JSON.stringify(r.state))).toEqual(states.map((s) => JSON.stringify(s)));
+}
+
+describe("the archive's chunks", () => {
+  it("give back every markets state exactly: prices moved, markets added, dropped and reordered", () => {
+    const before = { revision: 7, recordedAt: at(-20_000), state: [market("m1", 1.5)] };
+    roundTrip(before, [
+      [market("m1", 1.6)],
+      [market("m1", 1.6), market("m2", 2.2)],
+      [market("m2", 2.2), market("m1", 1.6)],
+      [market("m2", 2.4, "suspended")],
+      [market("m2", 2.4, "suspended")],
+      [],
+      [market("m3", 9)],
+    ]);
+  });
+
+  it("give back every event state exactly, from none: keys changed, added and removed, key order kept", () => {
+    roundTrip(null, [
+      { id: "e", status: "upcoming", score: { home: 0, away: 0 }, clock: null },
+      { id: "e", status: "live", score: { home: 0, away: 0 }, clock: "01:00" },
+      {
+        id: "e",
+        status: "live",
+        score: { home: 1, away: 0 },
+        clock: "02:00",
+        stats: [{ type: "shots", home: 1, away: 0 }],
+      },
+      { id: "e", status: "live", score: { home: 1, away: 0 }, clock: "02:00" },
+      { clock: "03:00", id: "e", status: "live", score: { home: 1, away: 0 } },
+    ]);
+  });
+
+  it("store a change to one price in a few bytes, not the whole state", () => {
+    const markets = Array.from({ length: 12 }, (_, i) => market(`m${i}`, 1.5 + i / 10));
+    const states = Array.from({ length: 300 }, (_, i) =>
+      markets.map((m, j) => (j === i % 12 ? market(m.id, 1.5 + ((i * 7) % 50) / 100) : m)),
+    );
+    const revisions = states.map((state, i) => ({ revision: i + 1, recordedAt: at(i * 1_000), state }));
+    const bytes = encodeChunk({ revision: 0, recordedAt: at(-1), state: markets }, revisions, startsAt).length;
+    const full = states.reduce((sum, s) => sum + JSON.stringify(s).length, 0);
+    expect(bytes / 300).toBeLessThan(60);
+    expect(bytes).toBeLessThan(full / 50);
+  });
+
+  it("keep each revision's time to the millisecond", () => {
+    const times = [at(0), at(1), at(299_999), at(-5)];
+    expect(decodeClock(encodeClock(times, startsAt), startsAt)).toEqual(times.map((t) => t.getTime()));
+  });
+});

@@ -1,0 +1,137 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { isDeepStrictEqual } from "node:util";
+import type { RevisionKind } from "../db/schema/index.ts";
+
+// The archive's compact form of one event's revisions of one kind in one bucket of time: the
+// state before the first, then each revision as what it changed, deflated together. Pure, so the
+// exact round trip is unit-tested apart from the database.
+
+/** One revision as the recent table holds it: the full state after it. */
+export type FullRevision = { revision: number; recordedAt: Date; state: unknown };
+
+/**
+ * What one revision changed. Markets (an array of objects with an `id`) by market: those set,
+ * those dropped, and the order of ids when it is not the one replacing and appending gives.
+ * Other states (objects) by top-level key. `f` carries the whole state when neither fits.
+ */
+type Delta =
+  | { a: { s?: { id: string }[]; d?: string[]; o?: string[] } }
+  | { k: { c?: Record<string, unknown>; r?: string[] } }
+  | { f: unknown };
+
+/**
+ * The chunk as stored: `b` the revision before its first (null: none yet) as [revision, ms after
+ * the chunk's start, state]; each change as [revision step, ms after the chunk's start, delta].
+ */
+type Payload = { b: [number, number, unknown] | null; c: [number, number, Delta][] };
+
+type Keyed = { id: string };
+
+const isKeyedArray = (value: unknown): value is Keyed[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null && "id" in item);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function applyDelta(before: unknown, delta: Delta): unknown {
+  if ("f" in delta) return delta.f;
+  if ("a" in delta) {
+    const { s = [], d = [], o } = delta.a as { s?: Keyed[]; d?: string[]; o?: string[] };
+    const dropped = new Set(d);
+    const set = new Map(s.map((item) => [item.id, item]));
+    const next: Keyed[] = [];
+    for (const item of (before as Keyed[] | null) ?? []) {
+      if (dropped.has(item.id)) continue;
+      next.push(set.get(item.id) ?? item);
+      set.delete(item.id);
+    }
+    next.push(...set.values());
+    if (!o) return next;
+    const byId = new Map(next.map((item) => [item.id, item]));
+    return o.map((id) => byId.get(id)!);
+  }
+  const { c = {}, r = [] } = delta.k;
+  const next: Record<string, unknown> = { ...(before as Record<string, unknown>) };
+  for (const key of r) delete next[key];
+  return Object.assign(next, c);
+}
+
+function deltaOf(before: unknown, after: unknown): Delta {
+  let delta: Delta = { f: after };
+  if (isKeyedArray(before) && isKeyedArray(after)) {
+    const old = new Map(before.map((item) => [item.id, item]));
+    const ids = new Set(after.map((item) => item.id));
+    const s = after.filter((item) => !isDeepStrictEqual(old.get(item.id), item));
+    const d = before.filter((item) => !ids.has(item.id)).map((item) => item.id);
+    const a: { s?: Keyed[]; d?: string[]; o?: string[] } = { ...(s.length ? { s } : {}), ...(d.length ? { d } : {}) };
+    const placed = applyDelta(before, { a }) as Keyed[];
+    if (placed.length !== after.length || placed.some((item, i) => item.id !== after[i]!.id)) {
+      a.o = after.map((item) => item.id);
+    }
+    delta = { a };
+  } else if (isObject(before) && isObject(after)) {
+    const c = Object.fromEntries(
+      Object.entries(after).filter(([key, value]) => !isDeepStrictEqual(before[key], value)),
+    );
+    const r = Object.keys(before).filter((key) => !(key in after));
+    delta = { k: { ...(Object.keys(c).length ? { c } : {}), ...(r.length ? { r } : {}) } };
+  }
+  // Key order is part of the state a reader is served: what does not come back exactly is kept whole.
+  return JSON.stringify(applyDelta(before, delta)) === JSON.stringify(after) ? delta : { f: after };
+}
+
+/** One (event, kind) chunk, deflated: `before` is the revision before `revisions[0]`, null when there was none. */
+export function encodeChunk(before: FullRevision | null, revisions: readonly FullRevision[], startsAt: Date): Buffer {
+  const changes: Payload["c"] = [];
+  let state: unknown = before?.state ?? null;
+  let previous = revisions[0]!.revision;
+  for (const revision of revisions) {
+    changes.push([
+      revision.revision - previous,
+      revision.recordedAt.getTime() - startsAt.getTime(),
+      deltaOf(state, revision.state),
+    ]);
+    previous = revision.revision;
+    state = revision.state;
+  }
+  const b: Payload["b"] = before && [before.revision, before.recordedAt.getTime() - startsAt.getTime(), before.state];
+  return deflateRawSync(JSON.stringify({ b, c: changes } satisfies Payload));
+}
+
+export type DecodedChunk = { before: FullRevision | null; revisions: FullRevision[] };
+
+/** The chunk's revisions with their full states, from its first revision and start. */
+export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt: Date): DecodedChunk {
+  const { b, c } = JSON.parse(inflateRawSync(payload).toString("utf8")) as Payload;
+  const revisions: FullRevision[] = [];
+  const at = (ms: number) => new Date(startsAt.getTime() + ms);
+  const before = b && { revision: b[0], recordedAt: at(b[1]), state: b[2] };
+  let state: unknown = before?.state ?? null;
+  let revision = firstRevision;
+  for (const [step, ms, delta] of c) {
+    revision += step;
+    state = applyDelta(state, delta);
+    revisions.push({ revision, recordedAt: at(ms), state });
+  }
+  return { before, revisions };
+}
+
+/** The times of a bucket's revisions, in revision order, as ms after its start, deflated. */
+export const encodeClock = (times: readonly Date[], startsAt: Date): Buffer =>
+  deflateRawSync(JSON.stringify(times.map((t) => t.getTime() - startsAt.getTime())));
+
+export const decodeClock = (payload: Uint8Array, startsAt: Date): number[] =>
+  (JSON.parse(inflateRawSync(payload).toString("utf8")) as number[]).map((ms) => startsAt.getTime() + ms);
+
+/** The chunks of one bucket: its revisions grouped by event and kind, in revision order. */
+export function groupByEventKind<T extends { eventId: string; kind: RevisionKind }>(
+  revisions: readonly T[],
+): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const revision of revisions) {
+    const key = `${revision.eventId}\u0000${revision.kind}`;
+    const group = groups.get(key) ?? [];
+    group.push(revision);
+    groups.set(key, group);
+  }
+  return groups;
+}

@@ -1,0 +1,184 @@
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Database } from "../db/index.ts";
+import type { RevisionKind } from "../db/schema/index.ts";
+import { decodeChunk, decodeClock } from "./archive-codec.ts";
+import { BUCKET_MS } from "./archive.ts";
+
+// Reading the archive: revisions after a revision, each event's state at a revision, and the
+// revision of a moment, from the chunks. history.ts decides when the archive is the one to read.
+
+export type ArchivedRevision = {
+  revision: number;
+  eventId: string;
+  kind: RevisionKind;
+  recordedAt: Date;
+  state: unknown;
+};
+
+type ChunkRow = {
+  event_id: string;
+  kind: RevisionKind;
+  starts_at: string | Date;
+  first_revision: string | number;
+  payload: Uint8Array;
+};
+
+const CHUNK_COLUMNS = sql`event_id, kind, starts_at, first_revision, payload`;
+
+function decoded(row: ChunkRow) {
+  const chunk = decodeChunk(toBytes(row.payload), Number(row.first_revision), new Date(row.starts_at));
+  const at = (r: { revision: number; recordedAt: Date; state: unknown }): ArchivedRevision => ({
+    ...r,
+    eventId: row.event_id,
+    kind: row.kind,
+  });
+  return { before: chunk.before && at(chunk.before), revisions: chunk.revisions.map(at) };
+}
+
+// PGlite hands bytea back as a Uint8Array, postgres.js as a Buffer; a hex string on older paths.
+function toBytes(value: Uint8Array | string): Uint8Array {
+  return typeof value === "string" ? Buffer.from(value.replace(/^\\x/, ""), "hex") : value;
+}
+
+const inList = (column: SQL, values: readonly string[] | undefined) =>
+  values ? sql`and ${column} in ${values.length ? values : [""]}` : sql``;
+
+export type ArchiveFilter = { eventIds?: readonly string[]; kinds?: readonly RevisionKind[] };
+
+/**
+ * Archived revisions after `after`, in order: every one through `reached`, which is where the
+ * next read goes on from (a bucket's end, or, for some events only, the last of a page of chunks).
+ */
+export async function archivedAfter(
+  db: Database,
+  after: number,
+  filter: ArchiveFilter,
+): Promise<{ revisions: ArchivedRevision[]; reached: number }> {
+  const events = inList(sql`event_id`, filter.eventIds);
+  const kinds = inList(sql`kind`, filter.kinds);
+  const [bucket] = rowsOf<{ starts_at: string | Date; last_revision: string | number }>(
+    await db.execute(sql`
+      select starts_at, last_revision from history_buckets where last_revision > ${after}
+      order by last_revision limit 1`),
+  );
+  if (!bucket) return { revisions: [], reached: after };
+  let rows: ChunkRow[];
+  let reached = Number(bucket.last_revision);
+  if (filter.eventIds) {
+    // A few events change rarely: a page of their chunks from this bucket on, not bucket by bucket.
+    const page = 64;
+    rows = rowsOf<ChunkRow & { last_revision: string | number }>(
+      await db.execute(sql`
+        select ${CHUNK_COLUMNS}, last_revision from history_chunks
+        where starts_at >= ${new Date(bucket.starts_at).toISOString()} and last_revision > ${after} ${events} ${kinds}
+        order by first_revision
+        limit ${page + 1}`),
+    );
+    if (rows.length > page) {
+      reached = Number(rows[page]!.first_revision) - 1;
+      rows = rows.slice(0, page);
+    } else {
+      reached = Number.MAX_SAFE_INTEGER;
+    }
+  } else {
+    rows = rowsOf<ChunkRow>(
+      await db.execute(sql`
+        select ${CHUNK_COLUMNS} from history_chunks
+        where starts_at = ${new Date(bucket.starts_at).toISOString()} ${kinds}`),
+    );
+  }
+  const revisions = rows
+    .flatMap((row) => decoded(row).revisions)
+    .filter((r) => r.revision > after && r.revision <= reached)
+    .sort((a, b) => a.revision - b.revision);
+  return { revisions, reached };
+}
+
+/**
+ * Each (event, kind)'s state at revision `at` (its newest revision at or before it), for those
+ * the archive knows: from the chunk holding it, or else the state the next chunk starts from.
+ * `unknown` lists the (event, kind) pairs of `pairs` the archive says nothing of at `at`.
+ */
+export async function archivedStatesAt(
+  db: Database,
+  at: number,
+  pairs: readonly { eventId: string; kind: RevisionKind }[],
+): Promise<ArchivedRevision[]> {
+  if (pairs.length === 0) return [];
+  const [bucket] = rowsOf<{ starts_at: string | Date }>(
+    await db.execute(sql`
+      select starts_at from history_buckets where first_revision <= ${at}
+      order by first_revision desc limit 1`),
+  );
+  const wanted = JSON.stringify(pairs.map((p) => ({ event_id: p.eventId, kind: p.kind })));
+  // The chunk of each pair in the hour of `at`: the newest starting at or before it, else the
+  // oldest after it (whose starting state is the state at `at`).
+  const hour = bucket ? Math.floor(new Date(bucket.starts_at).getTime() / 3_600_000) * 3_600_000 : null;
+  const near =
+    hour === null
+      ? []
+      : rowsOf<ChunkRow>(
+          await db.execute(sql`
+            select distinct on (c.event_id, c.kind) c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
+            from history_chunks c
+            join jsonb_to_recordset(${wanted}::jsonb) as p(event_id text, kind text)
+              on p.event_id = c.event_id and p.kind = c.kind
+            where c.starts_at >= ${new Date(hour).toISOString()}
+              and c.starts_at < ${new Date(hour + 3_600_000).toISOString()}
+            order by c.event_id, c.kind, (c.first_revision <= ${at}) desc,
+              case when c.first_revision <= ${at} then -c.first_revision else c.first_revision end`),
+        );
+  const found = new Set(near.map((row) => `${row.event_id}\u0000${row.kind}`));
+  const rest = pairs.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
+  // A pair that did not change in that hour: the state its next chunk starts from.
+  const later = rest.length
+    ? rowsOf<ChunkRow>(
+        await db.execute(sql`
+          select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
+          from jsonb_to_recordset(${JSON.stringify(rest.map((p) => ({ event_id: p.eventId, kind: p.kind })))}::jsonb)
+            as p(event_id text, kind text)
+          cross join lateral (
+            select ${CHUNK_COLUMNS} from history_chunks
+            where event_id = p.event_id and kind = p.kind and first_revision > ${at}
+            order by first_revision limit 1
+          ) c`),
+      )
+    : [];
+  const states: ArchivedRevision[] = [];
+  for (const row of [...near, ...later]) {
+    const chunk = decoded(row);
+    const upTo = chunk.revisions.filter((r) => r.revision <= at).at(-1) ?? chunk.before;
+    if (upTo && upTo.state !== null) states.push(upTo);
+  }
+  return states;
+}
+
+/**
+ * The newest archived revision N such that N and every one before it were recorded at or before
+ * `at`; null when `at` is at or after the end of the last archived bucket (the recent table knows).
+ */
+export async function archivedRevisionAt(db: Database, at: Date): Promise<number | null> {
+  const [row] = rowsOf<{
+    starts_at: string | Date;
+    first_revision: string | number;
+    last_revision: string | number;
+    clock: Uint8Array;
+    next_first: string | number | null;
+  }>(
+    await db.execute(sql`
+      select b.starts_at, b.first_revision, b.last_revision, b.clock,
+        (select min(first_revision) from history_buckets n where n.starts_at > b.starts_at) as next_first
+      from history_buckets b where b.starts_at <= ${at.toISOString()}
+      order by b.starts_at desc limit 1`),
+  );
+  // Before the first bucket kept: nothing yet, or older than the history holds whole.
+  if (!row) return 0;
+  const startsAt = new Date(row.starts_at);
+  if (at.getTime() >= startsAt.getTime() + BUCKET_MS) {
+    return row.next_first === null ? null : Number(row.next_first) - 1;
+  }
+  const times = decodeClock(toBytes(row.clock), startsAt);
+  const later = times.findIndex((t) => t > at.getTime());
+  if (later === -1) return row.next_first === null ? null : Number(row.next_first) - 1;
+  return Number(row.first_revision) + later - 1;
+}

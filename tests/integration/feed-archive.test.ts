@@ -1,0 +1,179 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
+import { archiveClosedBuckets, dropArchiveBefore, PARTITION_MS } from "../../lib/feed/archive.ts";
+import {
+  historyAt,
+  marketRevisions,
+  pruneRevisions,
+  revisionsAfter,
+  snapshotThrough,
+  type Revision,
+} from "../../lib/feed/history.ts";
+import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
+import type { FeedUpdate } from "../../lib/feed/schemas.ts";
+import { seedReferenceData } from "../../seeds/index.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { creation } from "../../testing/feed.ts";
+
+// The archive against the recent table it takes over from: a few simulated hours are recorded,
+// every read is taken while the recent table still holds it all, and after archiving and pruning
+// the same reads must answer exactly the same.
+
+const t0 = new Date("2026-11-20T10:00:00Z");
+const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+const HOURS = 3;
+const STEP_SECONDS = 20;
+const EVENTS = ["arc-1", "arc-2", "arc-3", "arc-4"];
+
+function market(eventId: string, index: number, home: number, status: "open" | "suspended" = "open") {
+  return {
+    id: `${eventId}-m${index}`,
+    type: "match_winner" as const,
+    name: `Market ${index}`,
+    line: null,
+    status,
+    outcomes: [
+      { id: "h", name: "Home", price: home, status: "active" as const },
+      { id: "a", name: "Away", price: Math.round((1 / (1.05 - 1 / home)) * 100) / 100, status: "active" as const },
+    ],
+  };
+}
+
+/** A deterministic run: scores and clocks move, prices move, lineups arrive, an event is created late. */
+function* run(): Generator<{ at: Date; updates: FeedUpdate[] }> {
+  const sequence = new Map<string, number>();
+  const next = (id: string) => {
+    const n = (sequence.get(id) ?? 1) + 1;
+    sequence.set(id, n);
+    return n;
+  };
+  yield { at: t0, updates: EVENTS.map((id) => creation(id, "2026-11-20T10:05:00Z")) };
+  let seed = 7;
+  const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+  for (let s = STEP_SECONDS; s < HOURS * 3600; s += STEP_SECONDS) {
+    const updates: FeedUpdate[] = [];
+    if (s === 5_000) updates.push(creation("arc-late", "2026-11-20T12:00:00Z", "soccer"));
+    for (const id of [...EVENTS, ...(s > 5_000 ? ["arc-late"] : [])]) {
+      const roll = random();
+      if (roll < 0.3) {
+        updates.push({
+          event_id: id,
+          sequence: next(id),
+          event: { status: "live", clock: `${Math.floor(s / 60) % 48}:00` },
+        });
+      } else if (roll < 0.8) {
+        const count = 1 + Math.floor(random() * 3);
+        updates.push({
+          event_id: id,
+          sequence: next(id),
+          markets: Array.from({ length: count }, (_, i) =>
+            market(id, i, 1.2 + Math.round(random() * 300) / 100, random() < 0.1 ? "suspended" : "open"),
+          ),
+        });
+      } else if (roll < 0.83) {
+        updates.push({
+          event_id: id,
+          sequence: next(id),
+          lineups: { home: [{ number: Math.floor(random() * 99), name: "Guard", position: "PG" }], away: [] },
+        });
+      }
+    }
+    if (updates.length) yield { at: at(s), updates };
+  }
+}
+
+const byPair = (revisions: Revision[]) =>
+  [...revisions].sort((a, b) => `${a.eventId}${a.kind}`.localeCompare(`${b.eventId}${b.kind}`));
+
+describe.each(BACKENDS)("the archive on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let handle: DatabaseHandle;
+  let last = 0;
+  const samples: number[] = [];
+  const moments: Date[] = [];
+  const truth = {
+    snapshots: new Map<number, Revision[]>(),
+    moments: new Map<number, number>(),
+    all: [] as Revision[],
+    market: [] as unknown[],
+    fromEvent: [] as Revision[],
+  };
+  const end = at(HOURS * 3600);
+
+  beforeAll(async () => {
+    handle = await openDatabase(database().config);
+    await seedReferenceData(handle.db);
+    for (const batch of run()) await applyBatch(handle.db, linesOf(batch.updates), batch.at);
+    last = (await revisionsAfter(handle.db, 0, { limit: 1_000_000 })).revisions.at(-1)!.revision;
+    for (let r = 1; r <= last; r += 97) samples.push(r);
+    for (let s = 7; s < HOURS * 3600; s += 611) moments.push(at(s));
+    // Everything read while the recent table holds every revision.
+    for (const r of samples) truth.snapshots.set(r, byPair(await snapshotThrough(handle.db, r)));
+    for (const m of moments) truth.moments.set(m.getTime(), (await historyAt(handle.db, m, last)).revision);
+    truth.all = (await revisionsAfter(handle.db, 0, { limit: 1_000_000 })).revisions;
+    truth.fromEvent = (await revisionsAfter(handle.db, 300, { eventIds: ["arc-2"], limit: 1_000_000 })).revisions;
+    truth.market = await marketRevisions(handle.db, "arc-3", "arc-3-m1", {
+      from: at(1_000),
+      to: at(8_000),
+      through: last,
+    });
+  }, 240_000);
+  afterAll(() => handle?.close());
+
+  it("prunes nothing the archive does not hold yet", async () => {
+    expect(await pruneRevisions(handle.db, end)).toBe(0);
+  });
+
+  it("archives the closed buckets of the run in hourly partitions", async () => {
+    const buckets = await archiveClosedBuckets(handle.db, new Date(end.getTime() + 3_600_000), 1_000);
+    expect(buckets).toBe((HOURS * 3600) / 300);
+    const [counts] = rowsOf<{ chunks: number; partitions: number; archived: number }>(
+      await handle.db.execute(sql`
+        select (select count(*)::int from history_chunks) as chunks,
+          (select count(*)::int from pg_inherits i join pg_class p on p.oid = i.inhparent
+            where p.relname = 'history_chunks') as partitions,
+          (select archived_through::int from revision_counter) as archived`),
+    );
+    expect(counts).toMatchObject({ partitions: HOURS, archived: last });
+    expect(counts!.chunks).toBeGreaterThan(0);
+    // The recent table keeps only each event and kind's newest once pruned: the archive answers.
+    expect(await pruneRevisions(handle.db, end)).toBeGreaterThan(last / 2);
+  });
+
+  it("answers every state at every sampled revision exactly as the recent table did", async () => {
+    for (const r of samples)
+      expect(byPair(await snapshotThrough(handle.db, r)), `revision ${r}`).toEqual(truth.snapshots.get(r));
+  });
+
+  it("replays every revision in order with its state, for all events and for one", async () => {
+    expect(await revisionsAfter(handle.db, 0, { limit: 1_000_000 })).toEqual({ complete: true, revisions: truth.all });
+    const page = await revisionsAfter(handle.db, 100, { limit: 250 });
+    expect(page.revisions.slice(0, 250)).toEqual(truth.all.filter((r) => r.revision > 100).slice(0, 250));
+    expect((await revisionsAfter(handle.db, 300, { eventIds: ["arc-2"], limit: 1_000_000 })).revisions).toEqual(
+      truth.fromEvent,
+    );
+  });
+
+  it("finds the revision of every sampled moment and a market's history as before", async () => {
+    for (const m of moments) {
+      expect((await historyAt(handle.db, m, last)).revision, m.toISOString()).toBe(truth.moments.get(m.getTime()));
+    }
+    expect(
+      await marketRevisions(handle.db, "arc-3", "arc-3-m1", { from: at(1_000), to: at(8_000), through: last }),
+    ).toEqual(truth.market);
+  });
+
+  it("drops whole partitions as they age out, and says what the history no longer holds", async () => {
+    expect(await dropArchiveBefore(handle.db, new Date(t0.getTime() + PARTITION_MS + 1))).toBe(1);
+    const { prunedThrough } = await historyAt(handle.db, at(4_000), last);
+    expect(prunedThrough).toBeGreaterThan(0);
+    expect((await revisionsAfter(handle.db, prunedThrough - 1)).complete).toBe(false);
+    const rest = await revisionsAfter(handle.db, prunedThrough, { limit: 1_000_000 });
+    expect(rest).toEqual({ complete: true, revisions: truth.all.filter((r) => r.revision > prunedThrough) });
+    for (const r of samples.filter((s) => s >= prunedThrough)) {
+      expect(byPair(await snapshotThrough(handle.db, r)), `revision ${r}`).toEqual(truth.snapshots.get(r));
+    }
+    expect((await historyAt(handle.db, at(100), last)).revision).toBeLessThan(prunedThrough);
+  });
+});
