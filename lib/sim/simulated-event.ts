@@ -2,7 +2,7 @@ import type { EventStatus, Lineups, Market, Sport } from "../db/schema/index.ts"
 import type { FeedUpdate } from "../feed/schemas.ts";
 import type { GameView, MarketQuote, SportModel } from "./model.ts";
 import { lineupOf } from "./names.ts";
-import { pricesWithMargin } from "./odds.ts";
+import { pricesWithMargin } from "./ladder.ts";
 import { seededRandom, type Random } from "./random.ts";
 import { decidedResults, resultsAtEnd, type Result } from "./settlement.ts";
 import { MODELS } from "./sports/index.ts";
