@@ -270,7 +270,8 @@ function MarketCells({
   format: OddsFormat;
 }) {
   const market =
-    row.markets.find((m) => m.type === type && m.status !== "settled") ?? row.markets.find((m) => m.type === type);
+    // The market in play of its type (the goal, set or round to come), else the last one settled.
+    row.markets.find((m) => m.type === type && m.status !== "settled") ?? row.markets.findLast((m) => m.type === type);
   if (!market) return <span className="block text-center text-xs text-(--b-muted)">Not offered</span>;
   return (
     <MarketPrices

@@ -10,6 +10,9 @@ describe("odds formats", () => {
     expect(fractional(11)).toBe("10/1");
     expect(fractional(1.91)).toBe("10/11");
     expect(fractional(3.75)).toBe("11/4");
+    expect(fractional(1.001)).toBe("1/1000");
+    expect(fractional(1.005)).toBe("1/200");
+    expect(fractional(1000)).toBe("999/1");
   });
 
   it("shows American odds with their sign", () => {
@@ -22,5 +25,11 @@ describe("odds formats", () => {
   it("keeps two decimals in decimal", () => {
     expect(formatPrice(1.8, "decimal")).toBe("1.80");
     expect(formatPrice(12.346, "decimal")).toBe("12.35");
+    expect(formatPrice(1.01, "decimal")).toBe("1.01");
+  });
+
+  it("keeps the third decimal of the shortest prices, which step by 0.001", () => {
+    expect(formatPrice(1.001, "decimal")).toBe("1.001");
+    expect(formatPrice(1.005, "decimal")).toBe("1.005");
   });
 });

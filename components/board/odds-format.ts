@@ -10,7 +10,7 @@ export const ODDS_FORMAT_LABELS: Record<OddsFormat, string> = {
 };
 
 // The denominators of the fractions bookmakers quote, simplest first.
-const DENOMINATORS = [1, 2, 3, 4, 5, 6, 8, 10, 11, 13, 20, 25, 40, 50, 100];
+const DENOMINATORS = [1, 2, 3, 4, 5, 6, 8, 10, 11, 13, 20, 25, 40, 50, 100, 200, 500, 1000];
 const fractions = new Map<number, string>();
 
 function gcd(a: number, b: number): number {
@@ -48,5 +48,6 @@ export function american(decimal: number): string {
 export function formatPrice(decimal: number, format: OddsFormat): string {
   if (format === "fractional") return fractional(decimal);
   if (format === "american") return american(decimal);
-  return decimal.toFixed(2);
+  // Under 1.01 prices step by 0.001 (1.001, 1.005): two decimals would show them all as 1.00.
+  return decimal < 1.01 ? decimal.toFixed(3) : decimal.toFixed(2);
 }

@@ -109,6 +109,12 @@ export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: numbe
   );
 }
 
+const SETTLED_LABELS: Partial<Record<Market["outcomes"][number]["status"], string>> = {
+  won: "Won",
+  lost: "Lost",
+  void: "Void",
+};
+
 type PriceProps = {
   market: Market;
   outcomeIndex: number;
@@ -124,18 +130,18 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
   const name = label ?? outcome.name;
   const locked = market.status !== "open" || outcome.status !== "active";
   if (locked) {
-    const settled = outcome.status === "won" || outcome.status === "lost";
+    // A settled outcome says how it settled; void returns the stake (abandoned, or a tie in a two-way market).
+    const settled = SETTLED_LABELS[outcome.status];
     return (
       <span
         data-testid="price"
         data-locked="true"
         aria-label={`${name}: ${settled ? outcome.status : "suspended"}`}
+        data-outcome-status={outcome.status}
         className="flex h-11 min-w-0 flex-col items-center justify-center rounded-md border border-(--b-line) bg-(--b-cell) text-(--b-muted)"
       >
         <span className="max-w-full truncate px-1 text-[0.7rem] leading-tight">{name}</span>
-        <span className="text-sm font-semibold">
-          {settled ? outcome.status === "won" ? "Won" : "Lost" : <LockIcon />}
-        </span>
+        <span className="text-sm font-semibold">{settled ?? <LockIcon />}</span>
       </span>
     );
   }

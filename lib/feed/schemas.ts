@@ -52,7 +52,11 @@ export const outcomeSchema = z.strictObject({
   id: text(64),
   name: text(120),
   price,
-  status: z.enum(OUTCOME_STATUSES),
+  status: z
+    .enum(OUTCOME_STATUSES)
+    .describe(
+      "won, lost or void once its market is settled; void returns the stake (the event was abandoned or cancelled, or a two-way market ended in a tie)",
+    ),
 });
 
 export const marketSchema = z.strictObject({
@@ -60,7 +64,7 @@ export const marketSchema = z.strictObject({
   type: marketTypeSchema,
   name: text(120),
   line: z.number().min(-1000).max(1000).nullable(),
-  status: z.enum(MARKET_STATUSES),
+  status: z.enum(MARKET_STATUSES).describe("settled once every outcome is won, lost or void"),
   outcomes: z.array(outcomeSchema).min(2).max(40),
   updated_at: timestamp,
 });

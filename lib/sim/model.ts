@@ -1,5 +1,6 @@
 import type { MarketType, Sport, Stat } from "../db/schema/index.ts";
 import type { Random } from "./random.ts";
+import { lineResults, type Result } from "./settlement.ts";
 
 /** What an event shows at one moment, in the sport's own terms. */
 export type GameView = {
@@ -9,12 +10,14 @@ export type GameView = {
   stats: Stat[];
 };
 
-export type OutcomeQuote = { key: string; name: string; probability: number };
+/** `result` is set, on every outcome of a market at once, when the game has decided the market. */
+export type OutcomeQuote = { key: string; name: string; probability: number; result?: Result };
 
 /**
- * A market as the model sees it: fair probabilities. An outcome with probability 1 means the
- * market is decided. Rolling markets (next goal, current set) keep their key while what they are
- * about moves on, so a board shows one of each rather than a growing list.
+ * A market as the model sees it: fair probabilities, and results once the game decides it. What
+ * moves on during a game (the next goal, the set, the map, the round) is a market per goal, set,
+ * map or round, its number in the key: each settles when its own goal or round is decided, and the
+ * next one opens.
  */
 export type MarketQuote = {
   key: string;
@@ -76,44 +79,94 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-export function twoWay(key: string, type: MarketType, name: string, sides: Sides, pHome: number): MarketQuote {
+/** The outcomes, with the results of `decidedBy` (see lineResults) when it is given. */
+function twoSided(outcomes: [OutcomeQuote, OutcomeQuote], decidedBy: number | undefined): OutcomeQuote[] {
+  if (decidedBy === undefined) return outcomes;
+  const results = lineResults(decidedBy);
+  return outcomes.map((o, i) => ({ ...o, result: results[i] }));
+}
+
+/** Home against away; `decidedMargin` (home minus away) once the game has decided it. */
+export function twoWay(
+  key: string,
+  type: MarketType,
+  name: string,
+  sides: Sides,
+  pHome: number,
+  decidedMargin?: number,
+): MarketQuote {
   return {
     key,
     type,
     name,
     line: null,
-    outcomes: [
-      { key: "home", name: sides.home, probability: pHome },
-      { key: "away", name: sides.away, probability: 1 - pHome },
-    ],
+    outcomes: twoSided(
+      [
+        { key: "home", name: sides.home, probability: pHome },
+        { key: "away", name: sides.away, probability: 1 - pHome },
+      ],
+      decidedMargin,
+    ),
   };
 }
 
-export function overUnder(key: string, name: string, line: number, pOver: number): MarketQuote {
+/** Over or under `line`; `decidedTotal` once the game has decided it (passed, or at the end). */
+export function overUnder(key: string, name: string, line: number, pOver: number, decidedTotal?: number): MarketQuote {
   return {
     key,
     type: "total",
     name,
     line,
-    outcomes: [
-      { key: "over", name: `Over ${line}`, probability: pOver },
-      { key: "under", name: `Under ${line}`, probability: 1 - pOver },
-    ],
+    outcomes: twoSided(
+      [
+        { key: "over", name: `Over ${line}`, probability: pOver },
+        { key: "under", name: `Under ${line}`, probability: 1 - pOver },
+      ],
+      decidedTotal === undefined ? undefined : decidedTotal - line,
+    ),
   };
 }
 
 /** Home side given `line` (e.g. -1.5): home "covers" when its margin + line > 0. */
-export function handicap(key: string, name: string, sides: Sides, line: number, pHomeCovers: number): MarketQuote {
+export function handicap(
+  key: string,
+  name: string,
+  sides: Sides,
+  line: number,
+  pHomeCovers: number,
+  decidedMargin?: number,
+): MarketQuote {
   const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
   return {
     key,
     type: "handicap",
     name,
     line,
-    outcomes: [
-      { key: "home", name: `${sides.home} ${signed(line)}`, probability: pHomeCovers },
-      { key: "away", name: `${sides.away} ${signed(-line)}`, probability: 1 - pHomeCovers },
-    ],
+    outcomes: twoSided(
+      [
+        { key: "home", name: `${sides.home} ${signed(line)}`, probability: pHomeCovers },
+        { key: "away", name: `${sides.away} ${signed(-line)}`, probability: 1 - pHomeCovers },
+      ],
+      decidedMargin === undefined ? undefined : decidedMargin + line,
+    ),
+  };
+}
+
+/** A market with one winner among its outcomes (a result, a next goal): `winner` once decided. */
+export function oneWinner(
+  key: string,
+  type: MarketType,
+  name: string,
+  outcomes: OutcomeQuote[],
+  winner?: string,
+): MarketQuote {
+  return {
+    key,
+    type,
+    name,
+    line: null,
+    outcomes:
+      winner === undefined ? outcomes : outcomes.map((o) => ({ ...o, result: o.key === winner ? "won" : "lost" })),
   };
 }
 

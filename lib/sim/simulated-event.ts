@@ -2,14 +2,15 @@ import type { EventStatus, Lineups, Market, Sport } from "../db/schema/index.ts"
 import type { FeedUpdate } from "../feed/schemas.ts";
 import type { GameView, MarketQuote, SportModel } from "./model.ts";
 import { lineupOf } from "./names.ts";
-import { pricesWithMargin } from "./odds.ts";
+import { pricesWithMargin } from "./ladder.ts";
 import { seededRandom, type Random } from "./random.ts";
+import { decidedResults, resultsAtEnd, type Result } from "./settlement.ts";
 import { MODELS } from "./sports/index.ts";
 
 // One simulated event from announcement to the end: the sport's model for play, and around it
 // the lifecycle every sport shares (lineups an hour before, now and then a postponement, a
-// cancellation or a suspension, markets suspended for a moment after a score and settled at the
-// end). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
+// cancellation or a suspension, markets suspended for a moment after a score, settled as the game
+// decides them, and voided when the event is abandoned). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
 
 /** A market as the simulator sends it: the ingest sets `updated_at`. */
 type MarketDraft = Omit<Market, "updated_at">;
@@ -37,6 +38,7 @@ const POSTPONEMENT = 6 * 3600;
 const CANCELLED_AT = -10800;
 const SCORE_SUSPENSION = 8;
 const PRICE_REFRESH = 10;
+const MARKETS_PER_UPDATE = 50;
 // Sequences count simulated seconds from a point well before any announcement, four per second.
 const SEQUENCE_ORIGIN = 10_000_000;
 
@@ -100,6 +102,8 @@ export class SimulatedEvent {
       const statusBefore = this.status;
       this.stepLifecycle();
       if (this.status !== statusBefore) updates.push(this.snapshot(true));
+      // A replay from far back gathers many settled markets (a round each in CS2): an update holds 60.
+      else if (this.changedMarkets.size >= MARKETS_PER_UPDATE) updates.push(this.snapshot(false));
     }
     const last = this.snapshot(false);
     if (last.event || last.markets || last.lineups) updates.push(last);
@@ -169,29 +173,42 @@ export class SimulatedEvent {
 
   private refreshMarkets(): void {
     this.lastPriced = this.second;
-    const over = this.status === "finished" || this.status === "cancelled";
+    const ended = this.status === "finished" || this.status === "cancelled";
     const suspended = this.status === "suspended" || this.second < this.marketsSuspendedUntil;
+    const quoted = new Set<string>();
     for (const quote of this.model.quotes(this.game, { home: this.plan.home, away: this.plan.away })) {
       const id = `${this.plan.id}:${quote.key}`;
+      quoted.add(id);
       const previous = this.markets.get(id);
       if (previous?.status === "settled") continue;
-      const next = this.market(id, quote, previous, over, suspended);
-      if (previous && JSON.stringify(next) === JSON.stringify(previous)) continue;
-      this.markets.set(id, next);
-      this.changedMarkets.add(id);
+      // Bets on what the game decided stand; an abandoned event voids the rest.
+      const results = ended ? resultsAtEnd(quote) : decidedResults(quote);
+      this.update(id, this.market(id, quote, previous, results, suspended));
     }
+    if (!ended) return;
+    // A market the model no longer quotes cannot be left open by an event that is over.
+    for (const [id, market] of this.markets) {
+      if (quoted.has(id) || market.status === "settled") continue;
+      const outcomes = market.outcomes.map((o) => ({ ...o, status: "void" as const }));
+      this.update(id, { ...market, status: "settled", outcomes });
+    }
+  }
+
+  private update(id: string, next: MarketDraft): void {
+    const previous = this.markets.get(id);
+    if (previous && JSON.stringify(next) === JSON.stringify(previous)) return;
+    this.markets.set(id, next);
+    this.changedMarkets.add(id);
   }
 
   private market(
     id: string,
     quote: MarketQuote,
     previous: MarketDraft | undefined,
-    over: boolean,
+    results: Result[] | null,
     suspended: boolean,
   ): MarketDraft {
-    const decided = quote.outcomes.find((o) => o.probability >= 1 - 1e-9);
-    const settled = Boolean(decided) || over;
-    const status = settled ? "settled" : suspended ? "suspended" : "open";
+    const status = results ? "settled" : suspended ? "suspended" : "open";
     const fresh = pricesWithMargin(
       quote.outcomes.map((o) => o.probability),
       quote.outcomes.length > 2 ? 0.07 : 0.05,
@@ -208,13 +225,7 @@ export class SimulatedEvent {
         id: `${id}:${o.key}`,
         name: o.name,
         price: keep ? previous.outcomes[i]!.price : fresh[i]!,
-        status: settled
-          ? o === decided && this.status !== "cancelled"
-            ? "won"
-            : "lost"
-          : suspended
-            ? "suspended"
-            : "active",
+        status: results ? results[i]! : suspended ? "suspended" : "active",
       })),
     };
   }

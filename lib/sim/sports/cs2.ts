@@ -9,6 +9,7 @@ const MAP_BREAK = 5 * 60;
 type Pair = [number, number];
 export type Cs2State = {
   maps: Pair[]; // rounds in each map so far; the last is the current one
+  roundWinners: (0 | 1)[][]; // the winner of each round of each map, in order
   mapsWon: Pair;
   roundHome: number; // P(home wins a round)
   freezeLeft: number;
@@ -67,6 +68,7 @@ export const cs2: SportModel<Cs2State> = {
   create(rng, edge) {
     return {
       maps: [[0, 0]],
+      roundWinners: [[]],
       mapsWon: [0, 0],
       roundHome: 0.5 + 0.04 * Math.tanh(edge),
       freezeLeft: FREEZE,
@@ -93,6 +95,7 @@ export const cs2: SportModel<Cs2State> = {
     const side = rng.chance(s.roundHome) ? 0 : 1;
     const rounds = s.maps.at(-1)!;
     rounds[side]++;
+    s.roundWinners.at(-1)!.push(side);
     s.kills[side] += rng.int(3, 5);
     s.kills[side === 0 ? 1 : 0] += rng.int(0, 4);
     s.lastRoundWinner = side;
@@ -106,6 +109,7 @@ export const cs2: SportModel<Cs2State> = {
       if (s.mapsWon[winner] === 2) s.over = true;
       else {
         s.maps.push([0, 0]);
+        s.roundWinners.push([]);
         s.breakLeft = MAP_BREAK;
       }
     }
@@ -131,18 +135,44 @@ export const cs2: SportModel<Cs2State> = {
     const current = s.over ? Number(s.lastMapWinner === 0) : mapProbability(s.roundHome, rounds[0], rounds[1]);
     const match = s.over ? Number(s.mapsWon[0] === 2) : raceProbability(s.mapsWon, 2, current, neutralMap);
     const threeMaps = s.over ? Number(s.maps.length === 3) : goesTheDistance(s.mapsWon, 2, current, neutralMap);
-    const nextRound = s.over ? Number(s.lastRoundWinner === 0) : s.roundHome;
-    return [
-      twoWay("match_winner", "match_winner", "Match winner", sides, match),
-      twoWay("map_winner", "map_winner", `Map ${s.maps.length} winner`, sides, current),
-      twoWay(
-        "next_round",
-        "next_round",
-        `Round ${rounds[0] + rounds[1] + 1} winner (map ${s.maps.length})`,
+    // A market per map and per round: each settles when its map or round is won, the next opens.
+    const mapMarkets = s.maps.map((score, i) => {
+      const winner = mapWinner(score[0], score[1]);
+      return twoWay(
+        `map_winner:${i + 1}`,
+        "map_winner",
+        `Map ${i + 1} winner`,
         sides,
-        nextRound,
+        winner === null ? current : Number(winner === 0),
+        winner === null ? undefined : winner === 0 ? 1 : -1,
+      );
+    });
+    const roundMarket = (map: number, round: number, pHome: number, winner?: 0 | 1) =>
+      twoWay(
+        `next_round:${map}:${round}`,
+        "next_round",
+        `Round ${round} winner (map ${map})`,
+        sides,
+        pHome,
+        winner === undefined ? undefined : winner === 0 ? 1 : -1,
+      );
+    const roundMarkets = s.roundWinners.flatMap((winners, m) =>
+      winners.map((winner, r) => roundMarket(m + 1, r + 1, Number(winner === 0), winner)),
+    );
+    if (!s.over) roundMarkets.push(roundMarket(s.maps.length, rounds[0] + rounds[1] + 1, s.roundHome));
+    const mapsPlayed = s.maps.length;
+    return [
+      twoWay(
+        "match_winner",
+        "match_winner",
+        "Match winner",
+        sides,
+        match,
+        s.over ? s.mapsWon[0] - s.mapsWon[1] : undefined,
       ),
-      overUnder("total", "Total maps", 2.5, threeMaps),
+      ...mapMarkets,
+      ...roundMarkets,
+      overUnder("total", "Total maps", 2.5, threeMaps, mapsPlayed === 3 || s.over ? mapsPlayed : undefined),
     ];
   },
 };

@@ -1,5 +1,6 @@
 import { finalScoreGrid } from "../odds.ts";
 import { clockDown, handicap, overUnder, stat, twoWay, type SportModel } from "../model.ts";
+import { nextGoalMarkets } from "./next-goal.ts";
 
 // Three 20-minute periods with a stopping clock, goals as a Poisson process (about 3 a side),
 // penalties that give the other side a power play, then 5 minutes of sudden-death overtime and a
@@ -16,6 +17,7 @@ export type HockeyState = {
   clock: number; // game seconds left in the period, or seconds into a break
   goalRate: Pair; // per game-clock second
   goals: Pair;
+  scorers: (0 | 1)[]; // the side of each goal, the shootout's included, in order
   shots: Pair;
   powerPlayGoals: Pair;
   penaltyMinutes: Pair;
@@ -42,6 +44,7 @@ export const iceHockey: SportModel<HockeyState> = {
       clock: PERIOD,
       goalRate: [perSecond(3.2 * Math.exp(0.2 * edge)), perSecond(2.9 * Math.exp(-0.2 * edge))],
       goals: [0, 0],
+      scorers: [],
       shots: [0, 0],
       powerPlayGoals: [0, 0],
       penaltyMinutes: [0, 0],
@@ -65,6 +68,7 @@ export const iceHockey: SportModel<HockeyState> = {
       if (s.clock >= 240) {
         const side = rng.chance(s.shootoutHome) ? 0 : 1;
         s.goals[side]++;
+        s.scorers.push(side);
         s.shots[side]++;
         Object.assign(s, { phase: "Final", clock: 0 });
         return true;
@@ -79,6 +83,7 @@ export const iceHockey: SportModel<HockeyState> = {
       const powerPlay = s.penaltyLeft[other] > 0 && s.penaltyLeft[side] === 0;
       if (rng.chance(s.goalRate[side] * (powerPlay ? 2.5 : 1))) {
         s.goals[side]++;
+        s.scorers.push(side);
         s.shots[side]++;
         if (powerPlay) {
           s.powerPlayGoals[side]++;
@@ -156,21 +161,20 @@ export const iceHockey: SportModel<HockeyState> = {
     const tiedNow = s.goals[0] === s.goals[1] && !over;
     const nextHome = (total > 0 ? (regulationHome / total) * (1 - quiet) : 0) + (tiedNow ? quiet * extraHome : 0);
     const nextNone = over || !tiedNow ? (over ? 1 : quiet) : 0;
+    const [homeGoals, awayGoals] = s.goals;
+    const goals = homeGoals + awayGoals;
     return [
-      twoWay("match_winner", "match_winner", "Winner (incl. overtime and shootout)", sides, home),
-      overUnder("total", "Total goals", 5.5, overLine),
-      handicap("handicap", "Puck line", sides, -1.5, homeByTwo),
-      {
-        key: "next_goal",
-        type: "next_goal",
-        name: `Next goal (goal ${s.goals[0] + s.goals[1] + 1})`,
-        line: null,
-        outcomes: [
-          { key: "home", name: sides.home, probability: over ? 0 : nextHome },
-          { key: "none", name: "No goal", probability: nextNone },
-          { key: "away", name: sides.away, probability: Math.max(0, 1 - nextNone - (over ? 0 : nextHome)) },
-        ],
-      },
+      twoWay(
+        "match_winner",
+        "match_winner",
+        "Winner (incl. overtime and shootout)",
+        sides,
+        home,
+        over ? homeGoals - awayGoals : undefined,
+      ),
+      overUnder("total", "Total goals", 5.5, overLine, over || goals > 5.5 ? goals : undefined),
+      handicap("handicap", "Puck line", sides, -1.5, homeByTwo, over ? homeGoals - awayGoals : undefined),
+      ...nextGoalMarkets(s.scorers, sides, { home: over ? 0 : nextHome, none: nextNone }, over),
     ];
   },
 };

@@ -31,21 +31,27 @@ export function pointsQuotes(input: {
   // Only the final whistle (or a total already passed) makes an outcome certain; a normal tail
   // that rounds to 1 near the end is not a result.
   const open = (p: number) => (input.over ? p : Math.min(1 - 1e-6, Math.max(1e-6, p)));
-  const passed = score[0] + score[1] > totalLine;
+  const total = score[0] + score[1];
+  const passed = total > totalLine;
+  // The result and the handicap are decided at the end only; a total once passed. A game that ends
+  // level (American football after a scoreless overtime) voids the two-way winner market.
+  const decidedMargin = input.over ? margin : undefined;
   return [
-    twoWay("match_winner", "match_winner", "Winner", sides, open(home)),
+    twoWay("match_winner", "match_winner", "Winner", sides, open(home), decidedMargin),
     handicap(
       "handicap",
       "Handicap",
       sides,
       handicapLine,
       open(probabilityAbove(margin, expectedMargin, sdMargin, -handicapLine)),
+      decidedMargin,
     ),
     overUnder(
       "total",
       input.totalName,
       totalLine,
-      passed ? 1 : open(probabilityAbove(score[0] + score[1], expected[0] + expected[1], sdTotal, totalLine)),
+      passed ? 1 : open(probabilityAbove(total, expected[0] + expected[1], sdTotal, totalLine)),
+      passed || input.over ? total : undefined,
     ),
   ];
 }

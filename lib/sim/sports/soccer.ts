@@ -1,5 +1,6 @@
 import { finalScoreGrid } from "../odds.ts";
-import { clockUp, handicap, overUnder, stat, type MarketQuote, type SportModel } from "../model.ts";
+import { clockUp, handicap, oneWinner, overUnder, stat, type MarketQuote, type SportModel } from "../model.ts";
+import { nextGoalMarkets } from "./next-goal.ts";
 
 // Goals as a Poisson process at club-football rates (about 2.6 a match, home advantage included),
 // shots and cards around them, two halves of 45 minutes plus stoppage time.
@@ -14,6 +15,7 @@ export type SoccerState = {
   goalRate: Pair; // per second of play
   shotRate: Pair;
   goals: Pair;
+  scorers: (0 | 1)[]; // the side of each goal, in order
   shots: Pair;
   onTarget: Pair;
   corners: Pair;
@@ -45,6 +47,7 @@ export const soccer: SportModel<SoccerState> = {
       goalRate: [perSecond(home), perSecond(away)],
       shotRate: [perSecond(12 * Math.exp(0.15 * edge)), perSecond(10 * Math.exp(-0.15 * edge))],
       goals: [0, 0],
+      scorers: [],
       shots: [0, 0],
       onTarget: [0, 0],
       corners: [0, 0],
@@ -64,6 +67,7 @@ export const soccer: SportModel<SoccerState> = {
     for (const side of [0, 1] as const) {
       if (rng.chance(s.goalRate[side])) {
         s.goals[side]++;
+        s.scorers.push(side);
         s.shots[side]++;
         s.onTarget[side]++;
         scored = true;
@@ -129,42 +133,41 @@ export const soccer: SportModel<SoccerState> = {
     const total = remaining[0] + remaining[1];
     const none = Math.exp(-total);
     const nextHome = total > 0 ? (remaining[0] / total) * (1 - none) : 0;
-    const goalNumber = s.goals[0] + s.goals[1] + 1;
+    // Only the final whistle decides the result, the handicap and an under; an over and both
+    // teams scoring are decided by the goal that makes them so.
+    const ended = s.phase === "Full time";
+    const [homeGoals, awayGoals] = s.goals;
     const quotes: MarketQuote[] = [
-      {
-        key: "match_winner",
-        type: "match_winner",
-        name: "Match result",
-        line: null,
-        outcomes: [
+      oneWinner(
+        "match_winner",
+        "match_winner",
+        "Match result",
+        [
           { key: "home", name: sides.home, probability: home },
           { key: "draw", name: "Draw", probability: draw },
           { key: "away", name: sides.away, probability: Math.max(0, 1 - home - draw) },
         ],
-      },
-      overUnder("total", "Total goals", 2.5, over),
-      {
-        key: "both_teams_to_score",
-        type: "both_teams_to_score",
-        name: "Both teams to score",
-        line: null,
-        outcomes: [
+        ended ? (homeGoals > awayGoals ? "home" : homeGoals < awayGoals ? "away" : "draw") : undefined,
+      ),
+      overUnder(
+        "total",
+        "Total goals",
+        2.5,
+        over,
+        ended || homeGoals + awayGoals > 2.5 ? homeGoals + awayGoals : undefined,
+      ),
+      oneWinner(
+        "both_teams_to_score",
+        "both_teams_to_score",
+        "Both teams to score",
+        [
           { key: "yes", name: "Yes", probability: both },
           { key: "no", name: "No", probability: Math.max(0, 1 - both) },
         ],
-      },
-      handicap("handicap", "Handicap", sides, -1.5, homeByTwo),
-      {
-        key: "next_goal",
-        type: "next_goal",
-        name: `Next goal (goal ${goalNumber})`,
-        line: null,
-        outcomes: [
-          { key: "home", name: sides.home, probability: nextHome },
-          { key: "none", name: "No goal", probability: none },
-          { key: "away", name: sides.away, probability: Math.max(0, 1 - none - nextHome) },
-        ],
-      },
+        homeGoals > 0 && awayGoals > 0 ? "yes" : ended ? "no" : undefined,
+      ),
+      handicap("handicap", "Handicap", sides, -1.5, homeByTwo, ended ? homeGoals - awayGoals : undefined),
+      ...nextGoalMarkets(s.scorers, sides, { home: nextHome, none }, ended),
     ];
     return quotes;
   },

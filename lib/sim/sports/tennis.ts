@@ -188,10 +188,24 @@ export const tennis: SportModel<TennisState> = {
     const won = s.setsWon;
     const match = s.over ? Number(s.setsWon[0] === 2) : raceProbability(won, 2, current, neutralSet);
     const threeSets = s.over ? Number(s.sets.length === 3) : goesTheDistance(won, 2, current, neutralSet);
+    // A market per set: those finished are settled by their games, the one in play is open.
+    const setMarkets = s.sets.map((games, i) => {
+      const finished = i < s.sets.length - 1 || s.over;
+      return twoWay(
+        `set_winner:${i + 1}`,
+        "set_winner",
+        `Set ${i + 1} winner`,
+        sides,
+        finished ? Number(games[0] > games[1]) : current,
+        finished ? games[0] - games[1] : undefined,
+      );
+    });
+    // Three sets are certain once the third starts, two once the match ends in two.
+    const setsPlayed = s.sets.length;
     return [
-      twoWay("match_winner", "match_winner", "Match winner", sides, match),
-      twoWay("set_winner", "set_winner", `Set ${s.sets.length} winner`, sides, current),
-      overUnder("total", "Total sets", 2.5, threeSets),
+      twoWay("match_winner", "match_winner", "Match winner", sides, match, s.over ? won[0] - won[1] : undefined),
+      ...setMarkets,
+      overUnder("total", "Total sets", 2.5, threeSets, setsPlayed === 3 || s.over ? setsPlayed : undefined),
     ];
   },
 };

@@ -301,8 +301,11 @@ export interface components {
       id: string;
       name: string;
       price: number;
-      /** @enum {string} */
-      status: "active" | "suspended" | "won" | "lost";
+      /**
+       * @description won, lost or void once its market is settled; void returns the stake (the event was abandoned or cancelled, or a two-way market ended in a tie)
+       * @enum {string}
+       */
+      status: "active" | "suspended" | "won" | "lost" | "void";
     };
     /**
      * @example {
@@ -348,7 +351,10 @@ export interface components {
         | "next_round";
       name: string;
       line: number | null;
-      /** @enum {string} */
+      /**
+       * @description settled once every outcome is won, lost or void
+       * @enum {string}
+       */
       status: "open" | "suspended" | "settled";
       outcomes: components["schemas"]["Outcome"][];
       /**
@@ -693,14 +699,20 @@ export interface components {
       at: string;
       /** @description The feed revision of this state: the `id` of the stream message that carried it */
       revision: number;
-      /** @enum {string} */
+      /**
+       * @description settled once every outcome is won, lost or void
+       * @enum {string}
+       */
       status: "open" | "suspended" | "settled";
       line: number | null;
       outcomes: {
         id: string;
         price: number;
-        /** @enum {string} */
-        status: "active" | "suspended" | "won" | "lost";
+        /**
+         * @description won, lost or void once its market is settled; void returns the stake (the event was abandoned or cancelled, or a two-way market ended in a tie)
+         * @enum {string}
+         */
+        status: "active" | "suspended" | "won" | "lost" | "void";
       }[];
     };
     /**
