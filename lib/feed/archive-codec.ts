@@ -10,20 +10,23 @@ import type { RevisionKind } from "../db/schema/index.ts";
 export type FullRevision = { revision: number; recordedAt: Date; state: unknown };
 
 /**
- * What one revision changed. Markets (an array of objects with an `id`) by market: those set,
- * those dropped, and the order of ids when it is not the one replacing and appending gives.
- * Other states (objects) by top-level key. `f` carries the whole state when neither fits.
+ * What one revision changed. Markets (an array of objects with an `id`) by market: those new
+ * (`s`), those changed by top-level key (`u`, usually a market's outcomes), those dropped, and
+ * the order of ids when it is not the one replacing and appending gives. Other states (objects)
+ * by top-level key. `f` carries the whole state when neither fits.
  */
+type KeyDelta = { c?: Record<string, unknown>; r?: string[] };
 type Delta =
-  | { a: { s?: { id: string }[]; d?: string[]; o?: string[] } }
-  | { k: { c?: Record<string, unknown>; r?: string[] } }
+  | { a: { s?: Keyed[]; u?: (KeyDelta & { id: string })[]; d?: string[]; o?: string[] } }
+  | { k: KeyDelta }
   | { f: unknown };
 
 /**
- * The chunk as stored: `b` the revision before its first (null: none yet) as [revision, ms after
- * the chunk's start, state]; each change as [revision step, ms after the chunk's start, delta].
+ * The chunk as stored, a line each so a reader stops at the revision it wants: first the revision
+ * before the chunk's first (null: none yet) as [revision, ms after the chunk's start, state], then
+ * each change as [revision step, ms after the chunk's start, delta].
  */
-type Payload = { b: [number, number, unknown] | null; c: [number, number, Delta][] };
+type Line = [number, number, Delta];
 
 type Keyed = { id: string };
 
@@ -32,27 +35,37 @@ const isKeyedArray = (value: unknown): value is Keyed[] =>
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+function applyKeys(before: Record<string, unknown>, { c = {}, r = [] }: KeyDelta): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...before };
+  for (const key of r) delete next[key];
+  return Object.assign(next, c);
+}
+
+function keyDelta(before: Record<string, unknown>, after: Record<string, unknown>): KeyDelta {
+  const c = Object.fromEntries(Object.entries(after).filter(([key, value]) => !isDeepStrictEqual(before[key], value)));
+  const r = Object.keys(before).filter((key) => !(key in after));
+  return { ...(Object.keys(c).length ? { c } : {}), ...(r.length ? { r } : {}) };
+}
+
 function applyDelta(before: unknown, delta: Delta): unknown {
   if ("f" in delta) return delta.f;
   if ("a" in delta) {
-    const { s = [], d = [], o } = delta.a as { s?: Keyed[]; d?: string[]; o?: string[] };
+    const { s = [], u = [], d = [], o } = delta.a;
     const dropped = new Set(d);
     const set = new Map(s.map((item) => [item.id, item]));
+    const updated = new Map(u.map((item) => [item.id, item]));
     const next: Keyed[] = [];
     for (const item of (before as Keyed[] | null) ?? []) {
       if (dropped.has(item.id)) continue;
-      next.push(set.get(item.id) ?? item);
-      set.delete(item.id);
+      const update = updated.get(item.id);
+      next.push(update ? (applyKeys(item, update) as Keyed) : item);
     }
     next.push(...set.values());
     if (!o) return next;
     const byId = new Map(next.map((item) => [item.id, item]));
     return o.map((id) => byId.get(id)!);
   }
-  const { c = {}, r = [] } = delta.k;
-  const next: Record<string, unknown> = { ...(before as Record<string, unknown>) };
-  for (const key of r) delete next[key];
-  return Object.assign(next, c);
+  return applyKeys(before as Record<string, unknown>, delta.k);
 }
 
 function deltaOf(before: unknown, after: unknown): Delta {
@@ -60,9 +73,16 @@ function deltaOf(before: unknown, after: unknown): Delta {
   if (isKeyedArray(before) && isKeyedArray(after)) {
     const old = new Map(before.map((item) => [item.id, item]));
     const ids = new Set(after.map((item) => item.id));
-    const s = after.filter((item) => !isDeepStrictEqual(old.get(item.id), item));
+    const s = after.filter((item) => !old.has(item.id));
+    const u = after
+      .filter((item) => old.has(item.id) && !isDeepStrictEqual(old.get(item.id), item))
+      .map((item) => ({ id: item.id, ...keyDelta(old.get(item.id)!, item) }));
     const d = before.filter((item) => !ids.has(item.id)).map((item) => item.id);
-    const a: { s?: Keyed[]; d?: string[]; o?: string[] } = { ...(s.length ? { s } : {}), ...(d.length ? { d } : {}) };
+    const a: Extract<Delta, { a: unknown }>["a"] = {
+      ...(s.length ? { s } : {}),
+      ...(u.length ? { u } : {}),
+      ...(d.length ? { d } : {}),
+    };
     const placed = applyDelta(before, { a }) as Keyed[];
     if (placed.length !== after.length || placed.some((item, i) => item.id !== after[i]!.id)) {
       a.o = after.map((item) => item.id);
@@ -81,34 +101,42 @@ function deltaOf(before: unknown, after: unknown): Delta {
 
 /** One (event, kind) chunk, deflated: `before` is the revision before `revisions[0]`, null when there was none. */
 export function encodeChunk(before: FullRevision | null, revisions: readonly FullRevision[], startsAt: Date): Buffer {
-  const changes: Payload["c"] = [];
+  const lines = [
+    JSON.stringify(before && [before.revision, before.recordedAt.getTime() - startsAt.getTime(), before.state]),
+  ];
   let state: unknown = before?.state ?? null;
   let previous = revisions[0]!.revision;
   for (const revision of revisions) {
-    changes.push([
+    const line: Line = [
       revision.revision - previous,
       revision.recordedAt.getTime() - startsAt.getTime(),
       deltaOf(state, revision.state),
-    ]);
+    ];
+    lines.push(JSON.stringify(line));
     previous = revision.revision;
     state = revision.state;
   }
-  const b: Payload["b"] = before && [before.revision, before.recordedAt.getTime() - startsAt.getTime(), before.state];
-  return deflateRawSync(JSON.stringify({ b, c: changes } satisfies Payload));
+  return deflateRawSync(lines.join("\n"));
 }
 
 export type DecodedChunk = { before: FullRevision | null; revisions: FullRevision[] };
 
-/** The chunk's revisions with their full states, from its first revision and start. */
-export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt: Date): DecodedChunk {
-  const { b, c } = JSON.parse(inflateRawSync(payload).toString("utf8")) as Payload;
-  const revisions: FullRevision[] = [];
+/**
+ * The chunk's revisions with their full states, from its first revision and start; with `upTo`,
+ * only those at or below it (the rest is not parsed).
+ */
+export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt: Date, upTo = Infinity): DecodedChunk {
+  const lines = inflateRawSync(payload).toString("utf8").split("\n");
   const at = (ms: number) => new Date(startsAt.getTime() + ms);
+  const b = JSON.parse(lines[0]!) as [number, number, unknown] | null;
   const before = b && { revision: b[0], recordedAt: at(b[1]), state: b[2] };
+  const revisions: FullRevision[] = [];
   let state: unknown = before?.state ?? null;
   let revision = firstRevision;
-  for (const [step, ms, delta] of c) {
+  for (let i = 1; i < lines.length; i++) {
+    const [step, ms, delta] = JSON.parse(lines[i]!) as Line;
     revision += step;
+    if (revision > upTo) break;
     state = applyDelta(state, delta);
     revisions.push({ revision, recordedAt: at(ms), state });
   }

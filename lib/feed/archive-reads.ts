@@ -25,8 +25,8 @@ type ChunkRow = {
 
 const CHUNK_COLUMNS = sql`event_id, kind, starts_at, first_revision, payload`;
 
-function decoded(row: ChunkRow) {
-  const chunk = decodeChunk(toBytes(row.payload), Number(row.first_revision), new Date(row.starts_at));
+function decoded(row: ChunkRow, upTo?: number) {
+  const chunk = decodeChunk(toBytes(row.payload), Number(row.first_revision), new Date(row.starts_at), upTo);
   const at = (r: { revision: number; recordedAt: Date; state: unknown }): ArchivedRevision => ({
     ...r,
     eventId: row.event_id,
@@ -110,33 +110,33 @@ export async function archivedStatesAt(
       select starts_at from history_buckets where first_revision <= ${at}
       order by first_revision desc limit 1`),
   );
-  const wanted = JSON.stringify(pairs.map((p) => ({ event_id: p.eventId, kind: p.kind })));
-  // The chunk of each pair in the hour of `at`: the newest starting at or before it, else the
-  // oldest after it (whose starting state is the state at `at`).
+  const wanted = (list: readonly { eventId: string; kind: RevisionKind }[]) =>
+    JSON.stringify(list.map((p) => ({ event_id: p.eventId, kind: p.kind })));
+  // The chunk of each pair holding `at`: the newest starting at or before it, looked for from the
+  // start of the hour of `at` on, so one partition's index answers.
   const hour = bucket ? Math.floor(new Date(bucket.starts_at).getTime() / 3_600_000) * 3_600_000 : null;
   const near =
     hour === null
       ? []
       : rowsOf<ChunkRow>(
           await db.execute(sql`
-            select distinct on (c.event_id, c.kind) c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
-            from history_chunks c
-            join jsonb_to_recordset(${wanted}::jsonb) as p(event_id text, kind text)
-              on p.event_id = c.event_id and p.kind = c.kind
-            where c.starts_at >= ${new Date(hour).toISOString()}
-              and c.starts_at < ${new Date(hour + 3_600_000).toISOString()}
-            order by c.event_id, c.kind, (c.first_revision <= ${at}) desc,
-              case when c.first_revision <= ${at} then -c.first_revision else c.first_revision end`),
+            select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
+            from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
+            cross join lateral (
+              select ${CHUNK_COLUMNS} from history_chunks
+              where event_id = p.event_id and kind = p.kind and first_revision <= ${at}
+                and starts_at >= ${new Date(hour).toISOString()}
+              order by first_revision desc limit 1
+            ) c`),
         );
   const found = new Set(near.map((row) => `${row.event_id}\u0000${row.kind}`));
   const rest = pairs.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
-  // A pair that did not change in that hour: the state its next chunk starts from.
+  // A pair that did not change since the hour began: the state its next chunk starts from.
   const later = rest.length
     ? rowsOf<ChunkRow>(
         await db.execute(sql`
           select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
-          from jsonb_to_recordset(${JSON.stringify(rest.map((p) => ({ event_id: p.eventId, kind: p.kind })))}::jsonb)
-            as p(event_id text, kind text)
+          from jsonb_to_recordset(${wanted(rest)}::jsonb) as p(event_id text, kind text)
           cross join lateral (
             select ${CHUNK_COLUMNS} from history_chunks
             where event_id = p.event_id and kind = p.kind and first_revision > ${at}
@@ -146,8 +146,8 @@ export async function archivedStatesAt(
     : [];
   const states: ArchivedRevision[] = [];
   for (const row of [...near, ...later]) {
-    const chunk = decoded(row);
-    const upTo = chunk.revisions.filter((r) => r.revision <= at).at(-1) ?? chunk.before;
+    const chunk = decoded(row, at);
+    const upTo = chunk.revisions.at(-1) ?? chunk.before;
     if (upTo && upTo.state !== null) states.push(upTo);
   }
   return states;

@@ -7,7 +7,7 @@ import { encodeChunk, encodeClock, groupByEventKind, type FullRevision } from ".
 // from the recent table (full states, minutes) into compact chunks, and drops hourly partitions
 // whole once they are older than HISTORY_SECONDS. Reads are in archive-reads.ts.
 
-export const BUCKET_MS = 5 * 60_000;
+export const BUCKET_MS = 2 * 60_000;
 export const PARTITION_MS = 60 * 60_000;
 // A bucket is archived once no transaction can still commit a revision recorded in it.
 const SETTLE_MS = 10_000;

@@ -1,6 +1,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
-import type { EventStatus, Lineups, Market, RevisionKind, Sport } from "../db/schema/index.ts";
+import {
+  REVISION_KINDS,
+  type EventStatus,
+  type Lineups,
+  type Market,
+  type RevisionKind,
+  type Sport,
+} from "../db/schema/index.ts";
 import type { EventState } from "./schemas.ts";
 import { archivedAfter, archivedRevisionAt, archivedStatesAt } from "./archive-reads.ts";
 import { BUCKET_MS } from "./archive.ts";
@@ -77,7 +84,13 @@ async function bounds(db: Database): Promise<Bounds> {
   };
 }
 
-type AfterOptions = { eventIds?: readonly string[]; until?: Date; through?: number; limit?: number };
+type AfterOptions = {
+  eventIds?: readonly string[];
+  kinds?: readonly RevisionKind[];
+  until?: Date;
+  through?: number;
+  limit?: number;
+};
 
 /**
  * The revisions after `after`, in order, recorded at or before `until` (a sandbox reader stays 60
@@ -99,7 +112,7 @@ export async function revisionsAfter(
   // Older than the recent table holds whole: the archive, page by page, then the recent table.
   if (after < history.recentFrom) {
     while (revisions.length < limit && from < Math.min(history.archivedThrough, through)) {
-      const page = await archivedAfter(db, from, { eventIds: options.eventIds });
+      const page = await archivedAfter(db, from, { eventIds: options.eventIds, kinds: options.kinds });
       for (const revision of page.revisions) {
         if (revision.revision > Math.min(through, history.archivedThrough)) break;
         if (!options.until || revision.recordedAt <= options.until) revisions.push(revision);
@@ -118,12 +131,13 @@ export async function revisionsAfter(
 
 async function recentAfter(db: Database, after: number, options: AfterOptions): Promise<Revision[]> {
   const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
+  const kinds = options.kinds ? sql`and kind in ${options.kinds.length ? options.kinds : [""]}` : sql``;
   const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
   const through = options.through === undefined ? sql`` : sql`and revision <= ${options.through}`;
   const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
       select revision, event_id, kind, recorded_at, state from event_revisions
-      where revision > ${after} ${events} ${until} ${through}
+      where revision > ${after} ${events} ${kinds} ${until} ${through}
       order by revision
       limit ${options.limit ?? 10_000}`),
   );
@@ -210,8 +224,23 @@ export async function marketRevisions(
 ): Promise<MarketRevision[]> {
   const history = await bounds(db);
   if (history.archivedUntil && (window.from === null || window.from < history.archivedUntil)) {
-    return archivedMarketRevisions(db, eventId, marketId, window, history);
+    const through = Math.min(window.through, history.archivedThrough);
+    return [
+      ...(await archivedMarketRevisions(db, eventId, marketId, { ...window, through }, history)),
+      ...(await recentMarketRevisions(db, eventId, marketId, { ...window, from: null }, history.archivedThrough)),
+    ];
   }
+  return recentMarketRevisions(db, eventId, marketId, window, 0);
+}
+
+/** As `marketRevisions`, from the recent table, for revisions after `after`. */
+async function recentMarketRevisions(
+  db: Database,
+  eventId: string,
+  marketId: string,
+  window: { from: Date | null; to: Date; through: number },
+  after: number,
+): Promise<MarketRevision[]> {
   const to = window.to.toISOString();
   const from = window.from?.toISOString() ?? null;
   const market = sql`(select m from jsonb_array_elements(state) m where m->>'id' = ${marketId} limit 1) as market`;
@@ -223,14 +252,14 @@ export async function marketRevisions(
           order by recorded_at desc, revision desc
           limit 1)
         union all`;
-  const after = from === null ? sql`` : sql`and recorded_at > ${from}`;
+  const later = from === null ? sql`` : sql`and recorded_at > ${from}`;
   const rows = rowsOf<{ revision: string | number; recorded_at: string | Date; market: Market | null }>(
     await db.execute(sql`
       select revision, recorded_at, market from (
         ${leading}
         (select revision, recorded_at, ${market} from event_revisions
-          where event_id = ${eventId} and kind = 'markets' ${after} and recorded_at <= ${to}
-            and revision <= ${window.through})
+          where event_id = ${eventId} and kind = 'markets' ${later} and recorded_at <= ${to}
+            and revision > ${after} and revision <= ${window.through})
       ) w
       order by revision`),
   );
@@ -252,6 +281,7 @@ async function archivedMarketRevisions(
   const leading = window.from ? await snapshotThrough(db, start, [eventId]) : [];
   const { revisions } = await revisionsAfter(db, start, {
     eventIds: [eventId],
+    kinds: ["markets"],
     until: window.to,
     through: window.through,
     limit: Number.MAX_SAFE_INTEGER,
@@ -292,28 +322,30 @@ export async function snapshotThrough(
 }
 
 /**
- * The snapshot at a revision the recent table no longer holds whole: each (event, kind) that has
- * not changed since is as the recent table has it now; the others are as the archive has them, or,
- * for those the archive does not know then, the recent table's newest at or before `through`.
+ * The snapshot at a revision the recent table no longer holds whole: each (event, kind) of an
+ * event changed since as the archive has it; the others, and those the archive does not know
+ * then, as the recent table's newest at or before `through` (pruning keeps each one's newest).
  */
 async function archivedSnapshot(db: Database, through: number, eventIds?: readonly string[]): Promise<Revision[]> {
-  const events = eventIds ? sql`and event_id in ${eventIds.length ? eventIds : [""]}` : sql``;
-  const newest = rowsOf<RevisionRow>(
+  const ids = eventIds ? sql`where id in ${eventIds.length ? eventIds : [""]}` : sql``;
+  const events = rowsOf<{ id: string; revision: string | number; markets: boolean; lineups: boolean }>(
     await db.execute(sql`
-      select distinct on (event_id, kind) revision, event_id, kind, recorded_at, state
-      from event_revisions where true ${events}
-      order by event_id, kind, revision desc`),
-  ).map(toRevision);
-  const unchanged = newest.filter((r) => r.revision <= through);
-  const changed = newest.filter((r) => r.revision > through);
-  const archived = await archivedStatesAt(db, through, changed);
+      select id, revision, jsonb_array_length(markets) > 0 as markets, lineups is not null as lineups
+      from events ${ids}`),
+  );
+  // Markets and lineups are never taken away: an event without them now had none then.
+  const pairs = (list: typeof events) =>
+    list.flatMap((e) =>
+      REVISION_KINDS.filter((kind) => kind === "event" || e[kind]).map((kind) => ({ eventId: e.id, kind })),
+    );
+  const archived = await archivedStatesAt(db, through, pairs(events.filter((e) => Number(e.revision) > through)));
   const known = new Set(archived.map((r) => `${r.eventId}\u0000${r.kind}`));
-  const rest = changed.filter((r) => !known.has(`${r.eventId}\u0000${r.kind}`));
+  const rest = pairs(events).filter((p) => !known.has(`${p.eventId}\u0000${p.kind}`));
   const recent = rest.length
     ? rowsOf<RevisionRow>(
         await db.execute(sql`
           select r.revision, p.event_id, p.kind, r.recorded_at, r.state
-          from jsonb_to_recordset(${JSON.stringify(rest.map((r) => ({ event_id: r.eventId, kind: r.kind })))}::jsonb)
+          from jsonb_to_recordset(${JSON.stringify(rest.map((p) => ({ event_id: p.eventId, kind: p.kind })))}::jsonb)
             as p(event_id text, kind text)
           cross join lateral (
             select revision, recorded_at, state from event_revisions
@@ -322,7 +354,7 @@ async function archivedSnapshot(db: Database, through: number, eventIds?: readon
           ) r`),
       ).map(toRevision)
     : [];
-  return [...unchanged, ...archived, ...recent];
+  return [...archived, ...recent];
 }
 
 /**

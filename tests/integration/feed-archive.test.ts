@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
-import { archiveClosedBuckets, dropArchiveBefore, PARTITION_MS } from "../../lib/feed/archive.ts";
+import { archiveClosedBuckets, BUCKET_MS, dropArchiveBefore, PARTITION_MS } from "../../lib/feed/archive.ts";
 import {
   historyAt,
   marketRevisions,
@@ -127,7 +127,7 @@ describe.each(BACKENDS)("the archive on $name", (backend) => {
 
   it("archives the closed buckets of the run in hourly partitions", async () => {
     const buckets = await archiveClosedBuckets(handle.db, new Date(end.getTime() + 3_600_000), 1_000);
-    expect(buckets).toBe((HOURS * 3600) / 300);
+    expect(buckets).toBe((HOURS * 3_600_000) / BUCKET_MS);
     const [counts] = rowsOf<{ chunks: number; partitions: number; archived: number }>(
       await handle.db.execute(sql`
         select (select count(*)::int from history_chunks) as chunks,

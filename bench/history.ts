@@ -1,0 +1,252 @@
+// The history kept for days, on PostgreSQL: bytes stored per market change and per day, what
+// archiving costs against the ingest itself, and the reads of the past.
+//
+//   npm run bench:history     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
+//                              BENCH_HOURS simulated hours, default 2: a day is 24)
+//
+// 200 live events of 10 markets each, 100 market changes a simulated second (and 10 clock
+// changes), fast-forwarded: each second's changes are one ingest batch recorded at that second.
+// Creates a scratch database next to the given one, and drops it at the end.
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import { sql } from "drizzle-orm";
+import { loadConfig } from "../lib/config.ts";
+import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
+import { archiveClosedBuckets } from "../lib/feed/archive.ts";
+import { historyAt, marketRevisions, pruneRevisions, revisionsAfter, snapshotThrough } from "../lib/feed/history.ts";
+import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
+import type { FeedUpdate } from "../lib/feed/schemas.ts";
+import { seedReferenceData } from "../seeds/index.ts";
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const HOURS = Number(process.env.BENCH_HOURS ?? 2);
+const EVENTS = 200;
+const MARKETS = 10;
+const CHANGES_PER_SECOND = 100;
+const t0 = new Date("2026-11-20T00:00:00Z");
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+function market(eventId: string, index: number, tick: number) {
+  const home = 1.2 + ((tick * 7 + index * 13) % 300) / 100;
+  return {
+    id: `${eventId}:m${index}`,
+    type: "match_winner" as const,
+    name: `Market ${index}`,
+    line: null,
+    status: "open" as const,
+    outcomes: [
+      { id: "home", name: "Home", price: home, status: "active" as const },
+      { id: "draw", name: "Draw", price: 3.4, status: "active" as const },
+      {
+        id: "away",
+        name: "Away",
+        price: Math.round((1 / Math.max(0.01, 1.07 - 1 / home - 1 / 3.4)) * 100) / 100,
+        status: "active" as const,
+      },
+    ],
+  };
+}
+
+async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `bench_history_${process.pid}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+async function bytes(handle: DatabaseHandle, what: string): Promise<number> {
+  const [row] = rowsOf<{ n: string | number }>(await handle.db.execute(sql.raw(`select ${what} as n`)));
+  return Number(row?.n ?? 0);
+}
+
+const archiveBytes = (handle: DatabaseHandle) =>
+  bytes(
+    handle,
+    `(select coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) from pg_inherits i
+      join pg_class p on p.oid = i.inhparent where p.relname = 'history_chunks')
+     + pg_total_relation_size('history_buckets')`,
+  );
+
+async function main() {
+  const scratch = await scratchDatabase();
+  const handle = await openDatabase(loadConfig({ DATABASE_URL: scratch.url }));
+  try {
+    await seedReferenceData(handle.db);
+    const ids = Array.from({ length: EVENTS }, (_, i) => `bh-${i}`);
+    const sequence = new Map(ids.map((id) => [id, 1]));
+    const next = (id: string) => {
+      const n = sequence.get(id)! + 1;
+      sequence.set(id, n);
+      return n;
+    };
+    await applyBatch(
+      handle.db,
+      linesOf(
+        ids.map((id) => ({
+          event_id: id,
+          sequence: 1,
+          event: {
+            sport: "soccer",
+            competition: "Bench league",
+            home: `${id} Home`,
+            away: `${id} Away`,
+            status: "live",
+            feed: "scout",
+            kickoff: t0.toISOString(),
+          },
+          markets: Array.from({ length: MARKETS }, (_, m) => market(id, m, 0)),
+        })) as FeedUpdate[],
+      ),
+      t0,
+    );
+
+    const seconds = HOURS * 3600;
+    let ingestMs = 0;
+    let archiveMs = 0;
+    let marketChanges = 0;
+    let recentPeakBytes = 0;
+    console.log(`Ingesting ${HOURS} simulated hours: ${seconds * CHANGES_PER_SECOND} market changes...`);
+    for (let s = 1; s <= seconds; s++) {
+      const at = new Date(t0.getTime() + s * 1000);
+      const updates: FeedUpdate[] = [];
+      for (let c = 0; c < CHANGES_PER_SECOND; c++) {
+        const n = (s * CHANGES_PER_SECOND + c) % EVENTS;
+        const id = ids[n]!;
+        updates.push({ event_id: id, sequence: next(id), markets: [market(id, (s + c) % MARKETS, s)] });
+      }
+      for (let c = 0; c < 10; c++) {
+        const id = ids[(s * 10 + c) % EVENTS]!;
+        updates.push({ event_id: id, sequence: next(id), event: { clock: `${Math.floor(s / 60) % 90}:00` } });
+      }
+      const started = performance.now();
+      await applyBatch(handle.db, linesOf(updates), at);
+      ingestMs += performance.now() - started;
+      marketChanges += CHANGES_PER_SECOND;
+      // As the leader does each minute: archive closed buckets, prune the recent table past 15 minutes.
+      if (s % 60 === 0) {
+        const archiving = performance.now();
+        await archiveClosedBuckets(handle.db, at);
+        archiveMs += performance.now() - archiving;
+        await pruneRevisions(handle.db, new Date(at.getTime() - 900_000));
+        if (s % 900 === 0) {
+          recentPeakBytes = Math.max(recentPeakBytes, await bytes(handle, "pg_total_relation_size('event_revisions')"));
+          process.stdout.write(`  ${(s / 3600).toFixed(2)} h: ingest ${ms(ingestMs)}, archive ${ms(archiveMs)}\r`);
+        }
+      }
+    }
+    console.log();
+    const end = new Date(t0.getTime() + seconds * 1000);
+    await handle.db.execute(sql`vacuum analyze`);
+    const stored = await archiveBytes(handle);
+    const [{ revisions: revisionCount, through } = { revisions: 0, through: 0 }] = rowsOf<{
+      revisions: number;
+      through: number;
+    }>(
+      await handle.db.execute(
+        sql`select (select last_revision::int from revision_counter) as revisions, (select archived_through::int from revision_counter) as through`,
+      ),
+    );
+    // The archive holds the revisions through `through`; the rest is still only recent.
+    const perChange = stored / ((through * CHANGES_PER_SECOND) / (CHANGES_PER_SECOND + 10));
+    const perDay = perChange * CHANGES_PER_SECOND * 86_400;
+    const recentPerRevision = recentPeakBytes / (900 * (CHANGES_PER_SECOND + 10));
+
+    // The reads of the past, at moments spread over the archived hours.
+    const asOf: number[] = [];
+    const asOfRecent: number[] = [];
+    const oneEvent: number[] = [];
+    const lastHour: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const at = new Date(t0.getTime() + ((i * 7919) % (seconds - 2_100)) * 1000 + 600_000);
+      const revision = (await historyAt(handle.db, at, revisionCount)).revision;
+      let started = performance.now();
+      const states = await snapshotThrough(handle.db, revision);
+      asOf.push(performance.now() - started);
+      if (states.length < EVENTS * 2) throw new Error(`as_of gave ${states.length} states`);
+      // The baseline: a moment the recent table still holds whole, one read as before the archive.
+      const recentAt = new Date(end.getTime() - ((i * 7919) % 600) * 1000 - 60_000);
+      const recentRevision = (await historyAt(handle.db, recentAt, revisionCount)).revision;
+      started = performance.now();
+      await snapshotThrough(handle.db, recentRevision);
+      asOfRecent.push(performance.now() - started);
+      const id = ids[(i * 37) % EVENTS]!;
+      started = performance.now();
+      const points = await marketRevisions(handle.db, id, `${id}:m3`, {
+        from: new Date(end.getTime() - 3_600_000),
+        to: end,
+        through: revisionCount,
+      });
+      lastHour.push(performance.now() - started);
+      if (points.length < 10) throw new Error(`a market's hour gave ${points.length} points`);
+      started = performance.now();
+      await marketRevisions(handle.db, id, `${id}:m3`, { from: null, to: end, through: revisionCount });
+      oneEvent.push(performance.now() - started);
+    }
+    let replayed = 0;
+    const replayStarted = performance.now();
+    for (let after = Math.floor(through / 3); replayed < 200_000;) {
+      const page = await revisionsAfter(handle.db, after, { limit: 1_000 });
+      if (page.revisions.length === 0) break;
+      replayed += page.revisions.length;
+      after = page.revisions.at(-1)!.revision;
+    }
+    const replaySeconds = (performance.now() - replayStarted) / 1000;
+
+    const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+    console.log(
+      `\nHistory on PostgreSQL: ${EVENTS} live events x ${MARKETS} markets, ${CHANGES_PER_SECOND} market changes/s, ${HOURS} simulated hours`,
+    );
+    console.log(`  revisions                       ${revisionCount} (${marketChanges} market changes)`);
+    console.log(`  archive, indexes included       ${(stored / 1e6).toFixed(1)} MB`);
+    console.log(`  per market change               ${perChange.toFixed(0)} bytes`);
+    console.log(
+      `  per day at this rate            ${(perDay / 1e9).toFixed(2)} GB   ${verdict(perDay < 1e9)} (target < 1 GB)`,
+    );
+    console.log(
+      `  baseline: the recent table      ${recentPerRevision.toFixed(0)} bytes per revision, ${((recentPerRevision * (CHANGES_PER_SECOND + 10) * 86_400) / 1e9).toFixed(1)} GB a day if kept`,
+    );
+    console.log(
+      `  ingest (recent table)           ${((ingestMs / marketChanges) * 1000).toFixed(1)} µs per change (baseline: today's ingest)`,
+    );
+    console.log(
+      `  archiving, off the ingest path  ${((archiveMs / marketChanges) * 1000).toFixed(1)} µs per change (+${((archiveMs / ingestMs) * 100).toFixed(0)} % of the ingest)`,
+    );
+    console.log(
+      `  as_of, recent table (baseline)  p50 ${ms(percentile(asOfRecent, 50))}, p95 ${ms(percentile(asOfRecent, 95))}`,
+    );
+    console.log(
+      `  as_of, whole board, archived    p50 ${ms(percentile(asOf, 50))}, p95 ${ms(percentile(asOf, 95))}   ${verdict(percentile(asOf, 95) < 50)} (target p95 < 50 ms)`,
+    );
+    console.log(
+      `  a market's last hour            p50 ${ms(percentile(lastHour, 50))}, p95 ${ms(percentile(lastHour, 95))}   ${verdict(percentile(lastHour, 95) < 20)} (target p95 < 20 ms)`,
+    );
+    console.log(
+      `  a market's whole history        p50 ${ms(percentile(oneEvent, 50))}, p95 ${ms(percentile(oneEvent, 95))}`,
+    );
+    console.log(
+      `  changes?since, from the archive ${Math.round(replayed / replaySeconds)} revisions/s (${replayed} read)`,
+    );
+  } finally {
+    await handle.close();
+    // BENCH_KEEP=1 leaves the database for a closer look.
+    if (!process.env.BENCH_KEEP) await scratch.drop();
+  }
+}
+
+await main();
