@@ -1,59 +1,12 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
-import {
-  REVISION_KINDS,
-  type EventStatus,
-  type Lineups,
-  type Market,
-  type RevisionKind,
-  type Sport,
-} from "../db/schema/index.ts";
-import type { EventState } from "./schemas.ts";
+import { REVISION_KINDS, type Market, type RevisionKind } from "../db/schema/index.ts";
 import { archivedAfter, archivedRevisionAt, archivedStatesAt } from "./archive-reads.ts";
 import { BUCKET_MS } from "./archive.ts";
 
-// Reads of the revision history: the state of an event, its markets or lineups, or of every
-// event, as it was at a moment of the retention window. Each is one indexed query: for an event,
-// the newest revision of its kind recorded at or before that moment.
-
-async function stateAsOf<T>(db: Database, eventId: string, kind: RevisionKind, at: Date): Promise<T | null> {
-  const rows = rowsOf<{ state: T }>(
-    await db.execute(sql`
-      select state from event_revisions
-      where event_id = ${eventId} and kind = ${kind} and recorded_at <= ${at.toISOString()}
-      order by recorded_at desc, revision desc
-      limit 1`),
-  );
-  return rows[0]?.state ?? null;
-}
-
-export const eventAsOf = (db: Database, eventId: string, at: Date) => stateAsOf<EventState>(db, eventId, "event", at);
-export const marketsAsOf = (db: Database, eventId: string, at: Date) => stateAsOf<Market[]>(db, eventId, "markets", at);
-export const lineupsAsOf = (db: Database, eventId: string, at: Date) =>
-  stateAsOf<Lineups & { event_id: string }>(db, eventId, "lineups", at);
-
-export type EventFilter = { sports?: readonly Sport[]; statuses?: readonly EventStatus[] };
-
-/** Every event as it was at `at` (those that existed then), in list order: kickoff, then id. */
-export async function eventsAsOf(db: Database, at: Date, filter: EventFilter = {}): Promise<EventState[]> {
-  const sports = filter.sports ? sql`and e.sport in ${filter.sports.length ? filter.sports : [""]}` : sql``;
-  const statuses = filter.statuses
-    ? sql`and r.state->>'status' in ${filter.statuses.length ? filter.statuses : [""]}`
-    : sql``;
-  const rows = rowsOf<{ state: EventState }>(
-    await db.execute(sql`
-      select r.state from events e
-      cross join lateral (
-        select state from event_revisions
-        where event_id = e.id and kind = 'event' and recorded_at <= ${at.toISOString()}
-        order by recorded_at desc, revision desc
-        limit 1
-      ) r
-      where true ${sports} ${statuses}
-      order by r.state->>'kickoff', e.id`),
-  );
-  return rows.map((row) => row.state);
-}
+// Reads of the revision history, whichever part holds it: the recent table (every revision's
+// full state, for REVISION_RETENTION_SECONDS) or the archive (what each changed, for
+// HISTORY_SECONDS; archive.ts). Each answer is the same from either.
 
 export type Revision = { revision: number; eventId: string; kind: RevisionKind; recordedAt: Date; state: unknown };
 

@@ -1,14 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
-import {
-  eventAsOf,
-  eventsAsOf,
-  lineupsAsOf,
-  marketsAsOf,
-  pruneRevisions,
-  revisionsAfter,
-} from "../../lib/feed/history.ts";
+import type { RevisionKind } from "../../lib/db/schema/index.ts";
+import { historyAt, pruneRevisions, revisionsAfter, snapshotThrough } from "../../lib/feed/history.ts";
+import type { EventState } from "../../lib/feed/schemas.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import { archiveClosedBuckets, dropArchiveBefore } from "../../lib/feed/archive.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
@@ -23,6 +18,25 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   const apply = (at: Date, ...updates: FeedUpdate[]) => applyBatch(handle.db, linesOf(updates), at);
+  // The feed as it was at a moment: its revision then, and each event's states at that revision.
+  const statesAt = async (at: Date, eventIds?: string[]) =>
+    snapshotThrough(handle.db, (await historyAt(handle.db, at, Number.MAX_SAFE_INTEGER)).revision, eventIds);
+  const stateAt = async <T>(eventId: string, kind: RevisionKind, at: Date) =>
+    ((await statesAt(at, [eventId])).find((r) => r.kind === kind)?.state ?? null) as T | null;
+  const eventAsOf = (eventId: string, at: Date) => stateAt<EventState>(eventId, "event", at);
+  const marketsAsOf = (eventId: string, at: Date) =>
+    stateAt<{ outcomes: { price: number }[] }[]>(eventId, "markets", at);
+  const lineupsAsOf = (eventId: string, at: Date) => stateAt<unknown>(eventId, "lineups", at);
+  const eventsAsOf = async (at: Date, filter: { sports?: string[]; statuses?: string[] } = {}) =>
+    (await statesAt(at))
+      .filter((r) => r.kind === "event")
+      .map((r) => r.state as EventState)
+      .filter(
+        (e) =>
+          (!filter.sports || filter.sports.includes(e.sport)) &&
+          (!filter.statuses || filter.statuses.includes(e.status)),
+      )
+      .sort((a, b) => a.kickoff.localeCompare(b.kickoff) || a.id.localeCompare(b.id));
 
   beforeAll(async () => {
     handle = await openDatabase(database().config);
@@ -37,23 +51,23 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
       sequence: 2,
       event: { status: "live", period: "Q1", clock: "12:00" },
     });
-    const then = await eventAsOf(handle.db, "hist-1", later(30));
+    const then = await eventAsOf("hist-1", later(30));
     await apply(later(60), { event_id: "hist-1", sequence: 3, event: { score: { home: 2, away: 0 }, clock: "11:31" } });
     await apply(later(90), { event_id: "hist-1", sequence: 4, event: { score: { home: 2, away: 3 }, clock: "11:02" } });
 
     expect(then).toMatchObject({ status: "live", score: { home: 0, away: 0 }, clock: "12:00" });
     // At t0+90, "60 seconds ago" is t0+30: the state right after the update recorded then.
-    expect(await eventAsOf(handle.db, "hist-1", later(90 - 60))).toEqual(then);
-    expect(await eventAsOf(handle.db, "hist-1", later(89))).toMatchObject({ score: { home: 2, away: 0 } });
-    expect(await eventAsOf(handle.db, "hist-1", later(90))).toMatchObject({ score: { home: 2, away: 3 } });
+    expect(await eventAsOf("hist-1", later(90 - 60))).toEqual(then);
+    expect(await eventAsOf("hist-1", later(89))).toMatchObject({ score: { home: 2, away: 0 } });
+    expect(await eventAsOf("hist-1", later(90))).toMatchObject({ score: { home: 2, away: 3 } });
     // Before it existed, there was no such event.
-    expect(await eventAsOf(handle.db, "hist-1", later(-1))).toBeNull();
+    expect(await eventAsOf("hist-1", later(-1))).toBeNull();
   });
 
   it("answers a list as of a moment: what existed then, with the statuses it had then", async () => {
     await apply(later(100), creation("hist-3", "2026-11-21T16:30:00Z", "soccer"));
     const asOf = async (seconds: number, statuses?: ("live" | "upcoming")[]) =>
-      (await eventsAsOf(handle.db, later(seconds), { statuses, sports: ["basketball", "soccer"] })).map(
+      (await eventsAsOf(later(seconds), { statuses, sports: ["basketball", "soccer"] })).map(
         (e) => `${e.id}:${e.status}`,
       );
 
@@ -62,7 +76,7 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     expect(await asOf(40, ["live"])).toEqual(["hist-1:live"]);
     // Kickoff order, then id: hist-3 kicks off between the two.
     expect(await asOf(100)).toEqual(["hist-1:live", "hist-3:upcoming", "hist-2:upcoming"]);
-    expect((await eventsAsOf(handle.db, later(100), { sports: ["soccer"] })).map((e) => e.id)).toEqual(["hist-3"]);
+    expect((await eventsAsOf(later(100), { sports: ["soccer"] })).map((e) => e.id)).toEqual(["hist-3"]);
   });
 
   it("keeps markets and lineups in the history too", async () => {
@@ -84,10 +98,10 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
       markets: [market(1.5)],
       lineups: { home: [{ number: 7, name: "Guard", position: "PG" }], away: [] },
     });
-    expect((await marketsAsOf(handle.db, "hist-1", later(115)))![0]!.outcomes[0]!.price).toBe(1.7);
-    expect((await marketsAsOf(handle.db, "hist-1", later(120)))![0]!.outcomes[0]!.price).toBe(1.5);
-    expect(await lineupsAsOf(handle.db, "hist-1", later(115))).toBeNull();
-    expect(await lineupsAsOf(handle.db, "hist-1", later(120))).toMatchObject({
+    expect((await marketsAsOf("hist-1", later(115)))![0]!.outcomes[0]!.price).toBe(1.7);
+    expect((await marketsAsOf("hist-1", later(120)))![0]!.outcomes[0]!.price).toBe(1.5);
+    expect(await lineupsAsOf("hist-1", later(115))).toBeNull();
+    expect(await lineupsAsOf("hist-1", later(120))).toMatchObject({
       event_id: "hist-1",
       home: [{ name: "Guard" }],
     });
@@ -112,9 +126,9 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     const read = async () =>
       Promise.all(
         moments.map(async (at) => [
-          await eventAsOf(handle.db, "hist-1", at),
-          await eventsAsOf(handle.db, at),
-          await marketsAsOf(handle.db, "hist-1", at),
+          await eventAsOf("hist-1", at),
+          await eventsAsOf(at),
+          await marketsAsOf("hist-1", at),
         ]),
       );
     const count = async () =>
@@ -144,7 +158,7 @@ describe.each(BACKENDS)("the revision history on $name", (backend) => {
     const all = await pruneRevisions(handle.db, later(1000));
     expect(all).toBeGreaterThan(0);
     // The newest of each event and kind always stays: the present is never pruned.
-    expect(await eventAsOf(handle.db, "hist-1", later(1000))).toMatchObject({ score: { home: 2, away: 3 } });
-    expect(await marketsAsOf(handle.db, "hist-1", later(1000))).toHaveLength(1);
+    expect(await eventAsOf("hist-1", later(1000))).toMatchObject({ score: { home: 2, away: 3 } });
+    expect(await marketsAsOf("hist-1", later(1000))).toHaveLength(1);
   });
 });
