@@ -60,7 +60,7 @@ export async function startApi(options: {
    * where the stream tokens' key is derived from.
    */
   sessionSecret: string;
-  /** How far back the revision history reaches (REVISION_RETENTION_SECONDS). */
+  /** How far back the revision history reaches (HISTORY_SECONDS). */
   historySeconds: number;
   /** Load balancers in front that append to X-Forwarded-For (TRUST_PROXY_HOPS). */
   trustedHops?: number;

@@ -140,7 +140,7 @@ export const KeyDescription = component(
           delay_seconds: 60,
           limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
           quota_resets_at: "2026-12-01T00:00:00.000Z",
-          history_seconds: 900,
+          history_seconds: 86_400,
         },
       ],
     }),

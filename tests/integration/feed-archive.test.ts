@@ -164,8 +164,17 @@ describe.each(BACKENDS)("the archive on $name", (backend) => {
     ).toEqual(truth.market);
   });
 
-  it("drops whole partitions as they age out, and says what the history no longer holds", async () => {
-    expect(await dropArchiveBefore(handle.db, new Date(t0.getTime() + PARTITION_MS + 1))).toBe(1);
+  it("drops whole partitions as they age out while readers read, and says what the history no longer holds", async () => {
+    // Readers of the last hour, at the same time as the first hour goes: no error, every answer exact.
+    const lastHour = truth.all.find((r) => r.recordedAt >= at(2 * 3600))!.revision;
+    const [dropped, states, replayed] = await Promise.all([
+      dropArchiveBefore(handle.db, new Date(t0.getTime() + PARTITION_MS + 1)),
+      Promise.all(samples.filter((r) => r >= lastHour).map(async (r) => byPair(await snapshotThrough(handle.db, r)))),
+      revisionsAfter(handle.db, lastHour, { limit: 1_000_000 }),
+    ]);
+    expect(dropped).toBe(1);
+    expect(states).toEqual(samples.filter((r) => r >= lastHour).map((r) => truth.snapshots.get(r)));
+    expect(replayed).toEqual({ complete: true, revisions: truth.all.filter((r) => r.revision > lastHour) });
     const { prunedThrough } = await historyAt(handle.db, at(4_000), last);
     expect(prunedThrough).toBeGreaterThan(0);
     expect((await revisionsAfter(handle.db, prunedThrough - 1)).complete).toBe(false);

@@ -15,6 +15,6 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   if (!currentInstance().views.present.get(id)) notFound();
   const config = loadConfig();
   return (
-    <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.REVISION_RETENTION_SECONDS} />
+    <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.HISTORY_SECONDS} />
   );
 }
