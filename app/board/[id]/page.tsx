@@ -14,7 +14,5 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   // that goes looking for it. One the member's view cannot show is the page's own to explain.
   if (!currentInstance().views.present.get(id)) notFound();
   const config = loadConfig();
-  return (
-    <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.HISTORY_SECONDS} />
-  );
+  return <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.HISTORY_SECONDS} />;
 }
