@@ -4,7 +4,15 @@ import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatPrice, type OddsFormat } from "./odds-format";
 import { clockTime } from "./past-moment";
-import { chartSeries, pointsSince, priceDomain, priceRange, type ChartRow, type MarketPoint } from "./price-series";
+import {
+  chartSeries,
+  pointsSince,
+  priceDomain,
+  priceRange,
+  priceScale,
+  type ChartRow,
+  type MarketPoint,
+} from "./price-series";
 import type { Market } from "./stream-store";
 
 // One market's line movement, a small chart among the event's others: each outcome's price over
@@ -76,9 +84,10 @@ export const PriceChart = memo(function PriceChart({ market, points, from, until
             />
             <YAxis
               domain={prices}
+              scale={priceScale(prices)}
               tickCount={3}
               width={36}
-              tickFormatter={(price: number) => price.toFixed(2)}
+              tickFormatter={(price: number) => (price >= 100 ? price.toFixed(0) : price.toFixed(2))}
               stroke="var(--b-muted)"
               tick={{ fill: "var(--b-muted)", fontSize: 11 }}
             />

@@ -9,6 +9,7 @@ import {
   pointsSince,
   priceDomain,
   priceRange,
+  priceScale,
   type MarketPoint,
 } from "./price-series.ts";
 import type { Market } from "./stream-store.ts";
@@ -144,6 +145,12 @@ describe("chartSeries: points to a step chart's rows", () => {
     expect([flatLow, flatHigh].map((n) => n.toFixed(2))).toEqual(["1.85", "1.95"]);
     expect(priceDomain(chartSeries([point([1.02, 8], 1, 1)], ms(0), ms(60)).rows)[0]).toBe(1);
     expect(priceDomain([])).toEqual([1, 2]);
+  });
+
+  it("reads prices on a logarithmic scale once they span a factor of four, linear below", () => {
+    expect(priceScale([1.65, 4.45])).toBe("linear");
+    expect(priceScale([1, 4])).toBe("log");
+    expect(priceScale(priceDomain(chartSeries([point([1.01, 450], 1, 1)], ms(0), ms(60)).rows))).toBe("log");
   });
 
   it("draws nothing for a market without points", () => {

@@ -128,6 +128,15 @@ export function priceDomain(rows: readonly ChartRow[]): [number, number] {
   return [Math.max(1, down(low - margin)), up(high + margin)];
 }
 
+/**
+ * A scale the prices can be read on: linear for a market's usual moves, logarithmic once its
+ * prices span a factor of four or more (a beaten side quoted in the hundreds beside a favourite
+ * at 1.01 would flatten every other line).
+ */
+export function priceScale([low, high]: readonly [number, number]): "linear" | "log" {
+  return high / low >= 4 ? "log" : "linear";
+}
+
 /** The points a reader is told of: the state at `from`, then every change after it. */
 export function pointsSince(points: readonly MarketPoint[], from: number): readonly MarketPoint[] {
   let first = 0;
