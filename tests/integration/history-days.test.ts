@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../lib/db/index.ts";
+import { archiveClosedBuckets } from "../../lib/feed/archive.ts";
+import { pruneRevisions } from "../../lib/feed/history.ts";
+import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
+import type { FeedUpdate } from "../../lib/feed/schemas.ts";
+import { apiClient } from "../../testing/api.ts";
+import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { organisationWithKeys } from "../../testing/organisations.ts";
+import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse, type SseClient } from "../../testing/sse.ts";
+
+// Hours-old history through the real server: a match recorded two hours before the server starts,
+// held only by the archive (the recent table pruned to each event's newest), read back by a
+// resuming stream, /changes, as_of and a market's history, on both databases.
+
+const HOURS_AGO = 2;
+const started = new Date(Date.now() - HOURS_AGO * 3_600_000);
+const at = (seconds: number) => new Date(started.getTime() + seconds * 1000);
+
+const market = (price: number) => ({
+  id: "d-live:match_winner",
+  type: "match_winner" as const,
+  name: "Match winner",
+  line: null,
+  status: "open" as const,
+  outcomes: [
+    { id: "d-live:home", name: "Home", price, status: "active" as const },
+    { id: "d-live:away", name: "Away", price: 2.6, status: "active" as const },
+  ],
+});
+
+/** The match: created live, then a change every 20 seconds for ten minutes, prices and goals in turn. */
+function match(): { at: Date; update: FeedUpdate }[] {
+  const updates: { at: Date; update: FeedUpdate }[] = [
+    {
+      at: at(0),
+      update: {
+        event_id: "d-live",
+        sequence: 1,
+        event: {
+          sport: "soccer",
+          competition: "Days cup",
+          home: "Days home",
+          away: "Days away",
+          status: "live",
+          feed: "official",
+          kickoff: at(0).toISOString(),
+        },
+        markets: [market(1.9)],
+      } as FeedUpdate,
+    },
+  ];
+  for (let i = 1; i <= 30; i++) {
+    const update: FeedUpdate =
+      i % 5 === 0
+        ? { event_id: "d-live", sequence: i + 1, event: { score: { home: i / 5, away: 0 }, clock: `${i}:00` } }
+        : { event_id: "d-live", sequence: i + 1, markets: [market(1.5 + i / 100)] };
+    updates.push({ at: at(i * 20), update });
+  }
+  return updates;
+}
+
+describe.each(BACKENDS)("history hours old on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let server: RunningServer;
+  let keys: Awaited<ReturnType<typeof organisationWithKeys>>;
+  /** Each change's revision and moment, as the ingest recorded them two hours ago. */
+  const recorded: { revision: number; at: Date; update: FeedUpdate }[] = [];
+  const clients: SseClient[] = [];
+
+  beforeAll(async () => {
+    const env = database().env;
+    keys = await organisationWithKeys(env, "days-org", { plan: "enterprise", sandboxSport: "soccer" });
+    const handle = await openDatabase(database().config);
+    for (const { at: moment, update } of match()) {
+      const { results } = await applyBatch(handle.db, linesOf([update]), moment);
+      recorded.push({ revision: results[0]!.revision!, at: moment, update });
+    }
+    // As the leader would have done since: archived, and the recent table pruned past its window.
+    await archiveClosedBuckets(handle.db, new Date());
+    expect(await pruneRevisions(handle.db, new Date(Date.now() - 15 * 60_000))).toBeGreaterThan(20);
+    await handle.close();
+    server = await startServer({ ...env, SANDBOX_DELAY_SECONDS: "60" });
+  });
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await server?.stop();
+  });
+
+  const call = <T>(path: string, key = keys.production.key) => apiClient(server.url, 50)<T>(path, { key });
+
+  it("replays a stream resumed from a revision two hours old, every change in order, no resync", async () => {
+    const from = recorded[3]!;
+    const stream = await openSse(`${server.url}/api/v1/events/d-live/stream`, {
+      headers: { authorization: `Bearer ${keys.production.key}`, "last-event-id": String(from.revision) },
+    });
+    clients.push(stream);
+    const last = recorded.at(-1)!.revision;
+    await stream.waitFor((m) => m.id === last);
+    const replayed = stream.messages.filter((m) => m.id !== undefined && m.id <= last);
+    expect(replayed.map((m) => m.id)).toEqual(recorded.slice(4).map((r) => r.revision));
+    expect(replayed.map((m) => m.event)).toEqual(
+      recorded.slice(4).map((r) => (r.update.markets ? "markets" : "event")),
+    );
+    expect(stream.messages.some((m) => m.event === "snapshot")).toBe(false);
+    const prices = replayed
+      .filter((m) => m.event === "markets")
+      .map((m) => (m.data.markets as { outcomes: { price: number }[] }[])[0]!.outcomes[0]!.price);
+    expect(prices).toEqual(
+      recorded.slice(4).flatMap((r) => (r.update.markets ? [r.update.markets[0]!.outcomes[0]!.price] : [])),
+    );
+    stream.close();
+  });
+
+  it("pages /changes from two hours ago with the same ids", async () => {
+    const answer = await call<{ data: { id: number }[] }>(`/api/v1/changes?since=${recorded[0]!.revision}&limit=1000`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.map((m) => m.id)).toEqual(recorded.slice(1).map((r) => r.revision));
+  });
+
+  it("answers as_of two hours ago for a production and a sandbox key, by time and by revision", async () => {
+    const goal = recorded.find((r) => r.update.event?.score)!;
+    const moment = new Date(goal.at.getTime() + 5_000).toISOString();
+    for (const key of [keys.production.key, keys.sandbox.key]) {
+      const byTime = await call<{ data: { score: unknown }; meta: { revision: number } }>(
+        `/api/v1/events/d-live?as_of=${moment}`,
+        key,
+      );
+      expect([byTime.status, byTime.body.data.score, byTime.body.meta.revision]).toEqual([
+        200,
+        goal.update.event!.score,
+        goal.revision,
+      ]);
+      const byRevision = await call<{ data: { score: unknown } }>(
+        `/api/v1/events/d-live?as_of=${goal.revision - 1}`,
+        key,
+      );
+      expect(byRevision.body.data.score).toEqual({ home: 0, away: 0 });
+    }
+  });
+
+  it("gives the market's history from two hours ago as every change recorded", async () => {
+    const answer = await call<{ data: { points: { revision: number; outcomes: { price: number }[] }[] } }>(
+      `/api/v1/events/d-live/markets/d-live:match_winner/history?from=${at(1).toISOString()}`,
+    );
+    expect(answer.status).toBe(200);
+    const changes = recorded.filter((r) => r.update.markets);
+    expect(answer.body.data.points.map((p) => [p.revision, p.outcomes[0]!.price])).toEqual(
+      changes.map((r) => [r.revision, r.update.markets![0]!.outcomes[0]!.price]),
+    );
+  });
+});
