@@ -15,6 +15,7 @@ import { openSse, type SseClient } from "../../testing/sse.ts";
 // resuming stream, /changes, as_of and a market's history, on both databases.
 
 const HOURS_AGO = 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = new Date(Date.now() - HOURS_AGO * 3_600_000);
 const at = (seconds: number) => new Date(started.getTime() + seconds * 1000);
 
@@ -69,10 +70,19 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
   const recorded: { revision: number; at: Date; update: FeedUpdate }[] = [];
   const clients: SseClient[] = [];
 
+  /** A match of 30 hours ago: older than the 24 hours kept, so the server forgets it on its own. */
+  const old: { revision: number; at: Date }[] = [];
+
   beforeAll(async () => {
     const env = database().env;
     keys = await organisationWithKeys(env, "days-org", { plan: "enterprise", sandboxSport: "soccer" });
     const handle = await openDatabase(database().config);
+    for (const { at: moment, update } of match()) {
+      if (update.sequence > 4) break;
+      const then = new Date(moment.getTime() - 28 * 3_600_000);
+      const { results } = await applyBatch(handle.db, linesOf([{ ...update, event_id: "d-old" }]), then);
+      old.push({ revision: results[0]!.revision!, at: then });
+    }
     for (const { at: moment, update } of match()) {
       const { results } = await applyBatch(handle.db, linesOf([update]), moment);
       recorded.push({ revision: results[0]!.revision!, at: moment, update });
@@ -138,6 +148,24 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
       );
       expect(byRevision.body.data.score).toEqual({ home: 0, away: 0 });
     }
+  });
+
+  it("forgets what is older than the history kept on its own: resync retention_exceeded, 410 for the rest", async () => {
+    const since = `/api/v1/changes?since=${old[1]!.revision}`;
+    // The server drops the aged partitions when it starts to lead, shortly after it is ready.
+    for (let tries = 0; tries < 50 && (await call(since)).status !== 410; tries++) await sleep(200);
+    expect((await call(since)).body).toMatchObject({ code: "retention_exceeded" });
+    const stream = await openSse(`${server.url}/api/v1/events/d-old/stream`, {
+      headers: { authorization: `Bearer ${keys.production.key}`, "last-event-id": String(old[1]!.revision) },
+    });
+    clients.push(stream);
+    const snapshot = await stream.waitFor((m) => m.event === "snapshot");
+    expect(snapshot.data).toMatchObject({ resync: true, reason: "retention_exceeded" });
+    stream.close();
+    const asOf = await call(`/api/v1/events/d-old?as_of=${old[2]!.at.toISOString()}`);
+    expect([asOf.status, asOf.body]).toMatchObject([410, { code: "retention_exceeded" }]);
+    // The present is kept: the event as its last change left it.
+    expect((await call<{ data: { id: string } }>("/api/v1/events/d-old")).body.data.id).toBe("d-old");
   });
 
   it("gives the market's history from two hours ago as every change recorded", async () => {
