@@ -15,6 +15,7 @@ import { openSse, type SseClient } from "../../testing/sse.ts";
 // resuming stream, /changes, as_of and a market's history, on both databases.
 
 const HOURS_AGO = 2;
+const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = new Date(Date.now() - HOURS_AGO * 3_600_000);
 const at = (seconds: number) => new Date(started.getTime() + seconds * 1000);
@@ -70,8 +71,9 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
   const recorded: { revision: number; at: Date; update: FeedUpdate }[] = [];
   const clients: SseClient[] = [];
 
-  /** A match of 30 hours ago: older than the 24 hours kept, so the server forgets it on its own. */
+  /** A match of nine days ago, older than the eight days kept, so the server forgets it on its own; one of seven days ago. */
   const old: { revision: number; at: Date }[] = [];
+  const week: { revision: number; at: Date; update: FeedUpdate }[] = [];
 
   beforeAll(async () => {
     const env = database().env;
@@ -79,9 +81,15 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
     const handle = await openDatabase(database().config);
     for (const { at: moment, update } of match()) {
       if (update.sequence > 4) break;
-      const then = new Date(moment.getTime() - 28 * 3_600_000);
+      const then = new Date(moment.getTime() - 9 * DAY_MS);
       const { results } = await applyBatch(handle.db, linesOf([{ ...update, event_id: "d-old" }]), then);
       old.push({ revision: results[0]!.revision!, at: then });
+    }
+    for (const { at: moment, update } of match()) {
+      if (update.sequence > 6) break;
+      const then = new Date(moment.getTime() - 7 * DAY_MS + HOURS_AGO * 3_600_000);
+      const { results } = await applyBatch(handle.db, linesOf([{ ...update, event_id: "d-week" }]), then);
+      week.push({ revision: results[0]!.revision!, at: then, update });
     }
     for (const { at: moment, update } of match()) {
       const { results } = await applyBatch(handle.db, linesOf([update]), moment);
@@ -91,7 +99,7 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
     await archiveClosedBuckets(handle.db, new Date());
     expect(await pruneRevisions(handle.db, new Date(Date.now() - 15 * 60_000))).toBeGreaterThan(20);
     await handle.close();
-    server = await startServer({ ...env, SANDBOX_DELAY_SECONDS: "60" });
+    server = await startServer({ ...env, SANDBOX_DELAY_SECONDS: "60", HISTORY_SECONDS: String((8 * DAY_MS) / 1000) });
   });
   afterAll(async () => {
     for (const client of clients) client.close();
@@ -148,6 +156,24 @@ describe.each(BACKENDS)("history hours old on $name", (backend) => {
       );
       expect(byRevision.body.data.score).toEqual({ home: 0, away: 0 });
     }
+  });
+
+  it("reads a moment seven days ago: the state then, and the market's changes since", async () => {
+    expect((await call<{ data: { history_seconds: number } }>("/api/v1/me")).body.data.history_seconds).toBe(
+      8 * 86_400,
+    );
+    const [, second, third] = week;
+    type Board = { data: { id: string; markets: { outcomes: { price: number }[] }[] }[]; meta: { revision: number } };
+    const asOf = await call<Board>(`/api/v1/odds?as_of=${new Date(second!.at.getTime() + 1_000).toISOString()}`);
+    expect([asOf.status, asOf.body.meta.revision]).toEqual([200, second!.revision]);
+    const then = asOf.body.data.find((event) => event.id === "d-week")!;
+    expect(then.markets[0]!.outcomes[0]!.price).toBe(second!.update.markets![0]!.outcomes[0]!.price);
+    // d-live did not exist yet.
+    expect(asOf.body.data.map((event) => event.id)).not.toContain("d-live");
+    const history = await call<{ data: { points: { revision: number }[] } }>(
+      `/api/v1/events/d-week/markets/d-live:match_winner/history?from=${new Date(second!.at.getTime() + 1_000).toISOString()}&to=${new Date(third!.at.getTime() + 1_000).toISOString()}`,
+    );
+    expect(history.body.data.points.map((p) => p.revision)).toEqual([second!.revision, third!.revision]);
   });
 
   it("forgets what is older than the history kept on its own: resync retention_exceeded, 410 for the rest", async () => {
