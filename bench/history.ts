@@ -8,15 +8,14 @@
 // changes), fast-forwarded: each second's changes are one ingest batch recorded at that second.
 // Creates a scratch database next to the given one, and drops it at the end.
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
 import { sql } from "drizzle-orm";
-import { loadConfig } from "../lib/config.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
 import { archiveClosedBuckets } from "../lib/feed/archive.ts";
 import { historyAt, marketRevisions, pruneRevisions, revisionsAfter, snapshotThrough } from "../lib/feed/history.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seedReferenceData } from "../seeds/index.ts";
+import { freshPostgres } from "../testing/postgres.ts";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const HOURS = Number(process.env.BENCH_HOURS ?? 2);
@@ -52,24 +51,6 @@ function market(eventId: string, index: number, tick: number) {
   };
 }
 
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `bench_history_${process.pid}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
-    },
-  };
-}
-
 async function bytes(handle: DatabaseHandle, what: string): Promise<number> {
   const [row] = rowsOf<{ n: string | number }>(await handle.db.execute(sql.raw(`select ${what} as n`)));
   return Number(row?.n ?? 0);
@@ -84,8 +65,8 @@ const archiveBytes = (handle: DatabaseHandle) =>
   );
 
 async function main() {
-  const scratch = await scratchDatabase();
-  const handle = await openDatabase(loadConfig({ DATABASE_URL: scratch.url }));
+  const scratch = await freshPostgres(adminUrl, "bench_history");
+  const handle = await openDatabase(scratch.config);
   try {
     await seedReferenceData(handle.db);
     const ids = Array.from({ length: EVENTS }, (_, i) => `bh-${i}`);

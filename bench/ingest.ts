@@ -5,14 +5,13 @@
 // Creates a scratch database next to the given one, and drops it at the end. Bounded: at most
 // BENCH_BATCHES batches (default 200) of 100 updates per measurement.
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
-import { loadConfig } from "../lib/config.ts";
 import { openDatabase, type DatabaseHandle } from "../lib/db/index.ts";
 import { feedChanges, startChangeBus } from "../lib/bus/index.ts";
 import { handleFeedUpdates } from "../lib/feed/http.ts";
 import { applyBatch, EventNames, linesOf } from "../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seedReferenceData } from "../seeds/index.ts";
+import { freshPostgres } from "../testing/postgres.ts";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
@@ -63,12 +62,8 @@ function updatesFor(round: number, from: number, count: number): FeedUpdate[] {
 }
 
 async function main() {
-  const name = `svc_bench_${process.pid}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const config = loadConfig({ DATABASE_URL: url.toString() });
+  const scratch = await freshPostgres(adminUrl, "svc_bench");
+  const config = scratch.config;
   let writer: DatabaseHandle | undefined;
   let listener: DatabaseHandle | undefined;
   try {
@@ -180,8 +175,7 @@ async function main() {
   } finally {
     await writer?.close();
     await listener?.close();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -1,19 +1,14 @@
 import { rmSync } from "node:fs";
-import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
-import { loadConfig, type Config } from "../lib/config.ts";
+import { loadConfig } from "../lib/config.ts";
 import { migratedDataDir } from "./data-dirs.ts";
-import { randomBase62 } from "../lib/ids.ts";
+import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
 
 /**
  * A database of its own for one test file: a fresh PGlite folder, or a fresh PostgreSQL database
  * created next to TEST_DATABASE_URL, so runs never collide. `env` is what a process needs to use it.
  */
-export type TestDatabase = {
-  env: Record<string, string>;
-  config: Config;
-  drop(): Promise<void>;
-};
+export type TestDatabase = ScratchDatabase;
 
 export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatabase> };
 
@@ -21,26 +16,6 @@ async function pglite(): Promise<TestDatabase> {
   const dir = migratedDataDir();
   const env = { DATA_DIR: dir };
   return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-async function freshPostgres(adminUrl: string): Promise<TestDatabase> {
-  const name = `svc_test_${process.pid}_${randomBase62(8).toLowerCase()}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked.
-  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
-  return {
-    env,
-    config: loadConfig(env),
-    drop: async () => {
-      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
-    },
-  };
 }
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;

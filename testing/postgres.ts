@@ -1,0 +1,27 @@
+import postgres from "postgres";
+import { loadConfig, type Config } from "../lib/config.ts";
+import { randomBase62 } from "../lib/ids.ts";
+
+/** A database of its own next to `adminUrl`, for a test file or a benchmark; `drop` removes it. */
+export type ScratchDatabase = { env: Record<string, string>; config: Config; drop(): Promise<void> };
+
+/** A fresh PostgreSQL database created next to `adminUrl`, so runs never collide. */
+export async function freshPostgres(adminUrl: string, prefix = "svc_test"): Promise<ScratchDatabase> {
+  const name = `${prefix}_${process.pid}_${randomBase62(8).toLowerCase()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked.
+  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
+  return {
+    env,
+    config: loadConfig(env),
+    drop: async () => {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
+    },
+  };
+}
