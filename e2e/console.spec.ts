@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
+import { openSse } from "../testing/sse.ts";
 
 // The console's whole journey, as a new organisation's admin would walk it, with a screenshot of
 // every page. Each run signs up a fresh organisation, so desktop and phone never share state.
@@ -113,6 +114,12 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads a 
   await expect(page.getByTestId("production-blockers")).toContainText("MGA/B2B/123 awaits an operator's verification");
   await expect(page.getByRole("button", { name: "Create production key" })).toHaveCount(0);
 
+  // A board stream it holds open, on the embedded database, ends when the admin revokes it here.
+  const stream = await openSse(`${testInfo.project.use.baseURL}/api/v1/odds/stream`, {
+    headers: { authorization: `Bearer ${sandboxKey}` },
+  });
+  await stream.waitFor((m) => m.event === "snapshot");
+
   // In use (so this instance holds it in its key cache), then revoked after confirming.
   const sandboxItemAgain = page.getByTestId("key-item").filter({ hasText: "sandbox" });
   await sandboxItemAgain.getByRole("button", { name: /^Revoke…/ }).click();
@@ -122,6 +129,9 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads a 
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(sandboxItemAgain.getByTestId("key-status")).toHaveText("revoked");
   await expect(sandboxItemAgain.getByRole("button", { name: /^Revoke…/ })).toHaveCount(0);
+  const ended = await stream.waitFor((m) => m.event === "error", 10_000);
+  expect(ended.data).toMatchObject({ code: "key_revoked", status: 401 });
+  await stream.closed;
 
   // The very next request with it is refused.
   const after = await page.request.get("/api/v1/me", { headers: { "x-api-key": sandboxKey } });
@@ -147,11 +157,11 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads a 
   // The remaining pages.
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Usage" }).click();
   await expect(page.getByTestId("usage-chart")).toBeVisible();
-  // The journey's one admitted API request (the sandbox key's before its revocation; the refused
-  // one does not count), written by the metering within a second or so.
+  // The journey's two admitted API requests (the sandbox key's call and its stream, before its
+  // revocation; the refused one does not count), written by the metering within a second or so.
   await expect(async () => {
     await page.reload();
-    await expect(page.getByTestId("usage-total")).toHaveText(/^1 requests? in /, { timeout: 500 });
+    await expect(page.getByTestId("usage-total")).toHaveText(/^2 requests in /, { timeout: 500 });
   }).toPass({ timeout: 15_000 });
   await shot(page, "usage", project);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Members" }).click();
