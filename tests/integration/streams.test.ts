@@ -5,9 +5,10 @@ import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "../../lib/db/index.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { addMember } from "../../lib/users.ts";
+import { seed } from "../../seeds/index.ts";
 import { archiveEverything, forgetHistory } from "../../testing/history.ts";
 import { apiClient, expectDocumented } from "../../testing/api.ts";
-import { demoSignIn, signIn, signOut } from "../../testing/console.ts";
+import { signIn, signOut } from "../../testing/console.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
@@ -983,8 +984,27 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
     return client;
   };
 
+  const viewerPassword = "a-viewer-password-0123";
+
   beforeAll(async () => {
-    // An empty database: the server seeds the demo organisation (licensed, on the pro plan).
+    // Before the server holds the database (the embedded one admits one process): the demo
+    // organisation (licensed, on the pro plan), and one without a production plan with its viewer.
+    const handle = await openDatabase(database().config);
+    const seeded = await seed(handle.db, new Date());
+    demo = { email: seeded.demoAdmin!.email, password: seeded.demoAdmin!.password };
+    const organisation = await createOrganisation(handle.db, { name: "Viewer Org", slug: "viewer-org" }, SEED);
+    await addMember(
+      handle.db,
+      {
+        orgId: organisation.id,
+        email: "viewer@viewer-org.test",
+        name: "Viewer",
+        password: viewerPassword,
+        role: "viewer",
+      },
+      SEED,
+    );
+    await handle.close();
     server = await startServer({
       ...database().env,
       FEED_TOKEN,
@@ -992,7 +1012,6 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
       SANDBOX_DELAY_SECONDS: "2",
       SESSION_STREAMS: "2",
     });
-    demo = demoSignIn(server.output());
     cookie = (await signIn(server.url, demo.email, demo.password)).session!;
     await ingest(server.url, [
       { ...create("m-live", "soccer", "live"), markets: [market("m-live", "match_winner", 1.8)] },
@@ -1096,34 +1115,22 @@ describe.each(BACKENDS)("streams for a console member's session on $name", (back
     }
   });
 
-  it.skipIf(backend.name !== "postgres")(
-    "gives a member of an organisation without a production plan the sandbox's delayed view",
-    async () => {
-      const handle = await openDatabase(database().config);
-      const organisation = await createOrganisation(handle.db, { name: "Viewer Org", slug: "viewer-org" }, SEED);
-      const password = "a-viewer-password-0123";
-      await addMember(
-        handle.db,
-        { orgId: organisation.id, email: "viewer@viewer-org.test", name: "Viewer", password, role: "viewer" },
-        SEED,
-      );
-      await handle.close();
-      const viewer = (await signIn(server.url, "viewer@viewer-org.test", password)).session!;
-      // The delayed view has the event once the delay has passed since it was ingested.
-      await sleep(2_000);
-      const stream = await open("/api/v1/events/m-live/stream", { cookie: viewer });
-      const snapshot = await stream.waitFor((m) => m.event === "snapshot", 8_000);
-      expect(snapshot.data).toMatchObject({ sandbox: true, delay_seconds: 2 });
-      const changedAt = Date.now();
-      await ingest(server.url, [score("m-live", 5)]);
-      const change = await stream.waitFor(
-        (m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 5,
-        8_000,
-      );
-      expect(change.at - changedAt).toBeGreaterThanOrEqual(2_000);
-      stream.close();
-    },
-  );
+  it("gives a member of an organisation without a production plan the sandbox's delayed view", async () => {
+    const viewer = (await signIn(server.url, "viewer@viewer-org.test", viewerPassword)).session!;
+    // The delayed view has the event once the delay has passed since it was ingested.
+    await sleep(2_000);
+    const stream = await open("/api/v1/events/m-live/stream", { cookie: viewer });
+    const snapshot = await stream.waitFor((m) => m.event === "snapshot", 8_000);
+    expect(snapshot.data).toMatchObject({ sandbox: true, delay_seconds: 2 });
+    const changedAt = Date.now();
+    await ingest(server.url, [score("m-live", 5)]);
+    const change = await stream.waitFor(
+      (m) => m.event === "event" && (m.data.event as { score: { home: number } }).score.home === 5,
+      8_000,
+    );
+    expect(change.at - changedAt).toBeGreaterThanOrEqual(2_000);
+    stream.close();
+  });
 
   // Last: signing out ends every session of the demo member, the other tests' cookie included.
   it("ends a session's open stream when its member signs out, saying the session expired", async () => {
