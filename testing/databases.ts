@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { migratedDataDir } from "./data-dirs.ts";
 import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
@@ -20,11 +20,36 @@ async function pglite(): Promise<TestDatabase> {
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 
+const postgresBackend: Backend = {
+  name: "postgres",
+  create: () => {
+    if (!testDatabaseUrl) throw new Error(POSTGRES_MISSING);
+    return freshPostgres(testDatabaseUrl);
+  },
+};
+const POSTGRES_MISSING = "TEST_DATABASE_URL is not set";
+
 /** PGlite always; PostgreSQL whenever TEST_DATABASE_URL is set (CI sets it). */
-export const BACKENDS: Backend[] = [
-  { name: "pglite", create: pglite },
-  ...(testDatabaseUrl ? [{ name: "postgres" as const, create: () => freshPostgres(testDatabaseUrl) }] : []),
-];
+export const BACKENDS: Backend[] = [{ name: "pglite", create: pglite }, ...(testDatabaseUrl ? [postgresBackend] : [])];
+
+/**
+ * One suite per database, `$name` in the title standing for it. Without TEST_DATABASE_URL the
+ * PostgreSQL suite is still there, skipped with the reason, so its cases count as skipped.
+ */
+export function describeEachBackend(
+  title: string,
+  ...args: [suite: (backend: Backend) => void] | [options: { timeout?: number }, suite: (backend: Backend) => void]
+): void {
+  const [options, suite] = args.length === 1 ? [{}, args[0]] : args;
+  for (const backend of [{ name: "pglite", create: pglite } as Backend, postgresBackend]) {
+    const named = title.replaceAll("$name", backend.name);
+    if (backend.name === "postgres" && !testDatabaseUrl) {
+      describe.skip(`${named} (skipped: ${POSTGRES_MISSING})`, options, () => suite(backend));
+    } else {
+      describe(named, options, () => suite(backend));
+    }
+  }
+}
 
 export const POSTGRES: Backend | undefined = BACKENDS.find((b) => b.name === "postgres");
 

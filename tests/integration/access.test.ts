@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase } from "../../lib/db/index.ts";
 import { GUESSES_PER_WINDOW } from "../../lib/api/guesses.ts";
@@ -10,7 +10,7 @@ import { addMember } from "../../lib/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { signIn } from "../../testing/console.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { recordSecret } from "../../testing/logs.ts";
 import { requestQueries } from "../../testing/metrics.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
@@ -26,7 +26,7 @@ const PASSWORD = "a member password of some length";
 type Problem = { code: string; "violated-policies"?: string[] };
 type Odds = { data: { sport: string }[]; meta: { sandbox: boolean; requests_quota: number; requests_used: number } };
 
-describe.each(BACKENDS)("access to the API on $name", (backend) => {
+describeEachBackend("access to the API on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let productionKey: string;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
@@ -7,14 +7,14 @@ import { checkKeyFormat } from "../../lib/keys/format.ts";
 import { requestPlan } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { runAdmin as runAdminProcess } from "../../testing/processes.ts";
 
 type Key = { id: string; key?: string; environment: string; status: string; sports: string[]; hint: string };
 
 // The commands run in-process on a database the suite holds open: each as a process of its own
 // would open and migrate the database again. The last case runs the real `npm run admin` process.
-describe.each(BACKENDS)("npm run admin on $name", (backend) => {
+describeEachBackend("npm run admin on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let closed = false;

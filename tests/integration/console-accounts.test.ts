@@ -1,7 +1,7 @@
 import { createHook } from "node:async_hooks";
 import { scryptSync } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { acceptInvitation, createInvitation, removeMember, signUp } from "../../lib/console/members.ts";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "../../lib/console/sessions.ts";
@@ -12,7 +12,7 @@ import { users } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { resetPassword } from "../../lib/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 
 // Accounts and their sessions against a real database: what sign-up costs the database and how
 // often it may run, how a session is ended, and how old password hashes are replaced.
@@ -67,7 +67,7 @@ async function hashesInsideTransactions(db: Database, work: (db: Database) => Pr
 }
 
 // Hashes take 128 MiB and up to seconds each on a busy machine.
-describe.each(BACKENDS)("console accounts on $name", { timeout: 120_000 }, (backend) => {
+describeEachBackend("console accounts on $name", { timeout: 120_000 }, (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let db: Database;

@@ -1,15 +1,15 @@
 import { decode, encode } from "next-auth/jwt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/console/sign-in.ts";
 import { cookiesOf, demoSignIn, signIn } from "../../testing/console.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
 
 const AUTH_SECRET = "an-integration-test-secret-of-enough-length";
 
-describe.each(BACKENDS)("console sign-in over HTTP on $name", (backend) => {
+describeEachBackend("console sign-in over HTTP on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let demo: { email: string; password: string };

@@ -44,7 +44,7 @@ import { listKeys } from "../../lib/keys/index.ts";
 import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/licences.ts";
 import { approvePlanRequest } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 // The console's rules, called exactly as the server actions call them: with nothing but the user
 // id a session would carry, and raw form fields. A forged POST to a server action reaches these.
@@ -105,7 +105,7 @@ async function keyCount(db: DatabaseHandle["db"], orgId: string): Promise<number
   return (await db.select().from(apiKeys).where(eq(apiKeys.orgId, orgId))).length;
 }
 
-describe.each(BACKENDS)("console rules on $name", (backend) => {
+describeEachBackend("console rules on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let db: DatabaseHandle["db"];

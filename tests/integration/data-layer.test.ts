@@ -20,7 +20,7 @@ import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 const at = new Date("2026-11-21T12:00:00Z");
 const context = { actor: OPERATOR, at };
@@ -45,7 +45,7 @@ async function violatedConstraint(promise: Promise<unknown>): Promise<string | u
   return cause?.constraint ?? /constraint "([^"]+)"/.exec(cause?.message ?? (error as Error).message)?.[1];
 }
 
-describe.each(BACKENDS)("data layer on $name", (backend) => {
+describeEachBackend("data layer on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { archiveClosedBuckets, BUCKET_MS, dropArchiveBefore, PARTITION_MS } from "../../lib/feed/archive.ts";
 import {
@@ -13,7 +13,7 @@ import {
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
 
 // The archive against the recent table it takes over from: a few simulated hours are recorded,
@@ -86,7 +86,7 @@ function* run(): Generator<{ at: Date; updates: FeedUpdate[] }> {
 const byPair = (revisions: Revision[]) =>
   [...revisions].sort((a, b) => `${a.eventId}${a.kind}`.localeCompare(`${b.eventId}${b.kind}`));
 
-describe.each(BACKENDS)("the archive on $name", (backend) => {
+describeEachBackend("the archive on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let last = 0;

@@ -13,7 +13,7 @@ import {
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import { startLeadership, type Leadership } from "../../lib/feed/leader.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 const creation = (id: string) => ({
   event_id: id,
@@ -38,7 +38,7 @@ async function until(condition: () => boolean, timeoutMs = 5_000, between?: () =
   }
 }
 
-describe.each(BACKENDS)("the change bus on $name", (backend) => {
+describeEachBackend("the change bus on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let bus: ChangeBus;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import type { RevisionKind } from "../../lib/db/schema/index.ts";
 import { historyAt, pruneRevisions, revisionsAfter, snapshotThrough } from "../../lib/feed/history.ts";
@@ -8,13 +8,13 @@ import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import { archiveClosedBuckets, dropArchiveBefore } from "../../lib/feed/archive.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
 
 const t0 = new Date("2026-11-21T16:00:00Z");
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
-describe.each(BACKENDS)("the revision history on $name", (backend) => {
+describeEachBackend("the revision history on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   const apply = (at: Date, ...updates: FeedUpdate[]) => applyBatch(handle.db, linesOf(updates), at);

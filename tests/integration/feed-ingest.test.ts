@@ -6,7 +6,7 @@ import { handleFeedUpdates } from "../../lib/feed/http.ts";
 import type { LineResult } from "../../lib/feed/ingest.ts";
 import { pruneFeedLines } from "../../lib/feed/ingest-store.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
@@ -48,7 +48,7 @@ const market = (id: string, price: number) => ({
   ],
 });
 
-describe.each(BACKENDS)("the ingest on $name", (backend) => {
+describeEachBackend("the ingest on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
 
@@ -265,7 +265,7 @@ describe.each(BACKENDS)("the ingest on $name", (backend) => {
   });
 });
 
-describe.each(BACKENDS)("POST /api/feed/v1/updates on the running server on $name", (backend) => {
+describeEachBackend("POST /api/feed/v1/updates on the running server on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let key: string;

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { SPORTS, type EventStatus } from "../../lib/db/schema/index.ts";
 import { canMove } from "../../lib/feed/status.ts";
 import { Simulator } from "../../lib/sim/simulator.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 
 // The simulator through the real ingest into a real database, at 600 simulated seconds per real
 // second on a test clock: a few ticks run whole matches.
@@ -14,7 +14,7 @@ const SPEED = 600;
 const HORIZON = 6 * 3600;
 const start = new Date("2026-11-21T12:00:00Z").getTime();
 
-describe.each(BACKENDS)("the simulator on $name", (backend) => {
+describeEachBackend("the simulator on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let clock = start;

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
 
 // The two views the API serves from: the present, and the present of DELAY seconds ago, both
@@ -21,7 +21,7 @@ const score = (id: string, sequence: number, home: number): FeedUpdate => ({
   event: { status: "live", score: { home, away: 0 } },
 });
 
-describe.each(BACKENDS)("the feed views on $name", (backend) => {
+describeEachBackend("the feed views on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
   let bus: ChangeBus;

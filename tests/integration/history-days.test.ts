@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { archiveClosedBuckets } from "../../lib/feed/archive.ts";
 import { pruneRevisions } from "../../lib/feed/history.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { apiClient } from "../../testing/api.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { openSse, type SseClient } from "../../testing/sse.ts";
@@ -63,7 +63,7 @@ function match(): { at: Date; update: FeedUpdate }[] {
   return updates;
 }
 
-describe.each(BACKENDS)("history hours old on $name", (backend) => {
+describeEachBackend("history hours old on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let keys: Awaited<ReturnType<typeof organisationWithKeys>>;

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { addDays, utcDay } from "../../lib/clock.ts";
 import { openDatabase, type Database } from "../../lib/db/index.ts";
@@ -10,7 +10,7 @@ import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { apiClient } from "../../testing/api.ts";
-import { BACKENDS, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, type TestDatabase, useTestDatabase } from "../../testing/databases.ts";
 import { recordSecret } from "../../testing/logs.ts";
 import { storedRequests } from "../../testing/organisations.ts";
 import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
@@ -38,7 +38,7 @@ async function productionKey(db: Database, orgId: string, at: Date) {
   return { id: created.summary.id, key: created.key };
 }
 
-describe.each(BACKENDS)("licence verification on $name", (backend) => {
+describeEachBackend("licence verification on $name", (backend) => {
   const database = useTestDatabase(backend);
   // Two instances share PostgreSQL; PGlite admits one process, so there the operator's CLI runs
   // between a stop and a start of the one server.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
@@ -24,7 +24,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-describe.each(BACKENDS)("metrics on $name", (backend) => {
+describeEachBackend("metrics on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let key: string;

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { readiness } from "../../lib/health.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 
-describe.each(BACKENDS)("readiness on $name", (backend) => {
+describeEachBackend("readiness on $name", (backend) => {
   const database = useTestDatabase(backend);
 
   it("checks the database once for every caller of the same second, and says nothing of its errors", async () => {

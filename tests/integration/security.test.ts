@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openApiDocument } from "../../lib/api/openapi.ts";
 import { OPERATOR } from "../../lib/audit.ts";
 import { SPORTS, type Sport } from "../../lib/db/schema/index.ts";
@@ -9,7 +9,7 @@ import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
 import { reviewLicence } from "../../lib/licences.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { liveEvent } from "../../testing/feed-updates.ts";
 import { recordCredentials, recordQueryCredentials } from "../../testing/logs.ts";
@@ -257,7 +257,7 @@ const plan = (code: string, sports: Sport[], limits: { monthlyQuota?: number; re
   ordinal: 200,
 });
 
-describe.each(BACKENDS)("the security of every operation on $name", (backend) => {
+describeEachBackend("the security of every operation on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let keys: Keys;

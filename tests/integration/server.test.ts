@@ -3,13 +3,13 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedMigrationCount } from "../../lib/db/index.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { freshDataDir, migratedDataDir } from "../../testing/data-dirs.ts";
 import { admin, startServer, runNode, type RunningServer } from "../../testing/processes.ts";
 import { rawExchange, requestHead } from "../../testing/raw-http.ts";
 import { tcpProxy } from "../../testing/tcp-proxy.ts";
 
-describe.each(BACKENDS)("the server on $name", (backend) => {
+describeEachBackend("the server on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
 

@@ -1,8 +1,8 @@
 import { EventSourcePolyfill } from "event-source-polyfill";
 import { EventSource, type FetchLike } from "eventsource";
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
@@ -104,7 +104,7 @@ const monthLeft = (headers: Headers | SseClient["headers"]) =>
     /"month";r=(\d+)/.exec(String(headers instanceof Headers ? headers.get("ratelimit") : headers["ratelimit"]))![1],
   );
 
-describe.each(BACKENDS)("stream clients on $name", (backend) => {
+describeEachBackend("stream clients on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let key: string;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { openSse, type Received, type SseClient } from "../../testing/sse.ts";
@@ -105,7 +105,7 @@ function check(received: Received[], witness: Received[]) {
   return { problems, announced, messages: withIds.length };
 }
 
-describe.each(BACKENDS)("stream ordering over a long simulated run on $name", (backend) => {
+describeEachBackend("stream ordering over a long simulated run on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let production: Record<string, string>;

@@ -9,7 +9,7 @@ import { seed } from "../../seeds/index.ts";
 import { archiveEverything, forgetHistory } from "../../testing/history.ts";
 import { apiClient, expectDocumented } from "../../testing/api.ts";
 import { signIn, signOut } from "../../testing/console.ts";
-import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
@@ -72,7 +72,7 @@ const prices = (id: string, type: string, price: number) => ({
   markets: [market(id, type, price)],
 });
 
-describe.each(BACKENDS)("streams on $name", (backend) => {
+describeEachBackend("streams on $name", (backend) => {
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let keys: Awaited<ReturnType<typeof organisationWithKeys>>;
@@ -971,7 +971,7 @@ describe.skipIf(!POSTGRES)("streams on two instances sharing PostgreSQL", () => 
   });
 });
 
-describe.each(BACKENDS)("streams for a console member's session on $name", (backend) => {
+describeEachBackend("streams for a console member's session on $name", (backend) => {
   const database = useTestDatabase(backend);
   const AUTH_SECRET = "a-secret-for-the-session-streams-0123456789";
   let server: RunningServer;
