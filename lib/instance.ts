@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
 import { startApi, type Api } from "./api/index.ts";
 import { authSecret } from "./auth/secret.ts";
@@ -14,6 +15,9 @@ import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
 import { ServiceMetrics } from "./metrics/index.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { slot } from "./slot.ts";
+import { readiness } from "./health.ts";
+import { StatusRecorder } from "./status/recorder.ts";
+import { StatusService } from "./status/service.ts";
 import type { StreamHub } from "./streams/hub.ts";
 
 /** One running service: everything a request, a page or an action needs, composed once. */
@@ -33,6 +37,8 @@ export type Instance = {
   ingest: (request: Request) => Promise<Response>;
   /** Null unless METRICS_TOKEN is set. */
   metrics: ServiceMetrics | null;
+  /** The public status page's document (`/status`, `/status.json`). */
+  status: StatusService;
   /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
   stop(): Promise<void>;
 };
@@ -58,6 +64,12 @@ export async function startInstance(config: Config): Promise<Instance> {
   if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
   const keys = new KeyCache(keysOf(database.db));
+  const recorder = new StatusRecorder(
+    database.db,
+    feed.views,
+    `${hostname()}:${process.pid}`,
+    async () => (await readiness(database)).status === 200,
+  );
   const api = await startApi({
     db: database.db,
     bus: feed.bus,
@@ -69,8 +81,12 @@ export async function startInstance(config: Config): Promise<Instance> {
     sessionSecret: authSecret(config),
     historySeconds: config.HISTORY_SECONDS,
     trustedHops: config.TRUST_PROXY_HOPS,
-    observe: metrics ? (route, status, seconds) => metrics.observeRequest(route, status, seconds) : undefined,
+    observe: (route, status, seconds) => {
+      recorder.observeRest(seconds);
+      metrics?.observeRequest(route, status, seconds);
+    },
   });
+  recorder.start();
   if (metrics) watch(metrics, { feed, api, meter, database });
 
   const instance: Instance = {
@@ -85,14 +101,16 @@ export async function startInstance(config: Config): Promise<Instance> {
     api,
     ingest: feedIngest({ db: database.db, names: feed.names, token: config.FEED_TOKEN, now, views: feed.views }),
     metrics,
-    stop: () => stopInstance(instance, feed),
+    status: new StatusService(database, recorder, now),
+    stop: () => stopInstance(instance, feed, recorder),
   };
   slot.instance = instance;
   return instance;
 }
 
-async function stopInstance(instance: Instance, feed: FeedService): Promise<void> {
+async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
   if (slot.instance === instance) slot.instance = undefined;
+  recorder.stop();
   // The API first (its streams, key following and meter's last flush), then the feed, then the data.
   await instance.api.close();
   await feed.stop();

@@ -57,6 +57,11 @@ export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSec
         />
         {label}
       </span>
+      {state === "stale" ? (
+        <a data-testid="status-link" href="/status" className="text-sm underline">
+          Service status
+        </a>
+      ) : null}
       {freshness.sandbox && state !== "delayed" ? (
         <span className="text-sm text-(--b-muted)">sandbox data, {freshness.delaySeconds} s behind</span>
       ) : null}

@@ -21,6 +21,7 @@ import { createOrganisation, findOrganisation, listOrganisations } from "../orga
 import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
 import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
 import { resetPassword } from "../users.ts";
+import { INCIDENT_OPTIONS, INCIDENT_USAGE, runIncidentCommand } from "./incidents.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -41,6 +42,7 @@ Commands:
   key revoke --id KEY_ID
   key list --org ORG
   user reset-password --email EMAIL
+${INCIDENT_USAGE}
 
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
@@ -66,6 +68,7 @@ const OPTIONS = {
   email: text,
   reason: text,
   status: text,
+  ...INCIDENT_OPTIONS,
   json: flag,
   help: flag,
 };
@@ -126,6 +129,8 @@ function createdKey(created: CreatedKey, orgName: string): Output {
 async function run(db: Database, command: string, options: Options, ttlDays: number): Promise<Output> {
   const at = now();
   const context = { actor: OPERATOR, at };
+  const incident = await runIncidentCommand(db, command, options, at, required);
+  if (incident) return incident;
   switch (command) {
     case "org create": {
       const org = await createOrganisation(

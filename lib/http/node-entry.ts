@@ -43,6 +43,18 @@ export function nodeEntry(
       void readiness(instance.database).then((report) => sendJson(res, report.status, report.body, method));
       return;
     }
+    if (path === "/status.json" && (method === "GET" || method === "HEAD")) {
+      // Public and read by other sites' dashboards: any origin, cached as long as it is.
+      instance.status.report().then(
+        (report) =>
+          sendJson(res, 200, report, method, {
+            "cache-control": "public, max-age=30",
+            "access-control-allow-origin": "*",
+          }),
+        (error: unknown) => failed(res, method, error, "Reading the status failed"),
+      );
+      return;
+    }
     const { metrics } = instance;
     if (path === "/metrics" && metrics && config.METRICS_TOKEN && (method === "GET" || method === "HEAD")) {
       metrics.scrape(config.METRICS_TOKEN, req.headers.authorization).then(
@@ -90,13 +102,20 @@ function failed(res: ServerResponse, method: string, error: unknown, message: st
   else res.destroy();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, method: string): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  method: string,
+  headers: Record<string, string> = {},
+): void {
   const bytes = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     ...JSON_SECURITY_HEADERS,
     "content-type": "application/json",
     "content-length": bytes.length,
     "cache-control": "no-store",
+    ...headers,
   });
   res.end(method === "HEAD" ? undefined : bytes);
 }

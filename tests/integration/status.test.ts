@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openDatabase } from "../../lib/db/index.ts";
+import { statusMinutes } from "../../lib/db/schema/index.ts";
+import { emptyHistogram, observe } from "../../lib/status/figures.ts";
+import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
+import { admin, runAdmin, startServer, type RunningServer } from "../../testing/processes.ts";
+
+// The public status page on a scripted history: two hours of minutes from an instance before this
+// one, one of them with readiness failing and one with the soccer feed stale, and an incident an
+// operator opened and updated with the CLI. The page and its JSON must say exactly that.
+
+const sparse = (values: number[]) => {
+  const histogram = emptyHistogram();
+  for (const value of values) observe(histogram, value);
+  return Object.fromEntries(histogram.flatMap((count, i) => (count ? [[String(i), count]] : [])));
+};
+
+describeEachBackend("the status page on $name", (backend) => {
+  const database = useTestDatabase(backend);
+  let server: RunningServer;
+  let incidentId: string;
+  const started = Date.now();
+  const minuteAgo = (n: number) => new Date(Math.floor(started / 60_000) * 60_000 - n * 60_000);
+
+  beforeAll(async () => {
+    const handle = await openDatabase(database().config);
+    await handle.db.insert(statusMinutes).values(
+      Array.from({ length: 120 }, (_, i) => ({
+        minute: minuteAgo(i + 2),
+        instance: "earlier",
+        ready: i !== 30,
+        feeds: { soccer: i !== 40 },
+        rest: sparse([2, 3, 3, 4, 250]),
+        streamLag: sparse([15, 20]),
+      })),
+    );
+    await handle.close();
+    const opened = await admin<{ id: string }>(
+      [
+        "incident",
+        "open",
+        "--title",
+        "Soccer prices late",
+        "--components",
+        "feed:soccer,streams",
+        "--text",
+        "Looking into it",
+      ],
+      database().env,
+    );
+    incidentId = opened.id;
+    await admin(
+      ["incident", "update", "--id", incidentId, "--state", "identified", "--text", "A provider is slow"],
+      database().env,
+    );
+    server = await startServer(database().env);
+  });
+  afterAll(() => server?.stop());
+
+  it("serves /status.json to anyone, with each component's availability from the minutes recorded", async () => {
+    const response = await fetch(`${server.url}/status.json`, { headers: { origin: "https://dashboard.example" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=30");
+    const report = (await response.json()) as {
+      status: string;
+      database_reachable: boolean;
+      components: { id: string; state: string; availability: Record<string, number | null> }[];
+      latency: Record<string, number | null>;
+      incidents: { id: string; state: string; components: string[]; updates: unknown[] }[];
+    };
+    const component = (id: string) => report.components.find((c) => c.id === id)!;
+    // One bad minute of 120 (this instance may have added its own first minute, a good one).
+    for (const id of ["api", "streams", "console"]) {
+      expect(component(id).availability["24h"]).toBeGreaterThanOrEqual(99.16);
+      expect(component(id).availability["24h"]).toBeLessThan(99.18);
+    }
+    // Readiness failed one minute and the feed was stale another: two bad minutes for soccer.
+    expect(component("feed:soccer").availability["24h"]).toBeGreaterThanOrEqual(98.33);
+    expect(component("feed:soccer").availability["24h"]).toBeLessThan(98.35);
+    expect(component("api").state).toBe("operational");
+    expect(component("streams").state).toBe("degraded");
+    expect(report).toMatchObject({ status: "degraded", database_reachable: true });
+    expect(report.latency.rest_p50_ms).toBeGreaterThanOrEqual(3);
+    expect(report.latency.rest_p50_ms).toBeLessThan(3.4);
+    expect(report.latency.rest_p95_ms).toBeGreaterThanOrEqual(250);
+    expect(report.latency.stream_lag_p95_ms).toBeGreaterThanOrEqual(20);
+    expect(report.incidents).toEqual([
+      expect.objectContaining({ id: incidentId, state: "identified", components: ["feed:soccer", "streams"] }),
+    ]);
+    expect(report.incidents[0]!.updates).toHaveLength(2);
+  });
+
+  it("draws the same on /status, for people", async () => {
+    const page = await (await fetch(`${server.url}/status`)).text();
+    expect(page).toContain("Some systems degraded");
+    expect(page).toContain("Soccer prices late");
+    expect(page).toContain("A provider is slow");
+    expect(page).toMatch(/99\.17 %/);
+  });
+
+  it.runIf(backend.name === "postgres")("takes an incident's resolution from the CLI while it runs", async () => {
+    await admin(["incident", "resolve", "--id", incidentId, "--text", "Back to normal"], database().env);
+    const listed = await admin<{ id: string; state: string }[]>(["incident", "list"], database().env);
+    expect(listed).toEqual([expect.objectContaining({ id: incidentId, state: "resolved" })]);
+    const refused = await runAdmin(
+      ["incident", "update", "--id", incidentId, "--text", "again", "--json"],
+      database().env,
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: "conflict" } });
+  });
+});
