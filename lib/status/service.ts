@@ -22,7 +22,7 @@ export class StatusService {
   private readonly handle: DatabaseHandle;
   private readonly recorder: StatusRecorder;
   private readonly now: () => Date;
-  private last: { at: number; report: Promise<StatusReport> } | undefined;
+  private last: { at: number; ready: boolean; report: Promise<StatusReport> } | undefined;
   private lastGood: StatusReport | undefined;
 
   constructor(handle: DatabaseHandle, recorder: StatusRecorder, now: () => Date = () => new Date()) {
@@ -31,17 +31,18 @@ export class StatusService {
     this.now = now;
   }
 
-  report(): Promise<StatusReport> {
+  /** Read again after 30 s, or at once when readiness changed (readiness is itself shared per second). */
+  async report(): Promise<StatusReport> {
     const at = this.now().getTime();
-    if (this.last && at - this.last.at < CACHE_MS) return this.last.report;
-    const report = this.read();
-    this.last = { at, report };
+    const ready = (await readiness(this.handle)).status === 200;
+    if (this.last && at - this.last.at < CACHE_MS && this.last.ready === ready) return this.last.report;
+    const report = this.read(ready);
+    this.last = { at, ready, report };
     return report;
   }
 
-  private async read(): Promise<StatusReport> {
+  private async read(ready: boolean): Promise<StatusReport> {
     const now = this.now();
-    const ready = (await readiness(this.handle)).status === 200;
     const feeds = this.recorder.freshness();
     try {
       const since = new Date(now.getTime() - 30 * 86_400_000);

@@ -4,10 +4,19 @@ import { statusMinutes } from "../../lib/db/schema/index.ts";
 import { emptyHistogram, observe } from "../../lib/status/figures.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { admin, runAdmin, startServer, type RunningServer } from "../../testing/processes.ts";
+import { tcpProxy } from "../../testing/tcp-proxy.ts";
 
 // The public status page on a scripted history: two hours of minutes from an instance before this
 // one, one of them with readiness failing and one with the soccer feed stale, and an incident an
 // operator opened and updated with the CLI. The page and its JSON must say exactly that.
+
+type StatusJson = {
+  status: string;
+  database_reachable: boolean;
+  components: { id: string; state: string; availability: Record<string, number | null> }[];
+  latency: Record<string, number | null>;
+  incidents: { id: string; state: string; components: string[]; updates: unknown[] }[];
+};
 
 const sparse = (values: number[]) => {
   const histogram = emptyHistogram();
@@ -62,13 +71,7 @@ describeEachBackend("the status page on $name", (backend) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("cache-control")).toBe("public, max-age=30");
-    const report = (await response.json()) as {
-      status: string;
-      database_reachable: boolean;
-      components: { id: string; state: string; availability: Record<string, number | null> }[];
-      latency: Record<string, number | null>;
-      incidents: { id: string; state: string; components: string[]; updates: unknown[] }[];
-    };
+    const report = (await response.json()) as StatusJson;
     const component = (id: string) => report.components.find((c) => c.id === id)!;
     // One bad minute of 120 (this instance may have added its own first minute, a good one).
     for (const id of ["api", "streams", "console"]) {
@@ -98,6 +101,40 @@ describeEachBackend("the status page on $name", (backend) => {
     expect(page).toContain("A provider is slow");
     expect(page).toMatch(/99\.17 %/);
   });
+
+  it.runIf(backend.name === "postgres")(
+    "answers while the database is away, saying so, from its last reading",
+    async () => {
+      const url = new URL(database().env.DATABASE_URL!);
+      const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+      url.hostname = "127.0.0.1";
+      url.port = String(proxy.port);
+      const cutOff = await startServer({ ...database().env, DATABASE_URL: url.toString() });
+      try {
+        const read = async () => (await (await fetch(`${cutOff.url}/status.json`)).json()) as StatusJson;
+        const before = await read();
+        expect(before.database_reachable).toBe(true);
+        await proxy.cut();
+        // Readiness is checked once a second at most: the next check finds the database away.
+        await expect.poll(async () => (await read()).database_reachable, { timeout: 15_000 }).toBe(false);
+        const during = await read();
+        expect(during).toMatchObject({ status: "down", database_reachable: false });
+        expect(during.components.find((c) => c.id === "api")).toMatchObject({
+          state: "down",
+          availability: before.components.find((c) => c.id === "api")!.availability,
+        });
+        expect(during.incidents).toEqual(before.incidents);
+        const page = await (await fetch(`${cutOff.url}/status`)).text();
+        expect(page).toContain("cannot reach its database");
+        await proxy.restore();
+        await expect.poll(async () => (await read()).database_reachable, { timeout: 15_000 }).toBe(true);
+      } finally {
+        await cutOff.stop();
+        await proxy.close();
+      }
+    },
+    60_000,
+  );
 
   it.runIf(backend.name === "postgres")("takes an incident's resolution from the CLI while it runs", async () => {
     await admin(["incident", "resolve", "--id", incidentId, "--text", "Back to normal"], database().env);
