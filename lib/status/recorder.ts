@@ -20,6 +20,13 @@ export type RecorderOptions = {
   now?: () => Date;
 };
 
+/** What the recorder reads of the feed: the present's events, and each revision as it arrives. */
+export type RecordedViews = Pick<FeedViews, "follow"> & {
+  mirror(view: "present"): {
+    inListOrder(): readonly { event: { sport: string; status: string; updated_at: string } }[];
+  };
+};
+
 type Minute = { start: number; ready: boolean; feeds: Map<string, boolean>; rest: Histogram; streamLag: Histogram };
 
 const sparse = (histogram: Histogram): Record<string, number> =>
@@ -27,7 +34,7 @@ const sparse = (histogram: Histogram): Record<string, number> =>
 
 export class StatusRecorder {
   private readonly db: Database;
-  private readonly views: FeedViews;
+  private readonly views: RecordedViews;
   private readonly instance: string;
   private readonly ready: () => Promise<boolean>;
   private readonly freshMs: number;
@@ -42,7 +49,7 @@ export class StatusRecorder {
 
   constructor(
     db: Database,
-    views: FeedViews,
+    views: RecordedViews,
     instance: string,
     ready: () => Promise<boolean>,
     options: RecorderOptions = {},

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { statusMinutes } from "../../lib/db/schema/index.ts";
+import type { ViewFollower } from "../../lib/feed/views.ts";
 import { emptyHistogram, observe } from "../../lib/status/figures.ts";
+import { StatusRecorder, type RecordedViews } from "../../lib/status/recorder.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { admin, runAdmin, startServer, type RunningServer } from "../../testing/processes.ts";
 import { tcpProxy } from "../../testing/tcp-proxy.ts";
@@ -146,5 +148,68 @@ describeEachBackend("the status page on $name", (backend) => {
     );
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: "conflict" } });
+  });
+});
+
+// One instance's recorder against a real database, with a feed and a clock the test moves: what
+// it writes of each minute, and that minutes the database could not take are written later.
+describeEachBackend("the status recorder on $name", (backend) => {
+  const database = useTestDatabase(backend);
+
+  it("writes each minute once it is over: readiness at every sample, each live sport's freshness, its latencies", async () => {
+    const handle = await openDatabase(database().config);
+    try {
+      let clock = Date.parse("2026-11-26T10:00:05Z");
+      let ready = false;
+      const followers: ViewFollower[] = [];
+      const events = [
+        { event: { sport: "soccer", status: "live", updated_at: "2026-11-26T10:00:00Z" } },
+        { event: { sport: "tennis", status: "live", updated_at: "2026-11-26T09:58:00Z" } },
+        { event: { sport: "baseball", status: "upcoming", updated_at: "2026-11-26T08:00:00Z" } },
+      ];
+      const views: RecordedViews = {
+        mirror: () => ({ inListOrder: () => events }),
+        follow: (_view, follower) => {
+          followers.push(follower);
+          return () => {};
+        },
+      };
+      const recorder = new StatusRecorder(handle.db, views, "test-instance", async () => ready, {
+        now: () => new Date(clock),
+        sampleMs: 3_600_000,
+      });
+      recorder.start();
+      // A soccer change 200 ms after its commit; two REST answers.
+      followers[0]!.revision(
+        { revision: 1, eventId: "e", kind: "event", recordedAt: new Date(clock - 200), state: {} },
+        { event: events[0]!.event } as never,
+        "live",
+      );
+      recorder.observeRest(0.004);
+      recorder.observeRest(0.3);
+      // Not ready at the first sample, ready at the next: the minute was not all good.
+      await recorder.sample();
+      clock += 30_000;
+      ready = true;
+      await recorder.sample();
+      clock += 40_000; // 10:01:15: the first minute is over and written.
+      await recorder.sample();
+      const rows = await handle.db.select().from(statusMinutes);
+      expect(rows).toHaveLength(1);
+      const [row] = rows;
+      expect(row).toMatchObject({
+        minute: new Date("2026-11-26T10:00:00Z"),
+        instance: "test-instance",
+        ready: false,
+        // Soccer changed within the minute; tennis had not for two; baseball has no live event.
+        feeds: { soccer: true, tennis: false },
+      });
+      const count = (histogram: Record<string, number>) => Object.values(histogram).reduce((a, b) => a + b, 0);
+      expect(count(row!.rest)).toBe(2);
+      expect(count(row!.streamLag)).toBe(1);
+      recorder.stop();
+    } finally {
+      await handle.close();
+    }
   });
 });
