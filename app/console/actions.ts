@@ -16,6 +16,7 @@ import {
   requestPlanFor,
   revokeKeyFor,
   toActionState,
+  updateKeyFor,
   withdrawInvitation,
   type ActionState,
   type ShownOnceKey,
@@ -58,6 +59,10 @@ export async function revokeKeyAction(_: unknown, form: FormData) {
   return runAction(form, "Key revoked: requests with it are refused from now on.", (db, user, fields) =>
     revokeKeyFor(db, user, fields, { at: now() }),
   );
+}
+
+export async function updateKeyAction(_: unknown, form: FormData) {
+  return runAction(form, "Key settings saved.", (db, user, fields) => updateKeyFor(db, user, fields, { at: now() }));
 }
 
 export async function inviteMemberAction(_: unknown, form: FormData): Promise<ActionState<Invitation>> {

@@ -16,6 +16,7 @@ import {
   type CreatedKey,
   type KeySummary,
 } from "../keys/index.ts";
+import { updateKey, type KeySettings } from "../keys/settings.ts";
 import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
 import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
@@ -39,9 +40,12 @@ Commands:
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
+  key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--expires ISO_TIME|never]
   key list --org ORG
   user reset-password --email EMAIL
 
+key update changes only what it is given: --name "" clears the name, --sports all gives the key its
+plan's sports again, --expires never lifts an expiry (not a rolled key's).
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
 The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
@@ -66,6 +70,8 @@ const OPTIONS = {
   email: text,
   reason: text,
   status: text,
+  sports: text,
+  expires: text,
   json: flag,
   help: flag,
 };
@@ -99,12 +105,28 @@ const REVIEWED: Record<LicenceReview, string> = {
   revoke: "revoked: its production keys are refused from now on",
 };
 
+/** The settings a `key update` line gives; what it leaves out stays as it is. */
+function keySettings(options: Options): KeySettings {
+  const settings: KeySettings = {};
+  const name = optional(options, "name");
+  if (name !== undefined) settings.name = name;
+  const sports = optional(options, "sports");
+  if (sports !== undefined) {
+    settings.sports = sports === "all" ? null : (sports.split(",").map((s) => s.trim()) as KeySettings["sports"]);
+  }
+  const expires = optional(options, "expires");
+  if (expires !== undefined) settings.expiresAt = expires === "never" ? null : expires;
+  if (Object.keys(settings).length === 0) throw new UsageError("key update: give at least one setting to change.");
+  return settings;
+}
+
 function keyLine(key: KeySummary): string {
   const label = key.name ? ` "${key.name}"` : "";
   const usage = key.requestsQuota
     ? `${key.requestsUsed}/${key.requestsQuota} this month`
     : `${key.requestsUsed} this month`;
-  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+  const scope = key.sportScope ? " (scope)" : "";
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}${scope}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
 }
 
 function createdKey(created: CreatedKey, orgName: string): Output {
@@ -228,6 +250,15 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
         text: alreadyRevoked
           ? `Key ${summary.id} was already revoked at ${day(summary.revokedAt)}.`
           : `Revoked key ${summary.id} (${summary.hint}). Requests with it are refused from now on.`,
+      };
+    }
+    case "key update": {
+      const { summary, changed } = await updateKey(db, required(options, "id"), null, keySettings(options), context);
+      return {
+        json: { ...summary, changed },
+        text: changed.length
+          ? `Changed ${changed.join(", ")} of key ${summary.id} (${summary.hint}).\n${keyLine(summary)}`
+          : `Nothing to change: key ${summary.id} is already so.\n${keyLine(summary)}`,
       };
     }
     case "key list": {

@@ -165,6 +165,14 @@ function activeKey(
   });
 }
 
+/** Why an expired key is refused, in words for its holder: a sandbox key's end, or a production key's. */
+export function expiredDetail(key: ApiKeyRecord): string {
+  const at = key.expiresAt!.toISOString();
+  return key.environment === "sandbox"
+    ? `This sandbox key expired at ${at}. An organisation has one sandbox key; production keys come with a licence and a plan.`
+    : `This key expired at ${at}. If it was rolled, use its successor; otherwise create a key in the console.`;
+}
+
 function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
   if (!key) throw invalidKey("");
   if (key.revokedAt) {
@@ -173,11 +181,7 @@ function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
     });
   }
   if (key.expiresAt && key.expiresAt <= at) {
-    throw new ApiError(
-      "key_expired",
-      `This sandbox key expired at ${key.expiresAt.toISOString()}. An organisation has one sandbox key; production keys come with a licence and a plan.`,
-      { headers: INVALID_TOKEN },
-    );
+    throw new ApiError("key_expired", expiredDetail(key), { headers: INVALID_TOKEN });
   }
   const licence = keyLicenceRefusal(key, at);
   if (licence !== null) throw new ApiError("licence_inactive", licence);

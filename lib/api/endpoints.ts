@@ -49,6 +49,7 @@ export const describeKey = defineEndpoint({
         key: context.keyValue,
         environment: key.environment,
         sports: key.sports,
+        name: key.name ?? null,
         expires_at: key.expiresAt?.toISOString() ?? null,
         plan: key.planCode,
         created_at: key.createdAt.toISOString(),

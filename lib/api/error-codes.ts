@@ -33,7 +33,12 @@ export const API_ERRORS = {
       "The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.",
   },
   key_revoked: { status: 401, title: "API key revoked", description: "The key was revoked in the console." },
-  key_expired: { status: 401, title: "API key expired", description: "The sandbox key passed its `expires_at`." },
+  key_expired: {
+    status: 401,
+    title: "API key expired",
+    description:
+      "The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).",
+  },
   token_expired: {
     status: 401,
     title: "Stream token expired",

@@ -115,8 +115,17 @@ export const KeyDescription = component(
     .strictObject({
       key: z.string().describe("The key that made the request, `<prefix><random part>`"),
       environment: z.enum(ENVIRONMENTS),
-      sports: z.array(Sport).describe("Sports the key covers"),
-      expires_at: timestamp.nullable().describe("Expiry of a sandbox key; null for production keys"),
+      sports: z
+        .array(Sport)
+        .describe(
+          "Sports the key covers: the sandbox key's one, or the plan's, narrowed to the key's sport scope when it has one",
+        ),
+      name: z.string().nullable().describe("The production key's name, as set in the console; null when it has none"),
+      expires_at: timestamp
+        .nullable()
+        .describe(
+          "When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null",
+        ),
       plan: z.string().nullable().describe('Code of the plan (such as "pro"); null for a sandbox key'),
       created_at: timestamp,
       delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
@@ -134,6 +143,7 @@ export const KeyDescription = component(
           key: "svc_sb_3YeWOuRAwr1LcfmOtnh7RqkQr53gFRLm",
           environment: "sandbox",
           sports: ["soccer"],
+          name: null,
           expires_at: "2026-12-21T09:00:00.000Z",
           plan: null,
           created_at: "2026-11-21T09:00:00.000Z",

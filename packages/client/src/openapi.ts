@@ -572,6 +572,7 @@ export interface components {
      *       "sports": [
      *         "soccer"
      *       ],
+     *       "name": null,
      *       "expires_at": "2026-12-21T09:00:00.000Z",
      *       "plan": null,
      *       "created_at": "2026-11-21T09:00:00.000Z",
@@ -590,9 +591,11 @@ export interface components {
       key: string;
       /** @enum {string} */
       environment: "sandbox" | "production";
-      /** @description Sports the key covers */
+      /** @description Sports the key covers: the sandbox key's one, or the plan's, narrowed to the key's sport scope when it has one */
       sports: components["schemas"]["Sport"][];
-      /** @description Expiry of a sandbox key; null for production keys */
+      /** @description The production key's name, as set in the console; null when it has none */
+      name: string | null;
+      /** @description When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null */
       expires_at: string | null;
       /** @description Code of the plan (such as "pro"); null for a sandbox key */
       plan: string | null;
@@ -1098,7 +1101,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -1243,7 +1246,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -1400,7 +1403,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1571,7 +1574,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1743,7 +1746,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1971,7 +1974,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        *
@@ -2172,7 +2175,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        *
@@ -2323,7 +2326,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -2482,7 +2485,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -2644,7 +2647,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */

@@ -4,6 +4,7 @@ import { useActionState, useRef } from "react";
 import { revokeKeyAction } from "@/app/console/actions";
 import { dangerButtonClass, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
 import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import { KeySettings } from "./key-settings";
 
 export type KeyRow = {
   id: string;
@@ -11,6 +12,10 @@ export type KeyRow = {
   hint: string;
   environment: "sandbox" | "production";
   sports: string[];
+  sportScope: string[] | null;
+  allowedIps: string[] | null;
+  replacedBy: string | null;
+  replaces: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
@@ -22,11 +27,34 @@ export type KeyRow = {
 
 const STATUS_STYLE = {
   active: "bg-pitch-50 text-pitch-900 border-pitch-600",
+  expiring: "bg-amber-50 text-amber-950 border-amber-500",
   revoked: "bg-red-50 text-red-900 border-red-300",
   expired: "bg-slate-100 text-slate-800 border-slate-400",
 };
 
-export function KeyList({ keys, canEdit }: { keys: KeyRow[]; canEdit: boolean }) {
+// An active key is "expiring" within the week before its expiry: a rolled key's overlap, or an
+// expiry coming up, as the console's and the webhooks' warnings say.
+const EXPIRING_WITHIN_MS = 7 * 86_400_000;
+
+/** The state a key is shown in: active, expiring at …, expired or revoked. */
+export function shownState(row: KeyRow, at: number): keyof typeof STATUS_STYLE {
+  if (row.status !== "active") return row.status;
+  return row.expiresAt && Date.parse(row.expiresAt) - at <= EXPIRING_WITHIN_MS ? "expiring" : "active";
+}
+
+export function KeyList({
+  keys,
+  canEdit,
+  planSports,
+  at,
+}: {
+  keys: KeyRow[];
+  canEdit: boolean;
+  planSports: string[];
+  /** The time the page was read at (ms), so server and browser render the same states. */
+  at: number;
+}) {
+  const hints = new Map(keys.map((k) => [k.id, k.hint]));
   return (
     <section aria-labelledby="key-list-title" className="mt-8">
       <h2 id="key-list-title" className="text-lg font-semibold text-slate-900">
@@ -37,7 +65,14 @@ export function KeyList({ keys, canEdit }: { keys: KeyRow[]; canEdit: boolean })
       ) : (
         <ul className="mt-3 space-y-3" data-testid="key-list">
           {keys.map((key) => (
-            <KeyItem key={key.id} row={key} canEdit={canEdit} />
+            <KeyItem
+              key={key.id}
+              row={key}
+              canEdit={canEdit}
+              planSports={planSports}
+              state={shownState(key, at)}
+              hints={hints}
+            />
           ))}
         </ul>
       )}
@@ -63,7 +98,19 @@ function UsageBar({ used, quota }: { used: number; quota: number | null }) {
   );
 }
 
-function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
+function KeyItem({
+  row,
+  canEdit,
+  planSports,
+  state,
+  hints,
+}: {
+  row: KeyRow;
+  canEdit: boolean;
+  planSports: string[];
+  state: keyof typeof STATUS_STYLE;
+  hints: Map<string, string>;
+}) {
   return (
     <li className="rounded-lg border border-slate-300 p-4" data-testid="key-item" data-key-id={row.id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -72,10 +119,11 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
           {row.name ? <span className="ml-2 font-sans font-normal text-slate-700">{row.name}</span> : null}
         </p>
         <span
-          className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[row.status]}`}
+          className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[state]}`}
           data-testid="key-status"
+          data-state={state}
         >
-          {row.status}
+          {state === "expiring" ? `expiring at ${formatDateTime(row.expiresAt)}` : state}
         </span>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
@@ -85,7 +133,10 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
         </div>
         <div>
           <dt className="text-slate-600">Sports</dt>
-          <dd className="text-slate-900">{row.sports.join(", ") || "—"}</dd>
+          <dd className="text-slate-900">
+            {row.sports.join(", ") || "—"}
+            {row.sportScope ? <span className="text-slate-600"> (scope)</span> : null}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600">Created</dt>
@@ -98,7 +149,9 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
         {row.expiresAt ? (
           <div>
             <dt className="text-slate-600">{row.status === "expired" ? "Expired" : "Expires"}</dt>
-            <dd className="text-slate-900">{formatDay(row.expiresAt)}</dd>
+            <dd className="text-slate-900">
+              {row.environment === "sandbox" ? formatDay(row.expiresAt) : formatDateTime(row.expiresAt)}
+            </dd>
           </div>
         ) : null}
         {row.revokedAt ? (
@@ -107,10 +160,27 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
             <dd className="text-slate-900">{formatDateTime(row.revokedAt)}</dd>
           </div>
         ) : null}
+        {row.replacedBy ? (
+          <div>
+            <dt className="text-slate-600">Rolled to</dt>
+            <dd className="font-mono text-slate-900">{hints.get(row.replacedBy) ?? row.replacedBy}</dd>
+          </div>
+        ) : null}
+        {row.replaces ? (
+          <div>
+            <dt className="text-slate-600">Replaces</dt>
+            <dd className="font-mono text-slate-900">{hints.get(row.replaces) ?? row.replaces}</dd>
+          </div>
+        ) : null}
       </dl>
       <div className="mt-3">
         <UsageBar used={row.requestsUsed} quota={row.requestsQuota} />
       </div>
+      {canEdit && row.status === "active" ? (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <KeySettings row={row} planSports={planSports} />
+        </div>
+      ) : null}
       {canEdit && row.status !== "revoked" ? <RevokeKey row={row} /> : null}
     </li>
   );
