@@ -40,12 +40,13 @@ Commands:
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
-  key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--expires ISO_TIME|never]
+  key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--allow-ips CIDR,…|any]
+             [--expires ISO_TIME|never]
   key list --org ORG
   user reset-password --email EMAIL
 
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
-plan's sports again, --expires never lifts an expiry (not a rolled key's).
+plan's sports again, --allow-ips any lets it be used from any address, --expires never lifts an expiry (not a rolled key's).
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
 The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
@@ -72,6 +73,7 @@ const OPTIONS = {
   status: text,
   sports: text,
   expires: text,
+  "allow-ips": text,
   json: flag,
   help: flag,
 };
@@ -114,6 +116,8 @@ function keySettings(options: Options): KeySettings {
   if (sports !== undefined) {
     settings.sports = sports === "all" ? null : (sports.split(",").map((s) => s.trim()) as KeySettings["sports"]);
   }
+  const allowIps = optional(options, "allow-ips");
+  if (allowIps !== undefined) settings.allowedIps = allowIps === "any" ? null : allowIps;
   const expires = optional(options, "expires");
   if (expires !== undefined) settings.expiresAt = expires === "never" ? null : expires;
   if (Object.keys(settings).length === 0) throw new UsageError("key update: give at least one setting to change.");
@@ -126,7 +130,8 @@ function keyLine(key: KeySummary): string {
     ? `${key.requestsUsed}/${key.requestsQuota} this month`
     : `${key.requestsUsed} this month`;
   const scope = key.sportScope ? " (scope)" : "";
-  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}${scope}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+  const from = key.allowedIps ? `  allowed-ips=${key.allowedIps.join(",")}` : "";
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}${scope}${from}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
 }
 
 function createdKey(created: CreatedKey, orgName: string): Output {

@@ -50,6 +50,7 @@ export const describeKey = defineEndpoint({
         environment: key.environment,
         sports: key.sports,
         name: key.name ?? null,
+        allowed_ips: key.allowList ? [...key.allowList.networks] : null,
         expires_at: key.expiresAt?.toISOString() ?? null,
         plan: key.planCode,
         created_at: key.createdAt.toISOString(),

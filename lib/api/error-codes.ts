@@ -61,6 +61,12 @@ export const API_ERRORS = {
     description:
       "A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.",
   },
+  ip_not_allowed: {
+    status: 403,
+    title: "Address not allowed",
+    description:
+      "The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.",
+  },
   not_found: { status: 404, title: "Not found", description: "No such event, or no such path under /api/v1." },
   retention_exceeded: {
     status: 410,

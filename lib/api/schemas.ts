@@ -121,6 +121,12 @@ export const KeyDescription = component(
           "Sports the key covers: the sandbox key's one, or the plan's, narrowed to the key's sport scope when it has one",
         ),
       name: z.string().nullable().describe("The production key's name, as set in the console; null when it has none"),
+      allowed_ips: z
+        .array(z.string())
+        .nullable()
+        .describe(
+          "The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed`",
+        ),
       expires_at: timestamp
         .nullable()
         .describe(
@@ -144,6 +150,7 @@ export const KeyDescription = component(
           environment: "sandbox",
           sports: ["soccer"],
           name: null,
+          allowed_ips: null,
           expires_at: "2026-12-21T09:00:00.000Z",
           plan: null,
           created_at: "2026-11-21T09:00:00.000Z",

@@ -150,6 +150,7 @@ export function keySettingsFromForm(fields: Fields, sandbox: boolean): KeySettin
   settings.sports = Object.keys(fields)
     .filter((field) => field.startsWith("sport:"))
     .map((field) => field.slice("sport:".length)) as KeySettings["sports"];
+  settings.allowedIps = fields.allowedIps ?? null;
   const expiry = fields.expiresAt ?? "";
   if (expiry !== (fields.expiresAtShown ?? "")) settings.expiresAt = expiry ? utcFromField(expiry) : null;
   return settings;

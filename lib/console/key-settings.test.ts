@@ -6,8 +6,13 @@ describe("the key settings form", () => {
     expect(keySettingsFromForm({ keyId: "key_1", "sport:tennis": "on", "sport:soccer": "on" }, false)).toEqual({
       name: null,
       sports: ["tennis", "soccer"],
+      allowedIps: null,
     });
-    expect(keySettingsFromForm({ keyId: "key_1", name: "Web app" }, false)).toEqual({ name: "Web app", sports: [] });
+    expect(keySettingsFromForm({ keyId: "key_1", name: "Web app", allowedIps: "10.0.0.0/8" }, false)).toEqual({
+      name: "Web app",
+      sports: [],
+      allowedIps: "10.0.0.0/8",
+    });
   });
 
   it("leaves the expiry alone when it comes back as shown, and reads the field as UTC", () => {

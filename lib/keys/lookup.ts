@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { Environment, LicenceVerification, Sport } from "../db/schema/index.ts";
 import type { LicenceState } from "../licences.ts";
+import { AllowList } from "./allowlist.ts";
 
 /** The plan whose limits every sandbox key has. */
 export const SANDBOX_PLAN = "sandbox";
@@ -19,6 +20,8 @@ export type ApiKeyRecord = {
   name?: string | null;
   /** The production key's own sport scope (null: its plan's); absent for other credentials. */
   sportScope?: Sport[] | null;
+  /** The networks a production key may be used from, ready to match; null or absent: any address. */
+  allowList?: AllowList | null;
   monthlyQuota: number;
   requestsPerSecond: number;
   concurrentStreams: number;
@@ -39,6 +42,7 @@ type Row = {
   sport: Sport | null;
   name: string | null;
   key_sports: Sport[] | null;
+  allowed_ips: string[] | null;
   plan_code: string | null;
   plan_sports: Sport[] | null;
   monthly_quota: number | null;
@@ -64,7 +68,7 @@ const date = (value: string | Date | null) => (value === null ? null : new Date(
 export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = rowsOf<Row>(
     await db.execute(sql`
-      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, p.code as plan_code, p.sports as plan_sports,
+      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips, p.code as plan_code, p.sports as plan_sports,
              p.monthly_quota, p.requests_per_second, p.concurrent_streams,
              k.created_at, k.expires_at, k.revoked_at,
              l.reference as licence_reference, l.verification as licence_verification,
@@ -85,7 +89,13 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     environment: row.environment,
     planCode: sandbox ? null : row.plan_code,
     sports: sandbox ? [row.sport!] : coveredBy(row.plan_sports ?? [], row.key_sports),
-    ...(sandbox ? {} : { name: row.name, sportScope: row.key_sports }),
+    ...(sandbox
+      ? {}
+      : {
+          name: row.name,
+          sportScope: row.key_sports,
+          allowList: row.allowed_ips === null ? null : new AllowList(row.allowed_ips),
+        }),
     // A production key outlives nothing: its organisation always has a plan (keys need one to be
     // created, and a plan can be changed but not removed). Zero limits would refuse every request.
     monthlyQuota: row.monthly_quota ?? 0,

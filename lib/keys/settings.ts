@@ -5,11 +5,12 @@ import { recordAudit, type Actor } from "../audit.ts";
 import type { Database } from "../db/index.ts";
 import { apiKeys, organisations, plans, SPORTS, type Sport } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
+import { parseAllowlist } from "./allowlist.ts";
 import { notifyKeyChange } from "./cache.ts";
 import { keyStatus, summaryOf, type KeySummary } from "./index.ts";
 
 // What a key holder may change about a production key after its creation: its name, its sport
-// scope and its expiry. The console and the operator CLI both come here, so the rules and the
+// scope, its IP allowlist and its expiry. The console and the operator CLI both come here, so the rules and the
 // audit are the same whoever asks. A change reaches every instance's cached copy through the bus.
 
 const name = z
@@ -18,7 +19,10 @@ const name = z
   .max(80, "Name may hold at most 80 characters")
   .transform((value) => value || null);
 
-/** A change: a field left out stays as it is; null clears it (no name, the plan's sports, no expiry). */
+/**
+ * A change: a field left out stays as it is; null clears it (no name, the plan's sports, any
+ * address, no expiry).
+ */
 export const keySettingsInput = z.object({
   name: name.nullable().optional(),
   sports: z
@@ -27,6 +31,19 @@ export const keySettingsInput = z.object({
     .nullable()
     .optional(),
   expiresAt: z.coerce.date({ message: "Expiry must be a date and time (ISO 8601, UTC)" }).nullable().optional(),
+  // Networks in CIDR notation, as a list or as text (one a line, or separated by commas); none: any address.
+  allowedIps: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value, context) => {
+      const parsed = parseAllowlist(value);
+      if ("errors" in parsed) {
+        for (const message of parsed.errors) context.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return parsed.networks.length === 0 ? null : parsed.networks;
+    })
+    .nullable()
+    .optional(),
 });
 export type KeySettings = z.input<typeof keySettingsInput>;
 
@@ -56,10 +73,13 @@ export async function updateKey(
     throw new DomainError("conflict", `Key ${key.hint} is ${keyStatus(key, options.at)}: it cannot be changed.`);
   }
   const sandbox = key.environment === "sandbox";
-  if (sandbox && (settings.sports !== undefined || settings.expiresAt !== undefined)) {
+  if (
+    sandbox &&
+    (settings.sports !== undefined || settings.expiresAt !== undefined || settings.allowedIps !== undefined)
+  ) {
     throw new DomainError(
       "invalid_input",
-      "A sandbox key covers the one sport it was created for and expires when it was set to; only its name can change.",
+      "A sandbox key covers the one sport it was created for, from any address, and expires when it was set to; only its name can change.",
     );
   }
   const changes: Changes = {};
@@ -74,6 +94,10 @@ export async function updateKey(
       changes.sports = { from: key.sports, to: scope };
       update.sports = scope;
     }
+  }
+  if (settings.allowedIps !== undefined && !sameList(settings.allowedIps, key.allowedIps)) {
+    changes.allowedIps = { from: key.allowedIps, to: settings.allowedIps };
+    update.allowedIps = settings.allowedIps;
   }
   if (settings.expiresAt !== undefined && settings.expiresAt?.getTime() !== key.expiresAt?.getTime()) {
     checkExpiry(key, settings.expiresAt, options.at);

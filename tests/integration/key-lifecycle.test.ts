@@ -18,6 +18,7 @@ import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { liveEvent } from "../../testing/feed-updates.ts";
 import { organisationWithKeys, productionKeys, withDatabase, type CreatedKey } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { openSse } from "../../testing/sse.ts";
 
 // The key lifecycle's rules, as the console's server actions and the operator CLI reach them: the
 // same validation and the same audit whoever asks.
@@ -142,6 +143,32 @@ describe("the key lifecycle's rules on pglite", () => {
     expect(await auditOf(key.id, "key.updated")).toHaveLength(0);
   });
 
+  it("keeps a key's IP allowlist as networks, refusing an entry that is none with the entry named", async () => {
+    const { orgId, adminId } = await organisation(db);
+    const key = await createProductionKeyFor(db, adminId, {}, { at });
+    const fields = { keyId: key.id, allowedIps: "203.0.113.0/24\r\n2001:DB8::/32\n198.51.100.7" };
+    expect(await updateKeyFor(db, adminId, fields, { at })).toMatchObject({ changed: ["allowedIps"] });
+    expect((await keyOf(orgId, key.id)).allowedIps).toEqual(["203.0.113.0/24", "2001:db8::/32", "198.51.100.7/32"]);
+    const state = await toActionState("saved", () =>
+      updateKeyFor(db, adminId, { keyId: key.id, allowedIps: "10.0.0.0/8\nintranet" }, { at }),
+    );
+    expect(state).toMatchObject({ fieldErrors: { allowedIps: expect.stringMatching(/"intranet" is not/) } });
+    const [entry] = await auditOf(key.id, "key.updated");
+    expect(entry!.details).toEqual({
+      allowedIps: { from: null, to: ["203.0.113.0/24", "2001:db8::/32", "198.51.100.7/32"] },
+    });
+    // Emptied: from any address again.
+    await updateKeyFor(db, adminId, { keyId: key.id }, { at });
+    expect((await keyOf(orgId, key.id)).allowedIps).toBeNull();
+
+    const cliSet = await cli.json(["key", "update", "--id", key.id, "--allow-ips", "192.0.2.0/24,::1"]);
+    expect(cliSet).toMatchObject({ allowedIps: ["192.0.2.0/24", "::1/128"], changed: ["allowedIps"] });
+    const wrong = await cli.run(["key", "update", "--id", key.id, "--allow-ips", "192.0.2.0/33", "--json"]);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: "invalid_input", message: /from 0 to 32/ } });
+    expect(await cli.json(["key", "update", "--id", key.id, "--allow-ips", "any"])).toMatchObject({ allowedIps: null });
+    expect(await auditOf(key.id, "key.updated")).toHaveLength(4);
+  });
+
   it("gives the operator CLI the same settings, with the same validation and audit", async () => {
     const { orgId, adminId } = await organisation(db);
     const key = await createProductionKeyFor(db, adminId, {}, { at });
@@ -181,20 +208,24 @@ describe.each(["node", "next"] as const)("a key's settings over HTTP through %s"
   const database = useTestDatabase(BACKENDS[0]!);
   let server: RunningServer;
   let call: ReturnType<typeof apiClient>;
-  let keys: { full: CreatedKey; scoped: CreatedKey; ended: CreatedKey };
+  let keys: { full: CreatedKey; scoped: CreatedKey; ended: CreatedKey; limited: CreatedKey };
 
   beforeAll(async () => {
     const env = database().env;
     const org = await organisationWithKeys(env, `settings-${entry}`, { plan: "starter", sandboxSport: "soccer" });
     keys = await withDatabase(env, async (db) => {
       const now = new Date();
-      const [scoped, ended] = await productionKeys(db, org.orgId, 2, now);
+      const [scoped, ended, limited] = await productionKeys(db, org.orgId, 3, now);
       await updateKey(db, scoped!.id, null, { name: "Tennis only", sports: ["tennis"] }, { actor: OPERATOR, at: now });
+      const allowlist = "198.51.100.0/24\n2001:db8::/32";
+      await updateKey(db, limited!.id, null, { allowedIps: allowlist }, { actor: OPERATOR, at: now });
       // An expiry that passed: set where no rule looks, as a clock an hour on would see it.
       await db.execute(sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${ended!.id}`);
-      return { full: org.production, scoped: scoped!, ended: ended! };
+      return { full: org.production, scoped: scoped!, ended: ended!, limited: limited! };
     });
-    server = await startServer({ ...env, FEED_TOKEN, API_ENTRY: entry });
+    // One load balancer in front, as the suite presents it: X-Forwarded-For says who the client is.
+    const proxied = { TRUST_PROXY_HOPS: "1", NEXTAUTH_URL: "http://127.0.0.1" };
+    server = await startServer({ ...env, ...proxied, FEED_TOKEN, API_ENTRY: entry });
     call = apiClient(server.url, 9);
     await ingest(server.url, [liveEvent("set-soc", "soccer", "Settings league", { home: "A", away: "B" })]);
     // The view follows the change bus: wait until it serves the event.
@@ -221,6 +252,58 @@ describe.each(["node", "next"] as const)("a key's settings over HTTP through %s"
     expect(soccer.body).toMatchObject({ code: "sport_not_covered", detail: /limited to tennis \(its sport scope/ });
     const event = await call<Problem>("/api/v1/events/set-soc", { key: keys.scoped.key });
     expect(event.body).toMatchObject({ code: "sport_not_covered" });
+  });
+
+  it("serves a key with an IP allowlist to a client in it, the client being who the load balancer saw", async () => {
+    const from = (forwardedFor: string) =>
+      call<{ data: Record<string, unknown> }>("/api/v1/me", {
+        key: keys.limited.key,
+        headers: { "x-forwarded-for": forwardedFor },
+      });
+    const inside = await from("198.51.100.7");
+    expect(inside.status).toBe(200);
+    expect(inside.body.data).toMatchObject({ allowed_ips: ["198.51.100.0/24", "2001:db8::/32"] });
+    expect((await from("203.0.113.5, 2001:db8::7")).status).toBe(200);
+    // A key without a list, from anywhere.
+    const me = await call<{ data: Record<string, unknown> }>("/api/v1/me", {
+      key: keys.scoped.key,
+      headers: { "x-forwarded-for": "203.0.113.5" },
+    });
+    expect(me.body.data).toMatchObject({ allowed_ips: null });
+  });
+
+  it("refuses a key with an IP allowlist from elsewhere with 403 ip_not_allowed, not counted", async () => {
+    const from = (headers: Record<string, string>) =>
+      call<Problem & { meta?: { requests_used: number } }>("/api/v1/me", { key: keys.limited.key, headers });
+    const before = (await from({ "x-forwarded-for": "198.51.100.7" })).body.meta!.requests_used;
+    // The client's own claim before the load balancer's entry is not who it is.
+    for (const forwardedFor of ["203.0.113.5", "198.51.100.7, 203.0.113.5", "2001:db9::1"]) {
+      const answer = await from({ "x-forwarded-for": forwardedFor });
+      expect(answer.status, forwardedFor).toBe(403);
+      expect(answer.body).toMatchObject({ code: "ip_not_allowed", detail: /came from (203\.0\.113\.5|2001:db9::1)/ });
+    }
+    // No X-Forwarded-For: the load balancer's own address (this machine) is not in the list either.
+    expect((await from({})).body).toMatchObject({ code: "ip_not_allowed" });
+    const after = (await from({ "x-forwarded-for": "198.51.100.7" })).body.meta!.requests_used;
+    expect(after).toBe(before + 1);
+  });
+
+  it("refuses to open a stream for a key with an IP allowlist from elsewhere, and opens it from inside", async () => {
+    const open = (forwardedFor: string) =>
+      openSse(`${server.url}/api/v1/events/set-soc/stream`, {
+        headers: { "x-api-key": keys.limited.key, "x-forwarded-for": forwardedFor },
+      });
+    const refused = await open("203.0.113.5");
+    refused.close();
+    expect(refused.status).toBe(403);
+    expect(refused.problem).toMatchObject({ code: "ip_not_allowed" });
+    const opened = await open("198.51.100.7");
+    try {
+      expect(opened.status).toBe(200);
+      await opened.waitFor((message) => message.event === "snapshot");
+    } finally {
+      opened.close();
+    }
   });
 
   it("refuses a production key past its expiry with 401 key_expired", async () => {

@@ -573,6 +573,7 @@ export interface components {
      *         "soccer"
      *       ],
      *       "name": null,
+     *       "allowed_ips": null,
      *       "expires_at": "2026-12-21T09:00:00.000Z",
      *       "plan": null,
      *       "created_at": "2026-11-21T09:00:00.000Z",
@@ -595,6 +596,8 @@ export interface components {
       sports: components["schemas"]["Sport"][];
       /** @description The production key's name, as set in the console; null when it has none */
       name: string | null;
+      /** @description The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed` */
+      allowed_ips: string[] | null;
       /** @description When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null */
       expires_at: string | null;
       /** @description Code of the plan (such as "pro"); null for a sandbox key */
@@ -676,6 +679,7 @@ export interface components {
         | "session_expired"
         | "sport_not_covered"
         | "licence_inactive"
+        | "ip_not_allowed"
         | "not_found"
         | "retention_exceeded"
         | "method_not_allowed"
@@ -962,6 +966,7 @@ export interface components {
         | "session_expired"
         | "sport_not_covered"
         | "licence_inactive"
+        | "ip_not_allowed"
         | "not_found"
         | "retention_exceeded"
         | "method_not_allowed"
@@ -1113,7 +1118,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted. */
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       */
       403: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1260,6 +1269,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1419,6 +1430,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1591,6 +1604,8 @@ export interface operations {
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
        *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
       403: {
@@ -1762,6 +1777,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1993,6 +2010,8 @@ export interface operations {
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
        *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
       403: {
@@ -2194,6 +2213,8 @@ export interface operations {
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
        *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
       403: {
@@ -2340,6 +2361,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2499,6 +2522,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2663,6 +2688,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */

@@ -160,6 +160,12 @@ function KeyItem({
             <dd className="text-slate-900">{formatDateTime(row.revokedAt)}</dd>
           </div>
         ) : null}
+        {row.allowedIps ? (
+          <div>
+            <dt className="text-slate-600">From</dt>
+            <dd className="font-mono text-slate-900 break-all">{row.allowedIps.join(", ")}</dd>
+          </div>
+        ) : null}
         {row.replacedBy ? (
           <div>
             <dt className="text-slate-600">Rolled to</dt>

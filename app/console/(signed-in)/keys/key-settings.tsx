@@ -52,7 +52,13 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
               maxLength={80}
               className={inputClass}
               aria-invalid={fieldError("name") ? true : undefined}
+              aria-describedby={fieldError("name") ? id("name-error") : undefined}
             />
+            {fieldError("name") ? (
+              <p id={id("name-error")} className="mt-1 text-sm text-red-800">
+                {fieldError("name")}
+              </p>
+            ) : null}
           </div>
           {production ? (
             <>
@@ -76,6 +82,35 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                 </div>
               </fieldset>
               <div>
+                <label htmlFor={id("allowed-ips")} className="block text-sm font-medium text-slate-900">
+                  IP allowlist (optional)
+                </label>
+                <p id={id("allowed-ips-hint")} className="text-sm text-slate-600">
+                  Networks in CIDR notation, IPv4 or IPv6, one a line (e.g. 203.0.113.0/24). Empty: any address.
+                  Requests from elsewhere are refused with 403 ip_not_allowed.
+                </p>
+                <textarea
+                  id={id("allowed-ips")}
+                  name="allowedIps"
+                  rows={3}
+                  defaultValue={row.allowedIps?.join("\n") ?? ""}
+                  className={`${inputClass} font-mono`}
+                  aria-describedby={
+                    [id("allowed-ips-hint"), fieldError("allowedIps") ? id("allowed-ips-error") : null]
+                      .filter(Boolean)
+                      .join(" ") || undefined
+                  }
+                  aria-invalid={fieldError("allowedIps") ? true : undefined}
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+                {fieldError("allowedIps") ? (
+                  <p id={id("allowed-ips-error")} className="mt-1 text-sm text-red-800">
+                    {fieldError("allowedIps")}
+                  </p>
+                ) : null}
+              </div>
+              <div>
                 <label htmlFor={id("expires")} className="block text-sm font-medium text-slate-900">
                   Expires (UTC, optional)
                 </label>
@@ -86,7 +121,13 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                   defaultValue={shownExpiry}
                   className={inputClass}
                   aria-invalid={fieldError("expiresAt") ? true : undefined}
+                  aria-describedby={fieldError("expiresAt") ? id("expires-error") : undefined}
                 />
+                {fieldError("expiresAt") ? (
+                  <p id={id("expires-error")} className="mt-1 text-sm text-red-800">
+                    {fieldError("expiresAt")}
+                  </p>
+                ) : null}
                 <input type="hidden" name="expiresAtShown" value={shownExpiry} />
               </div>
             </>
