@@ -16,6 +16,7 @@ import {
   type CreatedKey,
   type KeySummary,
 } from "../keys/index.ts";
+import { overlapSeconds, rollKey } from "../keys/roll.ts";
 import { updateKey, type KeySettings } from "../keys/settings.ts";
 import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
@@ -40,6 +41,7 @@ Commands:
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
+  key roll --id KEY_ID --overlap DURATION        (1h to 7d, e.g. 90m, 36h, 7d)
   key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--allow-ips CIDR,…|any]
              [--expires ISO_TIME|never]
   key list --org ORG
@@ -74,6 +76,7 @@ const OPTIONS = {
   sports: text,
   expires: text,
   "allow-ips": text,
+  overlap: text,
   json: flag,
   help: flag,
 };
@@ -255,6 +258,18 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
         text: alreadyRevoked
           ? `Key ${summary.id} was already revoked at ${day(summary.revokedAt)}.`
           : `Revoked key ${summary.id} (${summary.hint}). Requests with it are refused from now on.`,
+      };
+    }
+    case "key roll": {
+      const overlap = required(options, "overlap");
+      const seconds = overlapSeconds(overlap);
+      if (seconds === null) throw new UsageError(`--overlap is a duration such as 90m, 36h or 7d, not "${overlap}".`);
+      const rolled = await rollKey(db, required(options, "id"), null, { overlapSeconds: seconds }, context);
+      const org = await findOrganisation(db, rolled.summary.orgId);
+      const created = createdKey(rolled, org.name);
+      return {
+        json: { ...(created.json as object), predecessor: rolled.predecessor },
+        text: `${created.text}\nIt replaces ${rolled.predecessor.id} (${rolled.predecessor.hint}), which keeps working until ${day(rolled.predecessor.expiresAt)}.`,
       };
     }
     case "key update": {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { DomainError } from "../errors.ts";
 import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
+import { rollKey } from "../keys/roll.ts";
 import { keyInScope, updateKey, type KeySettings } from "../keys/settings.ts";
 import { licenceInput, setLicence } from "../licences.ts";
 import { requestPlan, setPlan } from "../plans.ts";
@@ -167,6 +168,32 @@ export async function updateKeyFor(db: Database, userId: string | null, fields: 
     ...options,
   });
   return { hint: summary.hint, changed };
+}
+
+/** A rolled key's successor, shown once, and when the old key stops working. */
+export type RolledKeyShown = ShownOnceKey & { predecessorHint: string; predecessorExpiresAt: string };
+
+/** Scoped to the caller's organisation, as revoking is. */
+export async function rollKeyFor(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  options: { at: Date },
+): Promise<RolledKeyShown> {
+  const access = await requireAdmin(db, userId);
+  const { keyId } = keyRef.parse(fields);
+  const rolled = await rollKey(
+    db,
+    keyId,
+    access.organisation.id,
+    { overlapSeconds: fields.overlapSeconds },
+    { actor: access.actor, ...options },
+  );
+  return {
+    ...shownOnce(rolled),
+    predecessorHint: rolled.predecessor.hint,
+    predecessorExpiresAt: rolled.predecessor.expiresAt!.toISOString(),
+  };
 }
 
 export async function inviteMember(

@@ -1,7 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
-import { createProductionKeyFor, createSandboxKeyFor, toActionState, updateKeyFor } from "../../lib/console/actions.ts";
+import {
+  createProductionKeyFor,
+  createSandboxKeyFor,
+  revokeKeyFor,
+  rollKeyFor,
+  toActionState,
+  updateKeyFor,
+} from "../../lib/console/actions.ts";
 import { acceptInvitation, signUp } from "../../lib/console/members.ts";
 import { inviteMember } from "../../lib/console/actions.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
@@ -13,12 +20,13 @@ import { setPlan } from "../../lib/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { apiClient } from "../../testing/api.ts";
-import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
+import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { liveEvent } from "../../testing/feed-updates.ts";
 import { organisationWithKeys, productionKeys, withDatabase, type CreatedKey } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 import { openSse } from "../../testing/sse.ts";
+import { recordSecret } from "../../testing/logs.ts";
 
 // The key lifecycle's rules, as the console's server actions and the operator CLI reach them: the
 // same validation and the same audit whoever asks.
@@ -169,6 +177,108 @@ describe("the key lifecycle's rules on pglite", () => {
     expect(await auditOf(key.id, "key.updated")).toHaveLength(4);
   });
 
+  it("rolls a key from the console: a successor with its settings, the old key expiring at the overlap's end", async () => {
+    const { orgId, adminId } = await organisation(db);
+    const key = await createProductionKeyFor(db, adminId, { name: "Web app" }, { at });
+    await updateKeyFor(
+      db,
+      adminId,
+      { keyId: key.id, name: "Web app", "sport:tennis": "on", allowedIps: "::1" },
+      { at },
+    );
+    const rolled = await rollKeyFor(db, adminId, { keyId: key.id, overlapSeconds: "3600" }, { at });
+    expect(rolled.key).toMatch(/^svc_sk_/);
+    expect(rolled).toMatchObject({ predecessorHint: key.hint, predecessorExpiresAt: "2026-11-21T13:00:00.000Z" });
+    expect((await listKeys(db, orgId, at)).map((k) => k.id).sort()).toEqual([rolled.id, key.id].sort());
+    expect(await keyOf(orgId, rolled.id)).toMatchObject({
+      name: "Web app",
+      sportScope: ["tennis"],
+      allowedIps: ["::1/128"],
+      expiresAt: null,
+      replaces: key.id,
+      status: "active",
+    });
+    expect(await keyOf(orgId, key.id)).toMatchObject({
+      replacedBy: rolled.id,
+      expiresAt: new Date("2026-11-21T13:00:00Z"),
+      status: "active",
+    });
+    expect((await listKeys(db, orgId, new Date("2026-11-21T13:00:00Z"))).find((k) => k.id === key.id)!.status).toBe(
+      "expired",
+    );
+    const [entry] = await auditOf(key.id, "key.rolled");
+    expect(entry).toMatchObject({
+      actorUserId: adminId,
+      details: { successor: rolled.id, overlapSeconds: 3_600, expiresAt: "2026-11-21T13:00:00.000Z" },
+    });
+    expect(await auditOf(rolled.id, "key.created")).toMatchObject([{ details: { rolledFrom: key.id } }]);
+
+    // The overlap ends sooner if asked, never later.
+    // The whole form, as the dialog sends it, with the expiry moved.
+    const form = { keyId: key.id, name: "Web app", "sport:tennis": "on", allowedIps: "::1/128" };
+    const later = { ...form, expiresAt: "2026-11-21T14:00", expiresAtShown: "2026-11-21T13:00" };
+    expect(await toActionState("saved", () => updateKeyFor(db, adminId, later, { at }))).toMatchObject({
+      error: expect.stringMatching(/brought forward, not put off/),
+    });
+    const sooner = { ...later, expiresAt: "2026-11-21T12:30" };
+    expect(await updateKeyFor(db, adminId, sooner, { at })).toMatchObject({ changed: ["expiresAt"] });
+  });
+
+  it("refuses an overlap under an hour or over 7 days, a second roll, a sandbox key and a revoked key", async () => {
+    const { orgId, adminId } = await organisation(db);
+    const key = await createProductionKeyFor(db, adminId, {}, { at });
+    const refusal = async (fields: Record<string, string>) => {
+      const state = await toActionState("rolled", () => rollKeyFor(db, adminId, fields, { at }));
+      if (!state || !("error" in state)) throw new Error(`expected a refusal, got ${JSON.stringify(state)}`);
+      return state;
+    };
+    expect(await refusal({ keyId: key.id, overlapSeconds: "3599" })).toMatchObject({
+      fieldErrors: { overlapSeconds: expect.stringMatching(/at least an hour/) },
+    });
+    expect(await refusal({ keyId: key.id, overlapSeconds: String(7 * 86_400 + 1) })).toMatchObject({
+      fieldErrors: { overlapSeconds: expect.stringMatching(/at most 7 days/) },
+    });
+    expect(await listKeys(db, orgId, at)).toHaveLength(1);
+    await rollKeyFor(db, adminId, { keyId: key.id, overlapSeconds: String(7 * 86_400) }, { at });
+    expect((await refusal({ keyId: key.id, overlapSeconds: "3600" })).error).toMatch(/rolled already/);
+    const sandbox = await createSandboxKeyFor(db, adminId, { sport: "soccer" }, { at, ttlDays: 30 });
+    expect((await refusal({ keyId: sandbox.id, overlapSeconds: "3600" })).error).toMatch(
+      /sandbox key cannot be rolled/,
+    );
+    const revoked = await createProductionKeyFor(db, adminId, {}, { at });
+    await revokeKeyFor(db, adminId, { keyId: revoked.id }, { at });
+    expect((await refusal({ keyId: revoked.id, overlapSeconds: "3600" })).error).toMatch(/revoked/);
+    expect(await listKeys(db, orgId, at)).toHaveLength(4);
+    expect(await auditOf(key.id, "key.rolled")).toHaveLength(1);
+  });
+
+  it("rolls a key with the operator CLI under the same rules", async () => {
+    const { orgId, adminId } = await organisation(db);
+    const key = await createProductionKeyFor(db, adminId, { name: "Feed" }, { at });
+    const short = await cli.run(["key", "roll", "--id", key.id, "--overlap", "59m", "--json"]);
+    expect(short.code).toBe(1);
+    expect(JSON.parse(short.stdout)).toMatchObject({ error: { code: "invalid_input", message: /at least an hour/ } });
+    expect((await cli.run(["key", "roll", "--id", key.id, "--overlap", "soon"])).code).toBe(2);
+    const before = Date.now();
+    const rolled = await cli.json<{ key: string; id: string; name: string; predecessor: { expiresAt: string } }>([
+      "key",
+      "roll",
+      "--id",
+      key.id,
+      "--overlap",
+      "36h",
+    ]);
+    expect(rolled).toMatchObject({ name: "Feed", key: expect.stringMatching(/^svc_sk_/) });
+    const overlapEnd = Date.parse(rolled.predecessor.expiresAt) - 36 * 3_600_000;
+    expect(overlapEnd).toBeGreaterThanOrEqual(before);
+    expect(overlapEnd).toBeLessThanOrEqual(Date.now());
+    const [entry] = await auditOf(key.id, "key.rolled");
+    expect(entry).toMatchObject({ actor: OPERATOR.label, details: { successor: rolled.id, overlapSeconds: 129_600 } });
+    expect((await listKeys(db, orgId, new Date())).map((k) => k.id).sort()).toEqual([key.id, rolled.id].sort());
+    const text = await cli.run(["key", "roll", "--id", rolled.id, "--overlap", "1h"]);
+    expect(text.stdout).toMatch(/only time the key is shown[^]*keeps working until/);
+  });
+
   it("gives the operator CLI the same settings, with the same validation and audit", async () => {
     const { orgId, adminId } = await organisation(db);
     const key = await createProductionKeyFor(db, adminId, {}, { at });
@@ -310,5 +420,72 @@ describe.each(["node", "next"] as const)("a key's settings over HTTP through %s"
     const answer = await call<Problem>("/api/v1/me", { key: keys.ended.key });
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ code: "key_expired", detail: /^This key expired at .*use its successor/ });
+  });
+});
+
+// A roll while the server runs, on PostgreSQL so that the CLI works on the database the server
+// uses: the old key is served through the overlap and refused once it ends. No server clock can be
+// moved from outside, so the overlap's end is brought forward (as the rules allow) to a moment
+// a few seconds on, which is what an hour later looks like to the key.
+describe.runIf(POSTGRES)("a rolled key over HTTP on postgres", () => {
+  const database = useTestDatabase(POSTGRES!);
+  let server: RunningServer;
+  let handle: DatabaseHandle;
+  let call: ReturnType<typeof apiClient>;
+  let old: CreatedKey;
+  const cli = adminCli(() => handle.db);
+
+  beforeAll(async () => {
+    const env = database().env;
+    old = (await organisationWithKeys(env, "rolling", { plan: "starter", sandboxSport: "soccer" })).production;
+    server = await startServer({ ...env, FEED_TOKEN });
+    handle = await openDatabase(database().config);
+    call = apiClient(server.url, 9);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await handle?.close();
+  });
+
+  type Me = { data: { expires_at: string | null; name: string | null } };
+  /** /me with `key` until its expiry reads `expiresAt`: the change has reached the server. */
+  async function expiryServed(key: string, expiresAt: string) {
+    for (let tries = 0; ; tries++) {
+      const me = await call<Me>("/api/v1/me", { key });
+      expect(me.status).toBe(200);
+      if (me.body.data.expires_at === expiresAt) return;
+      expect(tries, "the change reaches the server").toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("serves the old key through the overlap and refuses it with 401 key_expired once it ends, the successor on", async () => {
+    expect((await call("/api/v1/me", { key: old.key })).status).toBe(200);
+    const rolled = await cli.json<{ key: string; id: string; predecessor: { expiresAt: string } }>([
+      "key",
+      "roll",
+      "--id",
+      old.id,
+      "--overlap",
+      "1h",
+    ]);
+    recordSecret(rolled.key);
+    // Cached before the roll, the old key is read again at once: it now says when it ends.
+    await expiryServed(old.key, rolled.predecessor.expiresAt);
+    expect(Date.parse(rolled.predecessor.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect((await call("/api/v1/events", { key: old.key })).status).toBe(200);
+    expect((await call<Me>("/api/v1/me", { key: rolled.key })).body.data).toMatchObject({ expires_at: null });
+
+    const end = new Date(Date.now() + 3_000).toISOString();
+    await cli.json(["key", "update", "--id", old.id, "--expires", end]);
+    await expiryServed(old.key, end);
+    expect((await call("/api/v1/events", { key: old.key })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(end) - Date.now() + 50));
+    for (const path of ["/api/v1/me", "/api/v1/events"]) {
+      const answer = await call<Problem>(path, { key: old.key });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ code: "key_expired", detail: /use its successor/ });
+    }
+    expect((await call("/api/v1/events", { key: rolled.key })).status).toBe(200);
   });
 });

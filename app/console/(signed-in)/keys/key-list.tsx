@@ -1,10 +1,14 @@
 "use client";
 
-import { useActionState, useRef } from "react";
+import { useActionState, useRef, useState } from "react";
 import { revokeKeyAction } from "@/app/console/actions";
 import { dangerButtonClass, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
 import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import type { RolledKeyShown } from "@/lib/console/actions";
+import { shownKeyState } from "@/lib/keys/states";
 import { KeySettings } from "./key-settings";
+import { RollKey } from "./roll-key";
+import { ShowOnce } from "./show-once";
 
 export type KeyRow = {
   id: string;
@@ -32,16 +36,6 @@ const STATUS_STYLE = {
   expired: "bg-slate-100 text-slate-800 border-slate-400",
 };
 
-// An active key is "expiring" within the week before its expiry: a rolled key's overlap, or an
-// expiry coming up, as the console's and the webhooks' warnings say.
-const EXPIRING_WITHIN_MS = 7 * 86_400_000;
-
-/** The state a key is shown in: active, expiring at …, expired or revoked. */
-export function shownState(row: KeyRow, at: number): keyof typeof STATUS_STYLE {
-  if (row.status !== "active") return row.status;
-  return row.expiresAt && Date.parse(row.expiresAt) - at <= EXPIRING_WITHIN_MS ? "expiring" : "active";
-}
-
 export function KeyList({
   keys,
   canEdit,
@@ -55,11 +49,21 @@ export function KeyList({
   at: number;
 }) {
   const hints = new Map(keys.map((k) => [k.id, k.hint]));
+  // The successor of a key just rolled, shown once here: the rolled key's own item changes at once.
+  const [rolled, setRolled] = useState<RolledKeyShown | null>(null);
   return (
     <section aria-labelledby="key-list-title" className="mt-8">
       <h2 id="key-list-title" className="text-lg font-semibold text-slate-900">
         Your keys
       </h2>
+      {rolled ? (
+        <div className="mt-3">
+          <ShowOnce created={rolled} onDone={() => setRolled(null)}>
+            The key it replaces, {rolled.predecessorHint}, keeps working until{" "}
+            {formatDateTime(rolled.predecessorExpiresAt)}.
+          </ShowOnce>
+        </div>
+      ) : null}
       {keys.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700">No keys yet.</p>
       ) : (
@@ -70,8 +74,9 @@ export function KeyList({
               row={key}
               canEdit={canEdit}
               planSports={planSports}
-              state={shownState(key, at)}
+              state={shownKeyState(key, at)}
               hints={hints}
+              onRolled={setRolled}
             />
           ))}
         </ul>
@@ -104,12 +109,14 @@ function KeyItem({
   planSports,
   state,
   hints,
+  onRolled,
 }: {
   row: KeyRow;
   canEdit: boolean;
   planSports: string[];
   state: keyof typeof STATUS_STYLE;
   hints: Map<string, string>;
+  onRolled: (rolled: RolledKeyShown) => void;
 }) {
   return (
     <li className="rounded-lg border border-slate-300 p-4" data-testid="key-item" data-key-id={row.id}>
@@ -185,6 +192,7 @@ function KeyItem({
       {canEdit && row.status === "active" ? (
         <div className="mt-3 flex flex-wrap gap-2">
           <KeySettings row={row} planSports={planSports} />
+          {row.environment === "production" && !row.replacedBy ? <RollKey row={row} onRolled={onRolled} /> : null}
         </div>
       ) : null}
       {canEdit && row.status !== "revoked" ? <RevokeKey row={row} /> : null}
