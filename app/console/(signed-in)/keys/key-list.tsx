@@ -176,13 +176,17 @@ function KeyItem({
         {row.replacedBy ? (
           <div>
             <dt className="text-slate-600">Rolled to</dt>
-            <dd className="font-mono text-slate-900">{hints.get(row.replacedBy) ?? row.replacedBy}</dd>
+            <dd className="font-mono text-slate-900" data-testid="rolled-to">
+              {hints.get(row.replacedBy) ?? row.replacedBy}
+            </dd>
           </div>
         ) : null}
         {row.replaces ? (
           <div>
             <dt className="text-slate-600">Replaces</dt>
-            <dd className="font-mono text-slate-900">{hints.get(row.replaces) ?? row.replaces}</dd>
+            <dd className="font-mono text-slate-900" data-testid="replaces">
+              {hints.get(row.replaces) ?? row.replaces}
+            </dd>
           </div>
         ) : null}
       </dl>
