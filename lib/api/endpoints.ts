@@ -51,6 +51,7 @@ export const describeKey = defineEndpoint({
         sports: key.sports,
         name: key.name ?? null,
         allowed_ips: key.allowList ? [...key.allowList.networks] : null,
+        last_used_at: key.lastUsedAt?.toISOString() ?? null,
         expires_at: key.expiresAt?.toISOString() ?? null,
         plan: key.planCode,
         created_at: key.createdAt.toISOString(),

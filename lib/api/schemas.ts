@@ -127,6 +127,11 @@ export const KeyDescription = component(
         .describe(
           "The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed`",
         ),
+      last_used_at: timestamp
+        .nullable()
+        .describe(
+          "The minute the key was last used, to the minute, as last recorded: it may be a minute or two behind, and this request may not be in it yet; null when never",
+        ),
       expires_at: timestamp
         .nullable()
         .describe(
@@ -151,6 +156,7 @@ export const KeyDescription = component(
           sports: ["soccer"],
           name: null,
           allowed_ips: null,
+          last_used_at: "2026-11-21T10:42:00.000Z",
           expires_at: "2026-12-21T09:00:00.000Z",
           plan: null,
           created_at: "2026-11-21T09:00:00.000Z",

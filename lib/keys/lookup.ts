@@ -18,6 +18,11 @@ export type ApiKeyRecord = {
   sports: Sport[];
   /** The production key's name; absent for other credentials. */
   name?: string | null;
+  /**
+   * The minute the key was last used, as recorded when this record was read (the meter writes it
+   * within a flush of a use); absent for other credentials.
+   */
+  lastUsedAt?: Date | null;
   /** The production key's own sport scope (null: its plan's); absent for other credentials. */
   sportScope?: Sport[] | null;
   /** The networks a production key may be used from, ready to match; null or absent: any address. */
@@ -43,6 +48,7 @@ type Row = {
   name: string | null;
   key_sports: Sport[] | null;
   allowed_ips: string[] | null;
+  last_used_at: string | Date | null;
   plan_code: string | null;
   plan_sports: Sport[] | null;
   monthly_quota: number | null;
@@ -68,7 +74,7 @@ const date = (value: string | Date | null) => (value === null ? null : new Date(
 export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = rowsOf<Row>(
     await db.execute(sql`
-      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips, p.code as plan_code, p.sports as plan_sports,
+      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips, k.last_used_at, p.code as plan_code, p.sports as plan_sports,
              p.monthly_quota, p.requests_per_second, p.concurrent_streams,
              k.created_at, k.expires_at, k.revoked_at,
              l.reference as licence_reference, l.verification as licence_verification,
@@ -104,6 +110,7 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     createdAt: new Date(row.created_at),
     expiresAt: date(row.expires_at),
     revokedAt: date(row.revoked_at),
+    lastUsedAt: date(row.last_used_at),
     ...(sandbox ? {} : { licence: licenceOf(row) }),
   };
 }

@@ -351,7 +351,13 @@ describe.each(["node", "next"] as const)("a key's settings over HTTP through %s"
   it("describes the key with its name and its scope in /me", async () => {
     const me = await call<{ data: Record<string, unknown> }>("/api/v1/me", { key: keys.scoped.key });
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ name: "Tennis only", sports: ["tennis"], plan: "starter", expires_at: null });
+    expect(me.body.data).toMatchObject({
+      name: "Tennis only",
+      sports: ["tennis"],
+      plan: "starter",
+      expires_at: null,
+      last_used_at: null,
+    });
   });
 
   it("refuses a sport of the plan outside the key's scope with 403 sport_not_covered", async () => {
@@ -447,7 +453,7 @@ describe.runIf(POSTGRES)("a rolled key over HTTP on postgres", () => {
     await handle?.close();
   });
 
-  type Me = { data: { expires_at: string | null; name: string | null } };
+  type Me = { data: { expires_at: string | null; name: string | null; last_used_at: string | null } };
   /** /me with `key` until its expiry reads `expiresAt`: the change has reached the server. */
   async function expiryServed(key: string, expiresAt: string) {
     for (let tries = 0; ; tries++) {
@@ -460,7 +466,10 @@ describe.runIf(POSTGRES)("a rolled key over HTTP on postgres", () => {
   }
 
   it("serves the old key through the overlap and refuses it with 401 key_expired once it ends, the successor on", async () => {
+    const firstUse = Date.now();
     expect((await call("/api/v1/me", { key: old.key })).status).toBe(200);
+    // The meter flushes every 100 ms on PostgreSQL: the use is recorded before the roll makes the server read the key again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const rolled = await cli.json<{ key: string; id: string; predecessor: { expiresAt: string } }>([
       "key",
       "roll",
@@ -473,6 +482,11 @@ describe.runIf(POSTGRES)("a rolled key over HTTP on postgres", () => {
     // Cached before the roll, the old key is read again at once: it now says when it ends.
     await expiryServed(old.key, rolled.predecessor.expiresAt);
     expect(Date.parse(rolled.predecessor.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000);
+    // Read again, the old key says when it was last used: the minute of its first request (or a later one).
+    const lastUsed = Date.parse((await call<Me>("/api/v1/me", { key: old.key })).body.data.last_used_at!);
+    expect(lastUsed % 60_000).toBe(0);
+    expect(lastUsed).toBeGreaterThanOrEqual(Math.floor(firstUse / 60_000) * 60_000);
+    expect(lastUsed).toBeLessThanOrEqual(Date.now());
     expect((await call("/api/v1/events", { key: old.key })).status).toBe(200);
     expect((await call<Me>("/api/v1/me", { key: rolled.key })).body.data).toMatchObject({ expires_at: null });
 

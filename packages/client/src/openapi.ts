@@ -574,6 +574,7 @@ export interface components {
      *       ],
      *       "name": null,
      *       "allowed_ips": null,
+     *       "last_used_at": "2026-11-21T10:42:00.000Z",
      *       "expires_at": "2026-12-21T09:00:00.000Z",
      *       "plan": null,
      *       "created_at": "2026-11-21T09:00:00.000Z",
@@ -598,6 +599,8 @@ export interface components {
       name: string | null;
       /** @description The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed` */
       allowed_ips: string[] | null;
+      /** @description The minute the key was last used, to the minute, as last recorded: it may be a minute or two behind, and this request may not be in it yet; null when never */
+      last_used_at: string | null;
       /** @description When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null */
       expires_at: string | null;
       /** @description Code of the plan (such as "pro"); null for a sandbox key */
