@@ -17,6 +17,7 @@ import {
   type KeySummary,
 } from "../keys/index.ts";
 import { overlapSeconds, rollKey } from "../keys/roll.ts";
+import { shownKeyState } from "../keys/states.ts";
 import { updateKey, type KeySettings } from "../keys/settings.ts";
 import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
@@ -134,7 +135,10 @@ function keyLine(key: KeySummary): string {
     : `${key.requestsUsed} this month`;
   const scope = key.sportScope ? " (scope)" : "";
   const from = key.allowedIps ? `  allowed-ips=${key.allowedIps.join(",")}` : "";
-  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}${scope}${from}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+  // As the console shows it: a key within a week of its expiry (a rolled key's overlap) is "expiring".
+  const state = shownKeyState(key, now().getTime());
+  const rolled = key.replacedBy ? `  rolled-to=${key.replacedBy}` : "";
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${state}${rolled}  sports=${key.sports.join(",")}${scope}${from}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
 }
 
 function createdKey(created: CreatedKey, orgName: string): Output {
