@@ -28,6 +28,8 @@ export type AuditAction =
   | "plan.approved"
   | "key.created"
   | "key.revoked"
+  | "key.updated"
+  | "key.rolled"
   | "user.password_reset";
 
 export async function recordAudit(

@@ -15,9 +15,12 @@ import {
   removeMemberFrom,
   requestPlanFor,
   revokeKeyFor,
+  rollKeyFor,
   toActionState,
+  updateKeyFor,
   withdrawInvitation,
   type ActionState,
+  type RolledKeyShown,
   type ShownOnceKey,
 } from "@/lib/console/actions";
 import { acceptInvitation, signUp } from "@/lib/console/members";
@@ -57,6 +60,16 @@ export async function createProductionKeyAction(_: unknown, form: FormData): Pro
 export async function revokeKeyAction(_: unknown, form: FormData) {
   return runAction(form, "Key revoked: requests with it are refused from now on.", (db, user, fields) =>
     revokeKeyFor(db, user, fields, { at: now() }),
+  );
+}
+
+export async function updateKeyAction(_: unknown, form: FormData) {
+  return runAction(form, "Key settings saved.", (db, user, fields) => updateKeyFor(db, user, fields, { at: now() }));
+}
+
+export async function rollKeyAction(_: unknown, form: FormData): Promise<ActionState<RolledKeyShown>> {
+  return runAction(form, "Key rolled: store the new key now.", (db, user, fields) =>
+    rollKeyFor(db, user, fields, { at: now() }),
   );
 }
 

@@ -16,6 +16,9 @@ import {
   type CreatedKey,
   type KeySummary,
 } from "../keys/index.ts";
+import { overlapSeconds, rollKey } from "../keys/roll.ts";
+import { shownKeyState } from "../keys/states.ts";
+import { updateKey, type KeySettings } from "../keys/settings.ts";
 import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
 import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
@@ -40,10 +43,15 @@ Commands:
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
+  key roll --id KEY_ID --overlap DURATION        (1h to 7d, e.g. 90m, 36h, 7d)
+  key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--allow-ips CIDR,…|any]
+             [--expires ISO_TIME|never]
   key list --org ORG
   user reset-password --email EMAIL
 ${INCIDENT_USAGE}
 
+key update changes only what it is given: --name "" clears the name, --sports all gives the key its
+plan's sports again, --allow-ips any lets it be used from any address, --expires never lifts an expiry (not a rolled key's).
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
 The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
@@ -68,6 +76,10 @@ const OPTIONS = {
   email: text,
   reason: text,
   status: text,
+  sports: text,
+  expires: text,
+  "allow-ips": text,
+  overlap: text,
   ...INCIDENT_OPTIONS,
   json: flag,
   help: flag,
@@ -102,12 +114,34 @@ const REVIEWED: Record<LicenceReview, string> = {
   revoke: "revoked: its production keys are refused from now on",
 };
 
+/** The settings a `key update` line gives; what it leaves out stays as it is. */
+function keySettings(options: Options): KeySettings {
+  const settings: KeySettings = {};
+  const name = optional(options, "name");
+  if (name !== undefined) settings.name = name;
+  const sports = optional(options, "sports");
+  if (sports !== undefined) {
+    settings.sports = sports === "all" ? null : (sports.split(",").map((s) => s.trim()) as KeySettings["sports"]);
+  }
+  const allowIps = optional(options, "allow-ips");
+  if (allowIps !== undefined) settings.allowedIps = allowIps === "any" ? null : allowIps;
+  const expires = optional(options, "expires");
+  if (expires !== undefined) settings.expiresAt = expires === "never" ? null : expires;
+  if (Object.keys(settings).length === 0) throw new UsageError("key update: give at least one setting to change.");
+  return settings;
+}
+
 function keyLine(key: KeySummary): string {
   const label = key.name ? ` "${key.name}"` : "";
   const usage = key.requestsQuota
     ? `${key.requestsUsed}/${key.requestsQuota} this month`
     : `${key.requestsUsed} this month`;
-  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${key.status}  sports=${key.sports.join(",")}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+  const scope = key.sportScope ? " (scope)" : "";
+  const from = key.allowedIps ? `  allowed-ips=${key.allowedIps.join(",")}` : "";
+  // As the console shows it: a key within a week of its expiry (a rolled key's overlap) is "expiring".
+  const state = shownKeyState(key, now().getTime());
+  const rolled = key.replacedBy ? `  rolled-to=${key.replacedBy}` : "";
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${state}${rolled}  sports=${key.sports.join(",")}${scope}${from}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
 }
 
 function createdKey(created: CreatedKey, orgName: string): Output {
@@ -233,6 +267,27 @@ async function run(db: Database, command: string, options: Options, ttlDays: num
         text: alreadyRevoked
           ? `Key ${summary.id} was already revoked at ${day(summary.revokedAt)}.`
           : `Revoked key ${summary.id} (${summary.hint}). Requests with it are refused from now on.`,
+      };
+    }
+    case "key roll": {
+      const overlap = required(options, "overlap");
+      const seconds = overlapSeconds(overlap);
+      if (seconds === null) throw new UsageError(`--overlap is a duration such as 90m, 36h or 7d, not "${overlap}".`);
+      const rolled = await rollKey(db, required(options, "id"), null, { overlapSeconds: seconds }, context);
+      const org = await findOrganisation(db, rolled.summary.orgId);
+      const created = createdKey(rolled, org.name);
+      return {
+        json: { ...(created.json as object), predecessor: rolled.predecessor },
+        text: `${created.text}\nIt replaces ${rolled.predecessor.id} (${rolled.predecessor.hint}), which keeps working until ${day(rolled.predecessor.expiresAt)}.`,
+      };
+    }
+    case "key update": {
+      const { summary, changed } = await updateKey(db, required(options, "id"), null, keySettings(options), context);
+      return {
+        json: { ...summary, changed },
+        text: changed.length
+          ? `Changed ${changed.join(", ")} of key ${summary.id} (${summary.hint}).\n${keyLine(summary)}`
+          : `Nothing to change: key ${summary.id} is already so.\n${keyLine(summary)}`,
       };
     }
     case "key list": {

@@ -2,6 +2,7 @@ import { activeKey } from "../../testing/keys.ts";
 import { describe, expect, it } from "vitest";
 import { generateKey, hashKey } from "../keys/format.ts";
 import { authenticate, KeyHashes } from "./authentication.ts";
+import { AllowList } from "../keys/allowlist.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { StreamTokens, type StreamTokenGrant } from "../keys/stream-token.ts";
 import { listOdds } from "./endpoints.ts";
@@ -70,6 +71,36 @@ describe("a request's principal", () => {
     };
     expect(refusal({ keys: knownKeys(() => null) })).toBe("invalid_api_key");
     expect(refusal({ keys: knownKeys(() => ({ ...key, revokedAt: at })) })).toBe("key_revoked");
+  });
+
+  it("is refused from an address outside the key's allowlist, the client's address as TRUST_PROXY_HOPS says", async () => {
+    const value = generateKey("production");
+    const limited = { ...key, allowList: new AllowList(["203.0.113.0/24", "2001:db8::/32"]) };
+    const from = (headers: Record<string, string>, peer: string | undefined, trustedHops: number) => {
+      const parts = { keys: knownKeys(() => limited), trustedHops };
+      try {
+        authenticate(services(parts), listOdds, { ...request({ "x-api-key": value, ...headers }), peer }, at);
+        return "admitted";
+      } catch (error) {
+        return (error as ApiError).code;
+      }
+    };
+    // Straight from node:http: the peer, and a client's own X-Forwarded-For is not believed.
+    expect(from({}, "203.0.113.9", 0)).toBe("admitted");
+    expect(from({}, "::ffff:203.0.113.9", 0)).toBe("admitted");
+    expect(from({ "x-forwarded-for": "203.0.113.9" }, "192.0.2.1", 0)).toBe("ip_not_allowed");
+    // Behind one load balancer: the address it saw, whatever the client wrote before it.
+    expect(from({ "x-forwarded-for": "203.0.113.9" }, "10.0.0.2", 1)).toBe("admitted");
+    expect(from({ "x-forwarded-for": "203.0.113.9, 192.0.2.1" }, "10.0.0.2", 1)).toBe("ip_not_allowed");
+    expect(from({ "x-forwarded-for": "192.0.2.1, 2001:db8::5" }, "10.0.0.2", 1)).toBe("admitted");
+    // Through Next: server.ts has put the peer at the end of X-Forwarded-For already.
+    expect(from({ "x-forwarded-for": "203.0.113.9, 10.0.0.2" }, undefined, 1)).toBe("admitted");
+    expect(from({ "x-forwarded-for": "203.0.113.9" }, undefined, 0)).toBe("admitted");
+    expect(from({ "x-forwarded-for": "192.0.2.1" }, undefined, 0)).toBe("ip_not_allowed");
+    // A key without a list is served anywhere.
+    expect(
+      authenticate(services(), listOdds, { ...request({ "x-api-key": value }), peer: "192.0.2.1" }, at),
+    ).toMatchObject({ key });
   });
 
   it("is the console member whose session cookie a board's read carries, counted under the member", async () => {

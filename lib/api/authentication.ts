@@ -4,7 +4,7 @@ import { looksLikeToken } from "../keys/stream-token.ts";
 import { keyLicenceRefusal } from "../licences.ts";
 import { readCredentials } from "./credentials.ts";
 import { ApiError } from "./errors.ts";
-import { clientAddressOf } from "./guesses.ts";
+import { clientAddressFrom, clientAddressOf } from "./guesses.ts";
 import { sessionCookieOf, sessionExpired, type SessionReader } from "./members.ts";
 import type { ApiRequest, ApiServices, Endpoint } from "./types.ts";
 import { unlessDatabaseFails } from "./unavailable.ts";
@@ -137,8 +137,30 @@ function keyPrincipal(services: ApiServices, request: ApiRequest, at: Date): Pri
   const keyHash = services.keyHashes.wellFormed(keyValue);
   if (keyHash === null) throw invalidKey(keyValue);
   const key = activeKey(services, request, keyHash, at);
-  if (!(key instanceof Promise)) return { key, keyValue, keyHash, userId: null, onlyEvent: null };
-  return key.then((found) => ({ key: found, keyValue, keyHash, userId: null, onlyEvent: null }));
+  if (!(key instanceof Promise)) {
+    fromAllowedAddress(services, request, key);
+    return { key, keyValue, keyHash, userId: null, onlyEvent: null };
+  }
+  return key.then((found) => {
+    fromAllowedAddress(services, request, found);
+    return { key: found, keyValue, keyHash, userId: null, onlyEvent: null };
+  });
+}
+
+/**
+ * A key with an IP allowlist is served only to a client address in it (TRUST_PROXY_HOPS decides
+ * which address is the client's). Refused before metering: a key that leaked is not charged for
+ * what others send with it. Stream tokens are for browsers anywhere and are not held to it; the
+ * request that mints one is.
+ */
+function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: ApiKeyRecord): void {
+  if (!key.allowList) return;
+  const address = clientAddressFrom(request.header("x-forwarded-for"), request.peer, services.trustedHops);
+  if (key.allowList.allows(address)) return;
+  throw new ApiError(
+    "ip_not_allowed",
+    `This key is limited to ${key.allowList.networks.join(", ")}; the request came from ${address}. The key's IP allowlist is set in the console.`,
+  );
 }
 
 /**
@@ -165,6 +187,14 @@ function activeKey(
   });
 }
 
+/** Why an expired key is refused, in words for its holder: a sandbox key's end, or a production key's. */
+export function expiredDetail(key: ApiKeyRecord): string {
+  const at = key.expiresAt!.toISOString();
+  return key.environment === "sandbox"
+    ? `This sandbox key expired at ${at}. An organisation has one sandbox key; production keys come with a licence and a plan.`
+    : `This key expired at ${at}. If it was rolled, use its successor; otherwise create a key in the console.`;
+}
+
 function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
   if (!key) throw invalidKey("");
   if (key.revokedAt) {
@@ -173,11 +203,7 @@ function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
     });
   }
   if (key.expiresAt && key.expiresAt <= at) {
-    throw new ApiError(
-      "key_expired",
-      `This sandbox key expired at ${key.expiresAt.toISOString()}. An organisation has one sandbox key; production keys come with a licence and a plan.`,
-      { headers: INVALID_TOKEN },
-    );
+    throw new ApiError("key_expired", expiredDetail(key), { headers: INVALID_TOKEN });
   }
   const licence = keyLicenceRefusal(key, at);
   if (licence !== null) throw new ApiError("licence_inactive", licence);

@@ -18,7 +18,9 @@ function notCovered(context: RequestContext, sport: Sport): ApiError {
     "sport_not_covered",
     context.sandbox
       ? `This sandbox key covers ${covered} only, not ${sport}.`
-      : `The plan of this key covers ${covered}, not ${sport}. A plan with more sports is chosen in the console.`,
+      : context.key.sportScope
+        ? `This key is limited to ${covered} (its sport scope, set in the console), not ${sport}.`
+        : `The plan of this key covers ${covered}, not ${sport}. A plan with more sports is chosen in the console.`,
   );
 }
 

@@ -33,7 +33,12 @@ export const API_ERRORS = {
       "The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.",
   },
   key_revoked: { status: 401, title: "API key revoked", description: "The key was revoked in the console." },
-  key_expired: { status: 401, title: "API key expired", description: "The sandbox key passed its `expires_at`." },
+  key_expired: {
+    status: 401,
+    title: "API key expired",
+    description:
+      "The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).",
+  },
   token_expired: {
     status: 401,
     title: "Stream token expired",
@@ -55,6 +60,12 @@ export const API_ERRORS = {
     title: "Licence inactive",
     description:
       "A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.",
+  },
+  ip_not_allowed: {
+    status: 403,
+    title: "Address not allowed",
+    description:
+      "The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.",
   },
   not_found: { status: 404, title: "Not found", description: "No such event, or no such path under /api/v1." },
   retention_exceeded: {

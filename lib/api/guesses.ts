@@ -54,8 +54,13 @@ export class KeyGuesses {
  * X-Forwarded-For.
  */
 export function clientAddressOf(forwardedFor: string | undefined, peer: string | undefined, hops: number): string {
+  return network(clientAddressFrom(forwardedFor, peer, hops));
+}
+
+/** The client's own address, as a key's IP allowlist is matched against it; see `clientAddressOf`. */
+export function clientAddressFrom(forwardedFor: string | undefined, peer: string | undefined, hops: number): string {
   const chain = peer === undefined ? forwardedFor : hops > 0 && forwardedFor ? `${forwardedFor}, ${peer}` : peer;
-  return network(clientAddress(chain, hops));
+  return clientAddress(chain, hops);
 }
 
 function network(address: string): string {

@@ -99,6 +99,10 @@ const PROBLEM_EXAMPLES: Record<ApiErrorCode, ApiError> = {
     "licence_inactive",
     "The organisation's licence MGA/B2B/123 was revoked on 2026-11-20: production keys are served only while the organisation's licence is verified and in force.",
   ),
+  ip_not_allowed: new ApiError(
+    "ip_not_allowed",
+    "This key is limited to 203.0.113.0/24, 2001:db8::/32; the request came from 198.51.100.7. The key's IP allowlist is set in the console.",
+  ),
   not_found: new ApiError("not_found", "No event soc-bdrn-983512."),
   retention_exceeded: new ApiError(
     "retention_exceeded",
@@ -160,6 +164,7 @@ const COMMON_ERRORS: ApiErrorCode[] = [
   "key_revoked",
   "key_expired",
   "licence_inactive",
+  "ip_not_allowed",
   "method_not_allowed",
   "rate_limited",
   "quota_exceeded",

@@ -115,8 +115,28 @@ export const KeyDescription = component(
     .strictObject({
       key: z.string().describe("The key that made the request, `<prefix><random part>`"),
       environment: z.enum(ENVIRONMENTS),
-      sports: z.array(Sport).describe("Sports the key covers"),
-      expires_at: timestamp.nullable().describe("Expiry of a sandbox key; null for production keys"),
+      sports: z
+        .array(Sport)
+        .describe(
+          "Sports the key covers: the sandbox key's one, or the plan's, narrowed to the key's sport scope when it has one",
+        ),
+      name: z.string().nullable().describe("The production key's name, as set in the console; null when it has none"),
+      allowed_ips: z
+        .array(z.string())
+        .nullable()
+        .describe(
+          "The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed`",
+        ),
+      last_used_at: timestamp
+        .nullable()
+        .describe(
+          "The minute the key was last used, to the minute, as last recorded: it may be a minute or two behind, and this request may not be in it yet; null when never",
+        ),
+      expires_at: timestamp
+        .nullable()
+        .describe(
+          "When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null",
+        ),
       plan: z.string().nullable().describe('Code of the plan (such as "pro"); null for a sandbox key'),
       created_at: timestamp,
       delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
@@ -134,6 +154,9 @@ export const KeyDescription = component(
           key: "svc_sb_3YeWOuRAwr1LcfmOtnh7RqkQr53gFRLm",
           environment: "sandbox",
           sports: ["soccer"],
+          name: null,
+          allowed_ips: null,
+          last_used_at: "2026-11-21T10:42:00.000Z",
           expires_at: "2026-12-21T09:00:00.000Z",
           plan: null,
           created_at: "2026-11-21T09:00:00.000Z",

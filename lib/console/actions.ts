@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { Database } from "../db/index.ts";
 import { DomainError } from "../errors.ts";
 import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
+import { rollKey } from "../keys/roll.ts";
+import { keyInScope, updateKey, type KeySettings } from "../keys/settings.ts";
 import { licenceInput, setLicence } from "../licences.ts";
 import { requestPlan, setPlan } from "../plans.ts";
 import { requireAdmin } from "./access.ts";
@@ -129,6 +131,69 @@ export async function revokeKeyFor(db: Database, userId: string | null, fields: 
   const { keyId } = keyRef.parse(fields);
   const { summary } = await revokeKey(db, keyId, access.organisation.id, { actor: access.actor, ...options });
   return summary.hint;
+}
+
+/**
+ * A `datetime-local` field's value, which the form labels UTC, as an ISO time; anything else is
+ * passed on for the domain's validation to refuse.
+ */
+export function utcFromField(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) ? `${value}Z` : value;
+}
+
+/**
+ * The key settings form, which always carries every setting: a field left empty clears it. The
+ * expiry is sent back as shown (to the minute) when untouched, and then is not a change.
+ */
+export function keySettingsFromForm(fields: Fields, sandbox: boolean): KeySettings {
+  const settings: KeySettings = { name: fields.name ?? null };
+  if (sandbox) return settings;
+  settings.sports = Object.keys(fields)
+    .filter((field) => field.startsWith("sport:"))
+    .map((field) => field.slice("sport:".length)) as KeySettings["sports"];
+  settings.allowedIps = fields.allowedIps ?? null;
+  const expiry = fields.expiresAt ?? "";
+  if (expiry !== (fields.expiresAtShown ?? "")) settings.expiresAt = expiry ? utcFromField(expiry) : null;
+  return settings;
+}
+
+/** Scoped to the caller's organisation, as revoking is. */
+export async function updateKeyFor(db: Database, userId: string | null, fields: Fields, options: { at: Date }) {
+  const access = await requireAdmin(db, userId);
+  const { keyId } = keyRef.parse(fields);
+  const key = await keyInScope(db, keyId, access.organisation.id);
+  const settings = keySettingsFromForm(fields, key.environment === "sandbox");
+  const { summary, changed } = await updateKey(db, key.id, access.organisation.id, settings, {
+    actor: access.actor,
+    ...options,
+  });
+  return { hint: summary.hint, changed };
+}
+
+/** A rolled key's successor, shown once, and when the old key stops working. */
+export type RolledKeyShown = ShownOnceKey & { predecessorHint: string; predecessorExpiresAt: string };
+
+/** Scoped to the caller's organisation, as revoking is. */
+export async function rollKeyFor(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  options: { at: Date },
+): Promise<RolledKeyShown> {
+  const access = await requireAdmin(db, userId);
+  const { keyId } = keyRef.parse(fields);
+  const rolled = await rollKey(
+    db,
+    keyId,
+    access.organisation.id,
+    { overlapSeconds: fields.overlapSeconds },
+    { actor: access.actor, ...options },
+  );
+  return {
+    ...shownOnce(rolled),
+    predecessorHint: rolled.predecessor.hint,
+    predecessorExpiresAt: rolled.predecessor.expiresAt!.toISOString(),
+  };
 }
 
 export async function inviteMember(

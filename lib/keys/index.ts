@@ -19,7 +19,7 @@ import { getLicence, licenceStatus } from "../licences.ts";
 import { findOrganisation } from "../organisations.ts";
 import { notifyKeyChange } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
-import { SANDBOX_PLAN } from "./lookup.ts";
+import { coveredBy, SANDBOX_PLAN } from "./lookup.ts";
 
 export type KeyStatus = "active" | "revoked" | "expired";
 
@@ -29,7 +29,16 @@ export type KeySummary = {
   environment: Environment;
   name: string | null;
   hint: string;
+  /** What the key covers: the sandbox key's sport, or its plan's narrowed to its scope. */
   sports: Sport[];
+  /** A production key's own sport scope; null: its plan's sports. */
+  sportScope: Sport[] | null;
+  /** The networks a production key may be used from; null: any address. */
+  allowedIps: string[] | null;
+  /** The key that replaced this one when it was rolled. */
+  replacedBy: string | null;
+  /** The key this one replaced, when it was made by rolling that one. */
+  replaces: string | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -75,6 +84,7 @@ export async function listKeys(db: Database, orgId: string, at: Date): Promise<K
     .leftJoin(usageMonthly, and(eq(usageMonthly.keyId, apiKeys.id), eq(usageMonthly.month, monthStart(at))))
     .where(eq(apiKeys.orgId, orgId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const replaced = new Map(rows.flatMap(({ key }) => (key.replacedBy ? [[key.replacedBy, key.id] as const] : [])));
   return rows.map(({ key, requestsUsed }) => {
     const sandbox = key.environment === "sandbox";
     return {
@@ -83,7 +93,11 @@ export async function listKeys(db: Database, orgId: string, at: Date): Promise<K
       environment: key.environment,
       name: key.name,
       hint: key.hint,
-      sports: sandbox ? [key.sport!] : (org?.planSports ?? []),
+      sports: sandbox ? [key.sport!] : coveredBy(org?.planSports ?? [], key.sports),
+      sportScope: key.sports,
+      allowedIps: key.allowedIps,
+      replacedBy: key.replacedBy,
+      replaces: replaced.get(key.id) ?? null,
       createdAt: key.createdAt,
       expiresAt: key.expiresAt,
       revokedAt: key.revokedAt,
@@ -95,7 +109,7 @@ export async function listKeys(db: Database, orgId: string, at: Date): Promise<K
   });
 }
 
-async function summaryOf(db: Database, orgId: string, keyId: string, at: Date): Promise<KeySummary> {
+export async function summaryOf(db: Database, orgId: string, keyId: string, at: Date): Promise<KeySummary> {
   const summary = (await listKeys(db, orgId, at)).find((k) => k.id === keyId);
   if (!summary) throw new DomainError("not_found", `No key ${keyId}.`);
   return summary;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { Environment, LicenceVerification, Sport } from "../db/schema/index.ts";
 import type { LicenceState } from "../licences.ts";
+import { AllowList } from "./allowlist.ts";
 
 /** The plan whose limits every sandbox key has. */
 export const SANDBOX_PLAN = "sandbox";
@@ -13,7 +14,19 @@ export type ApiKeyRecord = {
   environment: Environment;
   /** The plan's code for a production key; null for a sandbox key (the spec's `plan`). */
   planCode: string | null;
+  /** What the key covers: its plan's sports, narrowed to the key's scope when it has one. */
   sports: Sport[];
+  /** The production key's name; absent for other credentials. */
+  name?: string | null;
+  /**
+   * The minute the key was last used, as recorded when this record was read (the meter writes it
+   * within a flush of a use); absent for other credentials.
+   */
+  lastUsedAt?: Date | null;
+  /** The production key's own sport scope (null: its plan's); absent for other credentials. */
+  sportScope?: Sport[] | null;
+  /** The networks a production key may be used from, ready to match; null or absent: any address. */
+  allowList?: AllowList | null;
   monthlyQuota: number;
   requestsPerSecond: number;
   concurrentStreams: number;
@@ -32,6 +45,10 @@ type Row = {
   org_id: string;
   environment: Environment;
   sport: Sport | null;
+  name: string | null;
+  key_sports: Sport[] | null;
+  allowed_ips: string[] | null;
+  last_used_at: string | Date | null;
   plan_code: string | null;
   plan_sports: Sport[] | null;
   monthly_quota: number | null;
@@ -57,7 +74,7 @@ const date = (value: string | Date | null) => (value === null ? null : new Date(
 export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = rowsOf<Row>(
     await db.execute(sql`
-      select k.id, k.org_id, k.environment, k.sport, p.code as plan_code, p.sports as plan_sports,
+      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips, k.last_used_at, p.code as plan_code, p.sports as plan_sports,
              p.monthly_quota, p.requests_per_second, p.concurrent_streams,
              k.created_at, k.expires_at, k.revoked_at,
              l.reference as licence_reference, l.verification as licence_verification,
@@ -77,7 +94,14 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     orgId: row.org_id,
     environment: row.environment,
     planCode: sandbox ? null : row.plan_code,
-    sports: sandbox ? [row.sport!] : (row.plan_sports ?? []),
+    sports: sandbox ? [row.sport!] : coveredBy(row.plan_sports ?? [], row.key_sports),
+    ...(sandbox
+      ? {}
+      : {
+          name: row.name,
+          sportScope: row.key_sports,
+          allowList: row.allowed_ips === null ? null : new AllowList(row.allowed_ips),
+        }),
     // A production key outlives nothing: its organisation always has a plan (keys need one to be
     // created, and a plan can be changed but not removed). Zero limits would refuse every request.
     monthlyQuota: row.monthly_quota ?? 0,
@@ -86,8 +110,17 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     createdAt: new Date(row.created_at),
     expiresAt: date(row.expires_at),
     revokedAt: date(row.revoked_at),
+    lastUsedAt: date(row.last_used_at),
     ...(sandbox ? {} : { licence: licenceOf(row) }),
   };
+}
+
+/**
+ * A production key's sports: its plan's, narrowed to its scope. Intersected on every read, so a
+ * plan that drops a sport drops it from every scope too (and a scope never widens a plan).
+ */
+export function coveredBy(planSports: readonly Sport[], scope: readonly Sport[] | null): Sport[] {
+  return scope === null ? [...planSports] : planSports.filter((sport) => scope.includes(sport));
 }
 
 function licenceOf(row: Row): LicenceState | null {

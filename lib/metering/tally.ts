@@ -58,7 +58,7 @@ export type MonthTotal = { keyId: string; month: string; requests: number };
 type Executor = Pick<Database, "execute">;
 
 /**
- * Adds a tally to usage_monthly, usage_daily and api_keys.last_used_at, and records how far each
+ * Adds a tally to usage_monthly, usage_daily and api_keys.last_used_at (to the minute), and records how far each
  * journal has been added, all in the caller's transaction. Returns each month's new total. A key
  * that no longer exists is skipped rather than failing the batch.
  */
@@ -101,10 +101,12 @@ export async function addTally(
       from jsonb_to_recordset(${JSON.stringify(days)}::jsonb) as t(key_id text, day date, requests bigint)
       where exists (select 1 from api_keys k where k.id = t.key_id)
       on conflict (key_id, day) do update set requests = usage_daily.requests + excluded.requests`);
+    // Kept to the minute: a key's row is written at most once a minute, however often it is used
+    // and however often the counts are flushed.
     await tx.execute(sql`
-      update api_keys k set last_used_at = greatest(k.last_used_at, t.at)
+      update api_keys k set last_used_at = date_trunc('minute', t.at)
       from jsonb_to_recordset(${JSON.stringify(lastUsed)}::jsonb) as t(key_id text, at timestamptz)
-      where k.id = t.key_id`);
+      where k.id = t.key_id and (k.last_used_at is null or k.last_used_at < date_trunc('minute', t.at))`);
   }
   const memberTotals =
     memberMonths.length === 0

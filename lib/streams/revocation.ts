@@ -33,7 +33,10 @@ export type SessionDirectory = {
 export function expiredEnding(principal: StreamPrincipal): StreamEnding {
   return principal.session
     ? new StreamEnding("session_expired", "The console session ended; sign in again to follow the feed.")
-    : new StreamEnding("key_expired", `This sandbox key expired at ${principal.key.expiresAt!.toISOString()}.`);
+    : new StreamEnding(
+        "key_expired",
+        `This ${principal.key.environment === "sandbox" ? "sandbox key" : "key"} expired at ${principal.key.expiresAt!.toISOString()}.`,
+      );
 }
 
 /** Whether the stream's key (a session's end included) has passed its expiry at `at`. */

@@ -204,8 +204,35 @@ for (const backend of BACKENDS) {
       expect(await usageOf(key.id)).toEqual({
         monthly: { "2026-11-01": 3_000 },
         daily: { "2026-11-21": 3_000 },
-        lastUsedAt: at.toISOString(),
+        // To the minute.
+        lastUsedAt: "2026-11-21T12:00:00.000Z",
       });
+    });
+
+    it("keeps last_used_at to the minute, writing a key's row once a minute however often it is flushed", async () => {
+      const { meter } = await startMeter();
+      const key = await newKey();
+      const version = async () =>
+        rowsOf<{ xmin: string }>(await handle.db.execute(sql`select xmin::text from api_keys where id = ${key.id}`))[0]!
+          .xmin;
+      await admitAll(meter, key, new Date("2026-11-21T12:07:10.000Z"), 3);
+      await meter.flush();
+      const written = await version();
+      expect((await usageOf(key.id)).lastUsedAt).toBe("2026-11-21T12:07:00.000Z");
+      for (const second of [20, 40, 59]) {
+        await admitAll(meter, key, new Date(`2026-11-21T12:07:${second}.500Z`), 2);
+        await meter.flush();
+      }
+      // Counted each time, the key's row left alone: the same minute was already written.
+      expect(await usageOf(key.id)).toMatchObject({
+        monthly: { "2026-11-01": 9 },
+        lastUsedAt: "2026-11-21T12:07:00.000Z",
+      });
+      expect(await version()).toBe(written);
+      await admitAll(meter, key, new Date("2026-11-21T12:08:01.000Z"), 1);
+      await meter.flush();
+      expect((await usageOf(key.id)).lastUsedAt).toBe("2026-11-21T12:08:00.000Z");
+      expect(await version()).not.toBe(written);
     });
 
     it("refuses beyond the per-second limit without counting, and admits again in the next second", async () => {

@@ -6,6 +6,7 @@ import { SPORTS, type Sport } from "../../lib/db/schema/index.ts";
 import { generateKey } from "../../lib/keys/format.ts";
 import { StreamTokens } from "../../lib/keys/stream-token.ts";
 import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
+import { updateKey } from "../../lib/keys/settings.ts";
 import { reviewLicence } from "../../lib/licences.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
@@ -106,8 +107,10 @@ type Keys = {
   oneASecond: string;
   /** A monthly quota of one, already used. */
   usedUp: string;
+  /** Limited to networks the suite's requests (from 127.0.0.1) are not in. */
+  elsewhere: string;
   /** Browser stream tokens, signed as the server signs them. */
-  tokens: { working: string; expired: string; revoked: string; tennis: string };
+  tokens: { working: string; expired: string; revoked: string; tennis: string; elsewhere: string };
 };
 
 type Case = {
@@ -154,6 +157,12 @@ const CASES: Case[] = [
   },
   { refuses: "a revoked key", status: 401, code: "key_revoked", headers: (keys) => header(keys.revoked) },
   { refuses: "an expired sandbox key", status: 401, code: "key_expired", headers: (keys) => header(keys.expired) },
+  {
+    refuses: "a key used from an address outside its IP allowlist",
+    status: 403,
+    code: "ip_not_allowed",
+    headers: (keys) => header(keys.elsewhere),
+  },
   {
     refuses: "different keys in X-API-Key and Authorization",
     status: 400,
@@ -282,6 +291,9 @@ describeEachBackend("the security of every operation on $name", (backend) => {
       await db.execute(
         sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.summary.id}`,
       );
+      const elsewhere = await own("sec-elsewhere", [...SPORTS]);
+      const allowlist = { allowedIps: ["203.0.113.0/24", "2001:db8::/32"] };
+      await updateKey(db, elsewhere.keyId, null, allowlist, { actor: OPERATOR, at });
       const tokens = new StreamTokens(TOKEN_SECRET);
       const inMinutes = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
       const token = (keyId: string, expiresAt: Date, sport: Sport | null = null) =>
@@ -292,7 +304,9 @@ describeEachBackend("the security of every operation on $name", (backend) => {
           expired: token(working.keyId, inMinutes(-1)),
           revoked: token(revoked.keyId, inMinutes(30)),
           tennis: token(working.keyId, inMinutes(30), "tennis"),
+          elsewhere: token(elsewhere.keyId, inMinutes(30)),
         },
+        elsewhere: elsewhere.key,
         working: working.key,
         tennisOnly: (await own("sec-tennis", ["tennis"])).key,
         revoked: revoked.key,
@@ -369,6 +383,16 @@ describeEachBackend("the security of every operation on $name", (backend) => {
       } finally {
         answer.stream?.close();
       }
+    },
+  );
+
+  // A key's server mints tokens for its users' browsers, which are anywhere: the allowlist holds the key, not them.
+  it.each(OPERATIONS.filter((o) => o.stream))(
+    "$label admits a stream token of a key with an IP allowlist, from outside it",
+    async (operation) => {
+      const answer = await send(operation, {}, `token=${keys.tokens.elsewhere}`);
+      expect(answer.status, JSON.stringify(answer.problem)).toBe(200);
+      answer.stream?.close();
     },
   );
 

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, date, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  date,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { createdAt, sqlList, timestampTz } from "./columns.ts";
 import { organisations, users } from "./accounts.ts";
 import { sports } from "./sports.ts";
@@ -27,7 +37,14 @@ export const apiKeys = pgTable(
     expiresAt: timestampTz("expires_at"),
     revokedAt: timestampTz("revoked_at"),
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    // Written by the meter's flush, to the minute, at most once a minute (lib/metering/tally.ts).
     lastUsedAt: timestampTz("last_used_at"),
+    // A production key's sport scope, a subset of its plan's; null: the plan's sports.
+    sports: text("sports").array().$type<Sport[]>(),
+    // The networks (CIDR) a production key may be used from; null: any.
+    allowedIps: text("allowed_ips").array(),
+    // The key that replaced this one when it was rolled.
+    replacedBy: text("replaced_by").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
   },
   (t) => [
     // Every API request resolves its key by hash.
@@ -41,6 +58,10 @@ export const apiKeys = pgTable(
     check(
       "api_keys_sandbox_shape_check",
       sql`(environment = 'sandbox') = (${t.sport} is not null and ${t.expiresAt} is not null)`,
+    ),
+    check(
+      "api_keys_scope_shape_check",
+      sql`environment = 'production' or (${t.sports} is null and ${t.allowedIps} is null)`,
     ),
   ],
 );

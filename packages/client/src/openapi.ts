@@ -572,6 +572,9 @@ export interface components {
      *       "sports": [
      *         "soccer"
      *       ],
+     *       "name": null,
+     *       "allowed_ips": null,
+     *       "last_used_at": "2026-11-21T10:42:00.000Z",
      *       "expires_at": "2026-12-21T09:00:00.000Z",
      *       "plan": null,
      *       "created_at": "2026-11-21T09:00:00.000Z",
@@ -590,9 +593,15 @@ export interface components {
       key: string;
       /** @enum {string} */
       environment: "sandbox" | "production";
-      /** @description Sports the key covers */
+      /** @description Sports the key covers: the sandbox key's one, or the plan's, narrowed to the key's sport scope when it has one */
       sports: components["schemas"]["Sport"][];
-      /** @description Expiry of a sandbox key; null for production keys */
+      /** @description The production key's name, as set in the console; null when it has none */
+      name: string | null;
+      /** @description The networks (CIDR) a production key may be used from, as set in the console; null: any address. Others are answered 403 `ip_not_allowed` */
+      allowed_ips: string[] | null;
+      /** @description The minute the key was last used, to the minute, as last recorded: it may be a minute or two behind, and this request may not be in it yet; null when never */
+      last_used_at: string | null;
+      /** @description When the key stops working: always for a sandbox key; for a production key, the expiry set in the console or the end of a roll's overlap, else null */
       expires_at: string | null;
       /** @description Code of the plan (such as "pro"); null for a sandbox key */
       plan: string | null;
@@ -673,6 +682,7 @@ export interface components {
         | "session_expired"
         | "sport_not_covered"
         | "licence_inactive"
+        | "ip_not_allowed"
         | "not_found"
         | "retention_exceeded"
         | "method_not_allowed"
@@ -959,6 +969,7 @@ export interface components {
         | "session_expired"
         | "sport_not_covered"
         | "licence_inactive"
+        | "ip_not_allowed"
         | "not_found"
         | "retention_exceeded"
         | "method_not_allowed"
@@ -1098,7 +1109,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -1110,7 +1121,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted. */
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       */
       403: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1243,7 +1258,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -1257,6 +1272,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1400,7 +1417,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1416,6 +1433,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1571,7 +1590,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1587,6 +1606,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1743,7 +1764,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -1759,6 +1780,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -1971,7 +1994,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        *
@@ -1989,6 +2012,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2172,7 +2197,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        *
@@ -2190,6 +2215,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2323,7 +2350,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -2337,6 +2364,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2482,7 +2511,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        */
       401: {
         headers: {
@@ -2496,6 +2525,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
@@ -2644,7 +2675,7 @@ export interface operations {
        *
        *     `key_revoked`: The key was revoked in the console.
        *
-       *     `key_expired`: The sandbox key passed its `expires_at`.
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
        *
        *     `session_expired`: The console session cookie sent instead of a key is not valid any more; sign in again.
        */
@@ -2660,6 +2691,8 @@ export interface operations {
       };
       /**
        * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
        *
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */

@@ -28,10 +28,18 @@ const ACTIONS: Record<string, string> = {
   "plan.approved": "approved the plan",
   "key.created": "created a key",
   "key.revoked": "revoked a key",
+  "key.updated": "changed a key",
+  "key.rolled": "rolled a key",
   "user.signed_in": "signed in",
   "user.signed_out": "signed out",
   "user.password_reset": "reset a password",
 };
+
+/** A setting's value as the log shows it: lists joined, nothing as "none". */
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return "none";
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
 
 /** The details worth reading, as short text; the licence's previous version is in `previous`. */
 function describe(entry: AuditEntry, hints: Map<string, string>): string {
@@ -54,6 +62,15 @@ function describe(entry: AuditEntry, hints: Map<string, string>): string {
       return hints.get(entry.target ?? "") ?? entry.target ?? "";
     case "key.created":
       return `${hints.get(entry.target ?? "") ?? entry.target}, ${d.environment}${d.sport ? `, ${d.sport}` : ""}${d.name ? `, “${d.name}”` : ""}`;
+    case "key.updated":
+      return `${hints.get(entry.target ?? "") ?? entry.target}: ${Object.entries(d)
+        .map(
+          ([field, change]) =>
+            `${field} ${shown((change as { from: unknown }).from)} → ${shown((change as { to: unknown }).to)}`,
+        )
+        .join("; ")}`;
+    case "key.rolled":
+      return `${hints.get(entry.target ?? "") ?? entry.target} → ${hints.get(String(d.successor)) ?? d.successor}, overlap until ${d.expiresAt}`;
     case "member.added":
     case "member.removed":
       return `${d.email ?? entry.target}${d.role ? ` as ${d.role}` : ""}`;

@@ -1,9 +1,14 @@
 "use client";
 
-import { useActionState, useRef } from "react";
+import { useActionState, useRef, useState } from "react";
 import { revokeKeyAction } from "@/app/console/actions";
 import { dangerButtonClass, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
 import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import type { RolledKeyShown } from "@/lib/console/actions";
+import { shownKeyState } from "@/lib/keys/states";
+import { KeySettings } from "./key-settings";
+import { RollKey } from "./roll-key";
+import { ShowOnce } from "./show-once";
 
 export type KeyRow = {
   id: string;
@@ -11,6 +16,10 @@ export type KeyRow = {
   hint: string;
   environment: "sandbox" | "production";
   sports: string[];
+  sportScope: string[] | null;
+  allowedIps: string[] | null;
+  replacedBy: string | null;
+  replaces: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
@@ -22,22 +31,53 @@ export type KeyRow = {
 
 const STATUS_STYLE = {
   active: "bg-pitch-50 text-pitch-900 border-pitch-600",
+  expiring: "bg-amber-50 text-amber-950 border-amber-500",
   revoked: "bg-red-50 text-red-900 border-red-300",
   expired: "bg-slate-100 text-slate-800 border-slate-400",
 };
 
-export function KeyList({ keys, canEdit }: { keys: KeyRow[]; canEdit: boolean }) {
+export function KeyList({
+  keys,
+  canEdit,
+  planSports,
+  at,
+}: {
+  keys: KeyRow[];
+  canEdit: boolean;
+  planSports: string[];
+  /** The time the page was read at (ms), so server and browser render the same states. */
+  at: number;
+}) {
+  const hints = new Map(keys.map((k) => [k.id, k.hint]));
+  // The successor of a key just rolled, shown once here: the rolled key's own item changes at once.
+  const [rolled, setRolled] = useState<RolledKeyShown | null>(null);
   return (
     <section aria-labelledby="key-list-title" className="mt-8">
       <h2 id="key-list-title" className="text-lg font-semibold text-slate-900">
         Your keys
       </h2>
+      {rolled ? (
+        <div className="mt-3">
+          <ShowOnce created={rolled} onDone={() => setRolled(null)}>
+            The key it replaces, {rolled.predecessorHint}, keeps working until{" "}
+            {formatDateTime(rolled.predecessorExpiresAt)}.
+          </ShowOnce>
+        </div>
+      ) : null}
       {keys.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700">No keys yet.</p>
       ) : (
         <ul className="mt-3 space-y-3" data-testid="key-list">
           {keys.map((key) => (
-            <KeyItem key={key.id} row={key} canEdit={canEdit} />
+            <KeyItem
+              key={key.id}
+              row={key}
+              canEdit={canEdit}
+              planSports={planSports}
+              state={shownKeyState(key, at)}
+              hints={hints}
+              onRolled={setRolled}
+            />
           ))}
         </ul>
       )}
@@ -63,7 +103,21 @@ function UsageBar({ used, quota }: { used: number; quota: number | null }) {
   );
 }
 
-function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
+function KeyItem({
+  row,
+  canEdit,
+  planSports,
+  state,
+  hints,
+  onRolled,
+}: {
+  row: KeyRow;
+  canEdit: boolean;
+  planSports: string[];
+  state: keyof typeof STATUS_STYLE;
+  hints: Map<string, string>;
+  onRolled: (rolled: RolledKeyShown) => void;
+}) {
   return (
     <li className="rounded-lg border border-slate-300 p-4" data-testid="key-item" data-key-id={row.id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -72,10 +126,11 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
           {row.name ? <span className="ml-2 font-sans font-normal text-slate-700">{row.name}</span> : null}
         </p>
         <span
-          className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[row.status]}`}
+          className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[state]}`}
           data-testid="key-status"
+          data-state={state}
         >
-          {row.status}
+          {state === "expiring" ? `expiring at ${formatDateTime(row.expiresAt)}` : state}
         </span>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
@@ -85,7 +140,10 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
         </div>
         <div>
           <dt className="text-slate-600">Sports</dt>
-          <dd className="text-slate-900">{row.sports.join(", ") || "—"}</dd>
+          <dd className="text-slate-900">
+            {row.sports.join(", ") || "—"}
+            {row.sportScope ? <span className="text-slate-600"> (scope)</span> : null}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600">Created</dt>
@@ -98,7 +156,9 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
         {row.expiresAt ? (
           <div>
             <dt className="text-slate-600">{row.status === "expired" ? "Expired" : "Expires"}</dt>
-            <dd className="text-slate-900">{formatDay(row.expiresAt)}</dd>
+            <dd className="text-slate-900">
+              {row.environment === "sandbox" ? formatDay(row.expiresAt) : formatDateTime(row.expiresAt)}
+            </dd>
           </div>
         ) : null}
         {row.revokedAt ? (
@@ -107,10 +167,38 @@ function KeyItem({ row, canEdit }: { row: KeyRow; canEdit: boolean }) {
             <dd className="text-slate-900">{formatDateTime(row.revokedAt)}</dd>
           </div>
         ) : null}
+        {row.allowedIps ? (
+          <div>
+            <dt className="text-slate-600">From</dt>
+            <dd className="font-mono text-slate-900 break-all">{row.allowedIps.join(", ")}</dd>
+          </div>
+        ) : null}
+        {row.replacedBy ? (
+          <div>
+            <dt className="text-slate-600">Rolled to</dt>
+            <dd className="font-mono text-slate-900" data-testid="rolled-to">
+              {hints.get(row.replacedBy) ?? row.replacedBy}
+            </dd>
+          </div>
+        ) : null}
+        {row.replaces ? (
+          <div>
+            <dt className="text-slate-600">Replaces</dt>
+            <dd className="font-mono text-slate-900" data-testid="replaces">
+              {hints.get(row.replaces) ?? row.replaces}
+            </dd>
+          </div>
+        ) : null}
       </dl>
       <div className="mt-3">
         <UsageBar used={row.requestsUsed} quota={row.requestsQuota} />
       </div>
+      {canEdit && row.status === "active" ? (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <KeySettings row={row} planSports={planSports} />
+          {row.environment === "production" && !row.replacedBy ? <RollKey row={row} onRolled={onRolled} /> : null}
+        </div>
+      ) : null}
       {canEdit && row.status !== "revoked" ? <RevokeKey row={row} /> : null}
     </li>
   );

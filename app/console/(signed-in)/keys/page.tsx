@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now } from "@/lib/clock";
-import { sports } from "@/lib/db/schema";
+import { organisations, plans, sports } from "@/lib/db/schema";
 import { listKeys, productionKeyBlockers } from "@/lib/keys";
 import { KeyList } from "./key-list";
 import { ProductionKeySection } from "./production-key-section";
@@ -20,6 +20,11 @@ export default async function KeysPage() {
     .select({ code: sports.code, name: sports.name })
     .from(sports)
     .orderBy(asc(sports.ordinal));
+  const [plan] = await db
+    .select({ sports: plans.sports })
+    .from(organisations)
+    .innerJoin(plans, eq(plans.code, organisations.planCode))
+    .where(eq(organisations.id, access.organisation.id));
   const sandbox = keys.find((k) => k.environment === "sandbox");
   const canEdit = access.role === "admin";
   return (
@@ -49,12 +54,18 @@ export default async function KeysPage() {
       </div>
       <KeyList
         canEdit={canEdit}
+        planSports={plan?.sports ?? []}
+        at={at.getTime()}
         keys={keys.map((k) => ({
           id: k.id,
           name: k.name,
           hint: k.hint,
           environment: k.environment,
           sports: k.sports,
+          sportScope: k.sportScope,
+          allowedIps: k.allowedIps,
+          replacedBy: k.replacedBy,
+          replaces: k.replaces,
           createdAt: k.createdAt.toISOString(),
           lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
           expiresAt: k.expiresAt?.toISOString() ?? null,

@@ -10,7 +10,16 @@ import type { ShownOnceKey } from "@/lib/console/actions";
  * The one view of a new key. It lives only in this component's memory: the server sent the key
  * once, as the create action's result, and it is in no page, URL, cookie or cache. "Done" forgets it.
  */
-export function ShowOnce({ created, onDone }: { created: ShownOnceKey; onDone: () => void }) {
+export function ShowOnce({
+  created,
+  onDone,
+  children,
+}: {
+  created: ShownOnceKey;
+  onDone: () => void;
+  /** More to say about the key (what it replaces). */
+  children?: ReactNode;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -45,6 +54,7 @@ export function ShowOnce({ created, onDone }: { created: ShownOnceKey; onDone: (
         {created.expiresAt ? `; expires ${formatDay(created.expiresAt)}` : ""}. Use it as{" "}
         <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>.
       </p>
+      {children ? <p className="mt-2 text-sm text-slate-800">{children}</p> : null}
       <div className="mt-3 flex flex-wrap gap-2">
         <CopyButton value={created.key} label="Copy key" />
         <button type="button" className={buttonClass} onClick={onDone}>

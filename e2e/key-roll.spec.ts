@@ -1,0 +1,115 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { startLiveServer, type LiveServer } from "./support/live-server.ts";
+
+// Rolling a production key in the console, as the demo organisation's admin (a verified licence on
+// the Pro plan) does it: the successor is shown once, and both keys are in the list, the old one
+// expiring at the end of the overlap and still working until then.
+
+let server: LiveServer;
+
+test.beforeAll(async () => {
+  // A server of its own starts slowly on a busy machine.
+  test.setTimeout(120_000);
+  server = await startLiveServer();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function checkPage(page: Page, name: string, project: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
+}
+
+const me = async (page: Page, key: string) => {
+  const answer = await page.request.get(`${server.url}/api/v1/me`, { headers: { "x-api-key": key } });
+  return { status: answer.status(), data: ((await answer.json()) as { data: Record<string, unknown> }).data };
+};
+
+test("an admin rolls a production key: the successor shown once, both keys listed, the old one expiring", async ({
+  page,
+}, testInfo) => {
+  const project = testInfo.project.name;
+  const name = `Feed ${project}`;
+  await page.goto(`${server.url}/console/sign-in`);
+  await page.getByLabel("E-mail").fill(server.demo.email);
+  await page.getByLabel("Password").fill(server.demo.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Console", exact: true })).toBeVisible({ timeout: 20_000 });
+  await page.goto(`${server.url}/console/keys`);
+
+  await page.getByLabel("Name (optional)").fill(name);
+  await page.getByRole("button", { name: "Create production key" }).click();
+  const shown = page.getByTestId("production-section").getByTestId("shown-key");
+  const oldKey = await shown.inputValue();
+  expect(oldKey).toMatch(/^svc_sk_/);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+
+  // A key's item is the one whose hint heads it (the other key names it too once rolled).
+  const itemOf = (key: string) =>
+    page
+      .getByTestId("key-item")
+      .filter({ has: page.getByTestId("key-hint").filter({ hasText: `svc_sk_…${key.slice(-4)}` }) });
+  const oldItem = itemOf(oldKey);
+  await expect(oldItem.getByTestId("key-status")).toHaveText("active");
+  await oldItem.getByRole("button", { name: /^Roll…/ }).click();
+  const dialog = page.getByRole("dialog", { name: /^Roll svc_sk_…/ });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Keep this key working for").selectOption({ label: "1 hour" });
+  await checkPage(page, "keys-roll-confirmation", project);
+  await dialog.getByRole("button", { name: "Roll key" }).click();
+
+  // The successor, once, with when the old key stops.
+  const once = page.locator('section[aria-labelledby="key-list-title"]').getByTestId("show-once");
+  await expect(once).toBeVisible();
+  await expect(once).toContainText("This is the only time it is shown");
+  await expect(once).toContainText(`The key it replaces, svc_sk_…${oldKey.slice(-4)}, keeps working until`);
+  const newKey = await once.getByTestId("shown-key").inputValue();
+  expect(newKey).toMatch(/^svc_sk_[0-9A-Za-z]{32}$/);
+  expect(newKey).not.toBe(oldKey);
+  await expect(dialog).toBeHidden();
+
+  // Both in the list: the old one expiring in an hour and pointing at its successor, the new one active.
+  const newItem = itemOf(newKey);
+  await expect(oldItem.getByTestId("key-status")).toHaveAttribute("data-state", "expiring");
+  await expect(oldItem.getByTestId("key-status")).toContainText(/^expiring at \d+ \w+ \d{4}, \d\d:\d\d UTC$/);
+  await expect(oldItem.getByTestId("rolled-to")).toHaveText(`svc_sk_…${newKey.slice(-4)}`);
+  await expect(oldItem.getByRole("button", { name: /^Roll…/ })).toHaveCount(0);
+  await expect(newItem.getByTestId("key-status")).toHaveText("active");
+  await expect(newItem).toContainText(name);
+  await expect(newItem.getByTestId("replaces")).toHaveText(`svc_sk_…${oldKey.slice(-4)}`);
+  await checkPage(page, "keys-rolled", project);
+
+  // Both work; the old one says when it ends, an hour from now.
+  const before = await me(page, oldKey);
+  expect(before.status).toBe(200);
+  const ends = Date.parse(before.data.expires_at as string) - Date.now();
+  expect(ends).toBeGreaterThan(58 * 60_000);
+  expect(ends).toBeLessThanOrEqual(60 * 60_000);
+  expect(await me(page, newKey)).toMatchObject({ status: 200, data: { name, expires_at: null } });
+
+  // Shown once: gone after "I have stored it", and not in the page when it is read again.
+  await once.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("show-once")).toHaveCount(0);
+  await page.reload();
+  await expect(newItem.getByTestId("key-status")).toHaveText("active");
+  expect(await page.content()).not.toContain(newKey);
+
+  // The successor's settings, what it took from the old key, in a dialog as accessible as the rest.
+  await newItem.getByRole("button", { name: /^Settings…/ }).click();
+  const settings = page.getByRole("dialog", { name: /^Settings of svc_sk_…/ });
+  await expect(settings.getByLabel("Name")).toHaveValue(name);
+  await expect(settings.getByLabel("IP allowlist (optional)")).toHaveValue("");
+  await checkPage(page, "keys-settings", project);
+  await settings.getByRole("button", { name: "Cancel" }).click();
+  await expect(settings).toBeHidden();
+});
