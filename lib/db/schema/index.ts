@@ -6,3 +6,4 @@ export * from "./keys.ts";
 export * from "./events.ts";
 export * from "./audit.ts";
 export * from "./console.ts";
+export * from "./webhooks.ts";
