@@ -21,6 +21,7 @@ import { createOrganisation, findOrganisation, listOrganisations } from "../orga
 import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
 import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
 import { resetPassword } from "../users.ts";
+import { runWebhookCommand, WEBHOOK_USAGE } from "./webhook-commands.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -41,6 +42,7 @@ Commands:
   key revoke --id KEY_ID
   key list --org ORG
   user reset-password --email EMAIL
+${WEBHOOK_USAGE}
 
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
@@ -66,6 +68,8 @@ const OPTIONS = {
   email: text,
   reason: text,
   status: text,
+  url: text,
+  set: text,
   json: flag,
   help: flag,
 };
@@ -123,9 +127,21 @@ function createdKey(created: CreatedKey, orgName: string): Output {
   };
 }
 
-async function run(db: Database, command: string, options: Options, ttlDays: number): Promise<Output> {
+async function run(db: Database, command: string, options: Options, settings: Settings): Promise<Output> {
   const at = now();
   const context = { actor: OPERATOR, at };
+  const ttlDays = settings.sandboxKeyTtlDays;
+  if (command.startsWith("webhook ")) {
+    const arg = {
+      required: (name: string) => required(options, name),
+      optional: (name: string) => optional(options, name),
+    };
+    const output = await runWebhookCommand(db, command, arg, {
+      at,
+      allowPrivate: settings.allowPrivateWebhooks ?? false,
+    });
+    if (output) return output;
+  }
   switch (command) {
     case "org create": {
       const org = await createOrganisation(
@@ -251,8 +267,14 @@ function explain(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("\n");
 }
 
+type Settings = {
+  sandboxKeyTtlDays: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: endpoints on private addresses are refused unless it is set. */
+  allowPrivateWebhooks?: boolean;
+};
+
 /** The database a command runs on, opened only once the arguments are understood. */
-export type AdminDatabase = { db: Database; sandboxKeyTtlDays: number; close(): Promise<void> };
+export type AdminDatabase = Settings & { db: Database; close(): Promise<void> };
 
 export type AdminIo = {
   connect(): Promise<AdminDatabase>;
@@ -285,7 +307,7 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
   try {
     database = await io.connect();
     const command = positionals.slice(0, 2).join(" ");
-    const output = await run(database.db, command, values, database.sandboxKeyTtlDays);
+    const output = await run(database.db, command, values, database);
     io.print(json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {
