@@ -23,6 +23,8 @@ const POLL_MS = 1_000;
 const EXPIRY_SCAN_MS = 60_000;
 const THRESHOLDS_RELOAD_MS = 30_000;
 const EXPIRY_NOTICE_MS = 7 * 86_400_000;
+/** How long the log keeps a message that is no longer tried, with its attempts. */
+export const LOG_RETENTION_MS = 30 * 86_400_000;
 
 type Due = { id: string; body: string; attempts: number; created_at: string | Date; url: string; secret: string };
 
@@ -51,7 +53,8 @@ export class WebhookWorker {
     this.alerts = alerts;
     this.settings = { timeoutMs: DEFAULT_TIMEOUT_MS, ...settings };
     this.now = now;
-    alerts.onReached = () => this.wake();
+    // Told on the request path: the recording waits for the request to be answered.
+    alerts.onReached = () => setImmediate(() => this.wake());
   }
 
   start(): void {
@@ -101,6 +104,7 @@ export class WebhookWorker {
       if (wall - this.lastExpiryScan >= EXPIRY_SCAN_MS) {
         this.lastExpiryScan = wall;
         await this.noticeExpiringKeys();
+        await this.pruneLog();
       }
       let due: Due[];
       do {
@@ -150,6 +154,13 @@ export class WebhookWorker {
       }
       return noticed.length;
     });
+  }
+
+  /** Forgets messages no longer tried that are older than the log keeps (their attempts go with them). */
+  async pruneLog(): Promise<void> {
+    const before = new Date(this.now().getTime() - LOG_RETENTION_MS);
+    await this.db.execute(sql`
+      delete from webhook_deliveries where state <> 'pending' and created_at < ${time(before)}`);
   }
 
   /** Due messages of enabled endpoints, leased to this instance until their answers' timeout has passed. */

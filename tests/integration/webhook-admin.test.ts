@@ -12,7 +12,9 @@ import {
 } from "../../lib/console/webhooks.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog, usageAlertSettings, webhookDeliveries, webhookEndpoints } from "../../lib/db/schema/index.ts";
+import { UsageAlerts } from "../../lib/webhooks/alerts.ts";
 import { listDeliveries, listEndpoints } from "../../lib/webhooks/endpoints.ts";
+import { LOG_RETENTION_MS, WebhookWorker } from "../../lib/webhooks/worker.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";
@@ -154,6 +156,31 @@ describe.each(BACKENDS)("webhook endpoints in the console and the CLI on $name",
       refused(await toActionState("done", () => setThresholdsFor(db(), target.viewerId, { thresholds: "50" }, { at }))),
     ).toMatch(/^Only an admin/);
     expect(await everything()).toBe(before);
+  });
+
+  it("keeps messages no longer tried for 30 days, and pending ones until they are", async () => {
+    const { orgId, adminId } = await organisation(db());
+    const { endpointId } = await addWebhookFor(db(), adminId, { url: RECEIVER }, { at, allowPrivate: true });
+    const [done, failed, pending] = [
+      await sendWebhookTestFor(db(), adminId, { endpointId }, { at }),
+      await sendWebhookTestFor(db(), adminId, { endpointId }, { at }),
+      await sendWebhookTestFor(db(), adminId, { endpointId }, { at }),
+    ];
+    await db().update(webhookDeliveries).set({ state: "delivered" }).where(eq(webhookDeliveries.id, done));
+    await db().update(webhookDeliveries).set({ state: "failed" }).where(eq(webhookDeliveries.id, failed));
+    const worker = (days: number) =>
+      new WebhookWorker(
+        db(),
+        new UsageAlerts(db()),
+        { allowPrivate: true, retryBaseMs: 1_000 },
+        () => new Date(at.getTime() + days),
+      );
+    await worker(LOG_RETENTION_MS - 60_000).pruneLog();
+    expect((await listDeliveries(db(), orgId, endpointId)).map((d) => d.id).sort()).toEqual(
+      [done, failed, pending].sort(),
+    );
+    await worker(LOG_RETENTION_MS + 60_000).pruneLog();
+    expect((await listDeliveries(db(), orgId, endpointId)).map((d) => d.id)).toEqual([pending]);
   });
 
   it("gives the operator the same commands, with --json", async () => {
