@@ -30,7 +30,14 @@ export type AuditAction =
   | "key.revoked"
   | "key.updated"
   | "key.rolled"
-  | "user.password_reset";
+  | "user.password_reset"
+  | "webhook.created"
+  | "webhook.secret_rotated"
+  | "webhook.disabled"
+  | "webhook.enabled"
+  | "webhook.test_sent"
+  | "webhook.redelivered"
+  | "usage.thresholds_set";
 
 export async function recordAudit(
   db: Database,

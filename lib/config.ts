@@ -55,6 +55,11 @@ const configSchema = z.object({
   // client trickling its headers byte by byte must not hold a connection open for long.
   HEADERS_TIMEOUT_SECONDS: positiveInt.max(300).default(10),
   INVITATION_TTL_DAYS: positiveInt.max(90).default(7),
+  // Webhook endpoints on private, loopback or link-local addresses: refused unless allowed (1), since
+  // the server would otherwise post to its own network on an organisation admin's behalf.
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1"], { message: "must be 0 or 1" }).default("0"),
+  // A failed webhook delivery is tried again after this, doubling each time, for a day.
+  WEBHOOKS_RETRY_BASE_MS: positiveInt.max(3_600_000).default(30_000),
   // Streams (docs/streams.md): a `: ping` comment at least this often on a quiet stream;
   STREAM_PING_SECONDS: positiveInt.max(60).default(15),
   // messages gathered for this long are written to each client in one write;

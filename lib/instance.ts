@@ -19,6 +19,7 @@ import { readiness } from "./health.ts";
 import { StatusRecorder } from "./status/recorder.ts";
 import { StatusService } from "./status/service.ts";
 import type { StreamHub } from "./streams/hub.ts";
+import { prepareWebhooks, type Webhooks } from "./webhooks/index.ts";
 
 /** One running service: everything a request, a page or an action needs, composed once. */
 export type Instance = {
@@ -39,6 +40,8 @@ export type Instance = {
   metrics: ServiceMetrics | null;
   /** The public status page's document (`/status`, `/status.json`). */
   status: StatusService;
+  /** Usage alerts and the delivery of webhook messages. */
+  webhooks: Webhooks;
   /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
   stop(): Promise<void>;
 };
@@ -60,7 +63,9 @@ export async function startInstance(config: Config): Promise<Instance> {
   const source =
     config.SIM === "on" ? new Simulator(database.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
   const feed = await startFeed(database, config, { source });
-  const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now);
+  const webhooks = await prepareWebhooks(database.db, config, now);
+  const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now, webhooks.alerts.watch);
+  webhooks.run(() => meter.rewatch());
   if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
   const keys = new KeyCache(keysOf(database.db));
@@ -102,6 +107,7 @@ export async function startInstance(config: Config): Promise<Instance> {
     ingest: feedIngest({ db: database.db, names: feed.names, token: config.FEED_TOKEN, now, views: feed.views }),
     metrics,
     status: new StatusService(database, recorder, now),
+    webhooks,
     stop: () => stopInstance(instance, feed, recorder),
   };
   slot.instance = instance;
@@ -111,8 +117,10 @@ export async function startInstance(config: Config): Promise<Instance> {
 async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
   if (slot.instance === instance) slot.instance = undefined;
   recorder.stop();
-  // The API first (its streams, key following and meter's last flush), then the feed, then the data.
+  // The API first (its streams, key following and meter's last flush), then the webhooks (recording
+  // the last requests' alerts), then the feed, then the data.
   await instance.api.close();
+  await instance.webhooks.stop();
   await feed.stop();
   await instance.database.close();
 }

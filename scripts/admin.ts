@@ -18,7 +18,12 @@ process.exitCode = await runAdminCommand(process.argv.slice(2), {
       await handle.close();
       throw error;
     }
-    return { db: handle.db, sandboxKeyTtlDays: config.SANDBOX_KEY_TTL_DAYS, close: () => handle.close() };
+    return {
+      db: handle.db,
+      sandboxKeyTtlDays: config.SANDBOX_KEY_TTL_DAYS,
+      allowPrivateWebhooks: config.WEBHOOKS_ALLOW_PRIVATE === "1",
+      close: () => handle.close(),
+    };
   },
   print: (text) => console.log(text),
   printError: (text) => console.error(text),

@@ -35,10 +35,15 @@ export type LiveServer = {
 
 export async function startLiveServer(
   env: Record<string, string> = {},
-  options: { keyHolder?: { plan: string; sandboxSport: string } } = {},
+  options: {
+    keyHolder?: { plan: string; sandboxSport: string };
+    /** Runs on the database before the server starts (PGlite admits one process at a time). */
+    prepare?: (env: Record<string, string>) => Promise<void>;
+  } = {},
 ): Promise<LiveServer> {
   const port = await freePort();
   const dataDir = migratedDataDir();
+  await options.prepare?.({ DATA_DIR: dataDir });
   // Made before the server starts: PGlite admits one process at a time.
   const keyHolder = options.keyHolder
     ? await organisationWithKeys({ DATA_DIR: dataDir }, "e2e-key-holder", options.keyHolder)

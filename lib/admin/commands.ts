@@ -25,6 +25,7 @@ import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
 import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
 import { resetPassword } from "../users.ts";
 import { INCIDENT_OPTIONS, INCIDENT_USAGE, runIncidentCommand } from "./incidents.ts";
+import { runWebhookCommand, WEBHOOK_USAGE } from "./webhook-commands.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -48,6 +49,7 @@ Commands:
              [--expires ISO_TIME|never]
   key list --org ORG
   user reset-password --email EMAIL
+${WEBHOOK_USAGE}
 ${INCIDENT_USAGE}
 
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
@@ -80,6 +82,8 @@ const OPTIONS = {
   expires: text,
   "allow-ips": text,
   overlap: text,
+  url: text,
+  set: text,
   ...INCIDENT_OPTIONS,
   json: flag,
   help: flag,
@@ -160,9 +164,21 @@ function createdKey(created: CreatedKey, orgName: string): Output {
   };
 }
 
-async function run(db: Database, command: string, options: Options, ttlDays: number): Promise<Output> {
+async function run(db: Database, command: string, options: Options, settings: Settings): Promise<Output> {
   const at = now();
   const context = { actor: OPERATOR, at };
+  const ttlDays = settings.sandboxKeyTtlDays;
+  if (command.startsWith("webhook ")) {
+    const arg = {
+      required: (name: string) => required(options, name),
+      optional: (name: string) => optional(options, name),
+    };
+    const output = await runWebhookCommand(db, command, arg, {
+      at,
+      allowPrivate: settings.allowPrivateWebhooks ?? false,
+    });
+    if (output) return output;
+  }
   const incident = await runIncidentCommand(db, command, options, at, required);
   if (incident) return incident;
   switch (command) {
@@ -311,8 +327,14 @@ function explain(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("\n");
 }
 
+type Settings = {
+  sandboxKeyTtlDays: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: endpoints on private addresses are refused unless it is set. */
+  allowPrivateWebhooks?: boolean;
+};
+
 /** The database a command runs on, opened only once the arguments are understood. */
-export type AdminDatabase = { db: Database; sandboxKeyTtlDays: number; close(): Promise<void> };
+export type AdminDatabase = Settings & { db: Database; close(): Promise<void> };
 
 export type AdminIo = {
   connect(): Promise<AdminDatabase>;
@@ -345,7 +367,7 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
   try {
     database = await io.connect();
     const command = positionals.slice(0, 2).join(" ");
-    const output = await run(database.db, command, values, database.sandboxKeyTtlDays);
+    const output = await run(database.db, command, values, database);
     io.print(json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {

@@ -3,6 +3,7 @@ import type { EventStatus, Sport } from "../db/schema/index.ts";
 import type { EventDocument, FeedMirror } from "../feed/mirror.ts";
 import { compareListOrder } from "../feed/mirror.ts";
 import { nextMonthStart } from "../metering/policies.ts";
+import { projectedExhaustion } from "../metering/projection.ts";
 import { servedAt } from "./as-of.ts";
 import { decodeCursor, encodeCursor, type ListPosition } from "./cursor.ts";
 import { listChanges, marketHistory } from "./history-endpoints.ts";
@@ -38,12 +39,19 @@ export const describeKey = defineEndpoint({
   tag: "Key",
   summary: "Describe the calling key",
   description:
-    "The key that made the request, its environment, sports, plan and limits. Answered with `Cache-Control: no-store`, since it echoes the key.",
+    "The key that made the request, its environment, sports, plan and limits, and its usage this month with when the quota runs out at the month's pace. " +
+    "Answered with `Cache-Control: no-store`, since it echoes the key.",
   query: NoQuery,
   response: envelope(KeyDescription),
   errors: [],
   handle(context) {
-    const { key } = context;
+    const { key, at } = context;
+    const resetsAt = nextMonthStart(at);
+    const exhaustion = projectedExhaustion(context.requestsUsed, key.monthlyQuota, {
+      monthStart: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1),
+      at: at.getTime(),
+      monthEnd: resetsAt.getTime(),
+    });
     return {
       payload: new Payload({
         key: context.keyValue,
@@ -61,8 +69,14 @@ export const describeKey = defineEndpoint({
           requests_per_second: key.requestsPerSecond,
           concurrent_streams: key.concurrentStreams,
         },
-        quota_resets_at: nextMonthStart(context.at).toISOString(),
+        quota_resets_at: resetsAt.toISOString(),
         history_seconds: context.historySeconds,
+        usage: {
+          requests_used: context.requestsUsed,
+          requests_quota: key.monthlyQuota,
+          resets_at: resetsAt.toISOString(),
+          projected_exhaustion_at: exhaustion === null ? null : new Date(exhaustion).toISOString(),
+        },
       } satisfies z.infer<typeof KeyDescription>),
       cacheControl: "no-store",
     };

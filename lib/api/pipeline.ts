@@ -108,6 +108,7 @@ export async function serve(
         key,
         keyValue,
         at,
+        requestsUsed: meta.used,
         sandbox,
         delaySeconds,
         view: sandbox ? services.views.delayed(at) : services.views.present,

@@ -109,6 +109,22 @@ const limits = z.strictObject({
   concurrent_streams: z.int().describe("Streams open at once"),
 });
 
+export const KeyUsage = component(
+  "KeyUsage",
+  z
+    .strictObject({
+      requests_used: z.int().describe("Requests counted this month, this one included"),
+      requests_quota: z.int().describe("Requests the key may make this month"),
+      resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
+      projected_exhaustion_at: timestamp
+        .nullable()
+        .describe(
+          "When the quota runs out at the month's pace so far; null when that pace does not reach it before `resets_at`",
+        ),
+    })
+    .describe("The key's monthly count, as the request was counted"),
+);
+
 export const KeyDescription = component(
   "KeyDescription",
   z
@@ -147,6 +163,7 @@ export const KeyDescription = component(
         .describe(
           "How far back the revision history reaches: streams resume and `GET /api/v1/changes` pages within it",
         ),
+      usage: KeyUsage,
     })
     .meta({
       examples: [
@@ -164,6 +181,12 @@ export const KeyDescription = component(
           limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
           quota_resets_at: "2026-12-01T00:00:00.000Z",
           history_seconds: 86_400,
+          usage: {
+            requests_used: 412,
+            requests_quota: 1000,
+            resets_at: "2026-12-01T00:00:00.000Z",
+            projected_exhaustion_at: null,
+          },
         },
       ],
     }),

@@ -42,6 +42,8 @@ export type RequestContext = {
   /** The key as sent (GET /me echoes it: it is the caller's own). */
   keyValue: string;
   at: Date;
+  /** The key's count this month as the request was counted, the request included. */
+  requestsUsed: number;
   sandbox: boolean;
   delaySeconds: number;
   view: FeedMirror;

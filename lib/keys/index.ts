@@ -20,6 +20,7 @@ import { findOrganisation } from "../organisations.ts";
 import { notifyKeyChange } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
 import { coveredBy, SANDBOX_PLAN } from "./lookup.ts";
+import { queueEvent } from "../webhooks/events.ts";
 
 export type KeyStatus = "active" | "revoked" | "expired";
 
@@ -249,9 +250,21 @@ export async function revokeKey(
       .update(apiKeys)
       .set({ revokedAt: options.at, revokedBy: options.actor.userId })
       .where(and(scope, isNull(apiKeys.revokedAt)))
-      .returning({ orgId: apiKeys.orgId });
+      .returning({ orgId: apiKeys.orgId, hint: apiKeys.hint, name: apiKeys.name, environment: apiKeys.environment });
     if (row) {
       await recordAudit(tx, { orgId: row.orgId, actor: options.actor, action: "key.revoked", target: keyId });
+      await queueEvent(tx, {
+        orgId: row.orgId,
+        type: "key.revoked",
+        at: options.at,
+        data: {
+          key_id: keyId,
+          key_hint: row.hint,
+          key_name: row.name,
+          environment: row.environment,
+          revoked_at: options.at.toISOString(),
+        },
+      });
       // Every instance empties its cached copy when this commits.
       await notifyKeyChange(tx, { keyId });
     }

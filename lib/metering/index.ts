@@ -9,6 +9,7 @@ export {
   type MeterOptions,
   type MeterStats,
   type StreamSlot,
+  type UsageWatch,
 } from "./meter.ts";
 export { monthOf, nextMonthStart, type Policy } from "./policies.ts";
 export { memberPrincipal } from "./tally.ts";

@@ -42,7 +42,15 @@ export type MeterOptions = {
   /** Instances sharing a PostgreSQL database hear each other's counts on this bus. */
   bus?: ChangeBus;
   now: () => Date;
+  /** Hears a key's count of its month once it reaches the count it last returned (usage alerts). */
+  watch?: UsageWatch;
 };
+
+/**
+ * Told a key's count of `month` at `time` (epoch ms), the request included; returns the count at
+ * which to be told again. Called on the request path, rarely: it must not wait for anything.
+ */
+export type UsageWatch = (key: ApiKeyRecord, used: number, time: number, month: string) => number;
 
 const DAY_MS = 86_400_000;
 
@@ -61,7 +69,7 @@ export class JournalMeter implements Meter {
 
   private constructor(options: MeterOptions) {
     this.options = options;
-    this.usage = new UsageBook(options.db);
+    this.usage = new UsageBook(options.db, options.watch, options.now);
     this.gossip = new Gossip(this.instance, this.usage, this.slots, options.now);
     this.durability = new Durability(options, (at) => this.cargo(at));
   }
@@ -95,6 +103,7 @@ export class JournalMeter implements Meter {
   // Per request: no dates formatted, no strings built but the RateLimit header; the month, day and
   // policy are worked out once per month, day and plan.
   private decide(key: ApiKeyRecord, usage: KeyUsage, time: number): Admission {
+    usage.key = key;
     const second = Math.floor(time / 1000);
     if (usage.second !== second) {
       usage.second = second;
@@ -104,6 +113,7 @@ export class JournalMeter implements Meter {
       usage.policyRate = key.requestsPerSecond;
       usage.policyQuota = key.monthlyQuota;
       usage.policy = rateLimitPolicy(key);
+      usage.watchAt = 0;
     }
     const used = usage.recorded + usage.inFlight + usage.pending;
     const inSecond = usage.secondAdmitted + this.gossip.inSecond(key.id, second);
@@ -123,7 +133,10 @@ export class JournalMeter implements Meter {
       }),
     });
     const decision = decideAdmission(counts);
+    const { watch } = this.options;
     if (!decision.admit) {
+      // A quota used up by requests admitted elsewhere is seen here first by the one refused.
+      if (watch && used >= usage.watchAt) usage.watchAt = watch(key, used, time, usage.month);
       const { code, violated, retryAfter } = decision;
       return { admitted: false, code, violated, retryAfter, used, quota: key.monthlyQuota, headers: headers(0) };
     }
@@ -138,9 +151,15 @@ export class JournalMeter implements Meter {
       usage.day = utcDay(new Date(time));
     }
     const journaled = this.durability.count({ usage, keyId: key.id, month: usage.month, day: usage.day, time });
+    if (watch && used + 1 >= usage.watchAt) usage.watchAt = watch(key, used + 1, time, usage.month);
     // Near a limit the others must hear of this at once, not at the next flush.
     if (this.options.bus && nearLimit(counts)) this.durability.flushSoon();
     return { admitted: true, used: used + 1, quota: key.monthlyQuota, headers: headers(1), journaled };
+  }
+
+  /** Asks the watch about every key again at its next request. */
+  rewatch(): void {
+    this.usage.rewatch();
   }
 
   openStream(key: ApiKeyRecord, at: Date): StreamSlot | null {
@@ -206,6 +225,7 @@ export function startInstanceMeter(
   config: Pick<Config, "DATA_DIR">,
   bus: ChangeBus,
   now: () => Date,
+  watch?: UsageWatch,
 ): Promise<{ meter: JournalMeter; replayed: number }> {
   const shared = handle.kind === "postgres";
   return JournalMeter.start({
@@ -214,5 +234,6 @@ export function startInstanceMeter(
     bus: shared ? bus : undefined,
     flushIntervalMs: shared ? SHARED_FLUSH_MS : EMBEDDED_FLUSH_MS,
     now,
+    watch,
   });
 }

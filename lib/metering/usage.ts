@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import { monthOf, nextMonthStart } from "./policies.ts";
+import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberOf, type MonthTotal, type Tally } from "./tally.ts";
 
 /** One key's count for the current month, as this instance knows it. */
@@ -27,7 +28,14 @@ export type KeyUsage = {
   pending: number;
   second: number;
   secondAdmitted: number;
+  /** The count at which the meter's watch wants to hear of the key again (0: at once). */
+  watchAt: number;
+  /** The key as its last request knew it, for the watch to hear of totals learned between requests. */
+  key: ApiKeyRecord | null;
 };
+
+/** The meter's watch (meter.ts's UsageWatch). */
+type Watch = (key: ApiKeyRecord, used: number, time: number, month: string) => number;
 
 /** A flush's requests of each key's current month: moved from pending to in flight while it runs. */
 export type InFlight = [usage: KeyUsage, requests: number, keyId: string][];
@@ -37,9 +45,24 @@ export class UsageBook {
   private readonly usage = new Map<string, KeyUsage>();
   private readonly loading = new Map<string, Promise<KeyUsage>>();
   private readonly db: Database;
+  private readonly watch: Watch | undefined;
+  private readonly now: () => Date;
 
-  constructor(db: Database) {
+  constructor(db: Database, watch?: Watch, now: () => Date = () => new Date()) {
     this.db = db;
+    this.watch = watch;
+    this.now = now;
+  }
+
+  /**
+   * A total learned from a flush or another instance: the watch hears it when it reaches the
+   * watched count, since with several instances the request that reaches a threshold may be
+   * admitted where the total is not yet known, and no request may follow it.
+   */
+  private watchTotal(usage: KeyUsage): void {
+    if (!this.watch || !usage.key) return;
+    const used = usage.recorded + usage.inFlight + usage.pending;
+    if (used >= usage.watchAt) usage.watchAt = this.watch(usage.key, used, this.now().getTime(), usage.month);
   }
 
   get(keyId: string): KeyUsage | undefined {
@@ -82,6 +105,8 @@ export class UsageBook {
           pending: unflushed(keyId, month),
           second: 0,
           secondAdmitted: 0,
+          watchAt: 0,
+          key: null,
         };
         this.usage.set(keyId, usage);
         return usage;
@@ -89,6 +114,11 @@ export class UsageBook {
       this.loading.set(id, pending);
     }
     return pending;
+  }
+
+  /** Every key's next count is decided again by the watch (its thresholds changed). */
+  rewatch(): void {
+    for (const usage of this.usage.values()) usage.watchAt = 0;
   }
 
   /**
@@ -101,6 +131,7 @@ export class UsageBook {
     if (!usage || usage.month !== month) return;
     if (usage.inFlight > 0) usage.noticed = Math.max(usage.noticed, total);
     else usage.recorded = Math.max(usage.recorded, total);
+    this.watchTotal(usage);
   }
 
   /** Moves a flush's requests of each key's current month from pending to in flight. */
@@ -132,6 +163,7 @@ export class UsageBook {
       usage.inFlight -= n;
       const total = byMonth.get(`${keyId}:${usage.month}`) ?? 0;
       usage.recorded = Math.max(usage.recorded + n, total, usage.noticed);
+      this.watchTotal(usage);
     }
   }
 }

@@ -186,6 +186,14 @@ for (const { backend, entry, skipped } of SUITES) {
           limits: { requests_per_month: 100_000, requests_per_second: 10 },
         });
         expect(first.body.meta).toMatchObject({ sandbox: false, delay_seconds: 0, requests_quota: 100_000 });
+        const data = first.body.data as Record<string, unknown>;
+        // A few hundred requests in the month so far do not reach 100 000 before it ends.
+        expect(data.usage).toEqual({
+          requests_used: first.body.meta.requests_used,
+          requests_quota: 100_000,
+          resets_at: data.quota_resets_at,
+          projected_exhaustion_at: null,
+        });
         const second = await fast("/api/v1/me", { key: starter.production.key });
         expect(second.body.meta.requests_used).toBe((first.body.meta.requests_used as number) + 1);
       });

@@ -1,9 +1,14 @@
+import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
+import { formatNumber } from "@/components/console/format";
+import { now } from "@/lib/clock";
+import { alertsThisMonth } from "@/lib/webhooks/alerts";
 import { ConsoleNav } from "./console-nav";
 import { SignOutButton } from "./sign-out-button";
 
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
-  const { access } = await requireConsole();
+  const { db, access } = await requireConsole();
+  const alerts = await alertsThisMonth(db, access.organisation.id, now());
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:gap-10">
       {/* A phone gets a compact bar (who, Sign out beside it, the pages below) above the page. */}
@@ -19,7 +24,43 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         <ConsoleNav />
         <SignOutButton className="col-start-2 row-start-1 md:mt-4" />
       </aside>
-      <div className="min-w-0">{children}</div>
+      <div className="min-w-0">
+        {alerts.length > 0 ? <UsageAlertBanner alerts={alerts} /> : null}
+        {children}
+      </div>
     </div>
+  );
+}
+
+/** While any key of the organisation is past a usage threshold this month. */
+function UsageAlertBanner({ alerts }: { alerts: Awaited<ReturnType<typeof alertsThisMonth>> }) {
+  return (
+    <section
+      aria-labelledby="usage-alert-title"
+      className="mb-6 rounded-lg border-2 border-amber-500 bg-amber-50 p-4"
+      data-testid="usage-alert-banner"
+    >
+      <h2 id="usage-alert-title" className="font-semibold text-slate-900">
+        {alerts.length === 1 ? "A key is" : `${alerts.length} keys are`} past a usage threshold this month
+      </h2>
+      <ul className="mt-2 space-y-1 text-sm text-amber-950">
+        {alerts.map((alert) => (
+          <li key={alert.keyId}>
+            <span className="font-mono">{alert.hint}</span>
+            {alert.name ? ` (${alert.name})` : ""}: {alert.threshold} % of its quota reached (
+            {formatNumber(alert.requests)} of {formatNumber(alert.quota)} requests)
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-sm text-slate-800">
+        <Link href="/console/usage" className="text-pitch-700 underline">
+          Usage
+        </Link>{" "}
+        ·{" "}
+        <Link href="/console/webhooks" className="text-pitch-700 underline">
+          Webhooks
+        </Link>
+      </p>
+    </section>
   );
 }

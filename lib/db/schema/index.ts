@@ -7,3 +7,4 @@ export * from "./events.ts";
 export * from "./audit.ts";
 export * from "./console.ts";
 export * from "./status.ts";
+export * from "./webhooks.ts";

@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * Describe the calling key
-     * @description The key that made the request, its environment, sports, plan and limits. Answered with `Cache-Control: no-store`, since it echoes the key.
+     * @description The key that made the request, its environment, sports, plan and limits, and its usage this month with when the quota runs out at the month's pace. Answered with `Cache-Control: no-store`, since it echoes the key.
      *
      *     HEAD is answered too, with the same headers and no body.
      */
@@ -565,6 +565,20 @@ export interface components {
       /** @description true when served to a sandbox key (the state of 60 seconds ago) */
       sandbox: boolean;
     };
+    /** @description The key's monthly count, as the request was counted */
+    KeyUsage: {
+      /** @description Requests counted this month, this one included */
+      requests_used: number;
+      /** @description Requests the key may make this month */
+      requests_quota: number;
+      /**
+       * Format: date-time
+       * @description When the monthly count starts again (the next month, UTC)
+       */
+      resets_at: string;
+      /** @description When the quota runs out at the month's pace so far; null when that pace does not reach it before `resets_at` */
+      projected_exhaustion_at: string | null;
+    };
     /**
      * @example {
      *       "key": "svc_sb_3YeWOuRAwr1LcfmOtnh7RqkQr53gFRLm",
@@ -585,7 +599,13 @@ export interface components {
      *         "concurrent_streams": 2
      *       },
      *       "quota_resets_at": "2026-12-01T00:00:00.000Z",
-     *       "history_seconds": 86400
+     *       "history_seconds": 86400,
+     *       "usage": {
+     *         "requests_used": 412,
+     *         "requests_quota": 1000,
+     *         "resets_at": "2026-12-01T00:00:00.000Z",
+     *         "projected_exhaustion_at": null
+     *       }
      *     }
      */
     KeyDescription: {
@@ -627,6 +647,7 @@ export interface components {
       quota_resets_at: string;
       /** @description How far back the revision history reaches: streams resume and `GET /api/v1/changes` pages within it */
       history_seconds: number;
+      usage: components["schemas"]["KeyUsage"];
     };
     Meta: {
       /** @description true when the key is a sandbox key */
