@@ -231,7 +231,7 @@ test("on a phone every console page fits the screen, the console's bar stays sma
   test.setTimeout(120_000);
   await signUp(page, unique("Phone"), `${unique("phone")}@phone.example`);
   const { width, height } = page.viewportSize()!;
-  const pages = ["", "/keys", "/usage", "/licence", "/plan", "/members", "/audit"];
+  const pages = ["", "/keys", "/usage", "/licence", "/plan", "/members", "/webhooks", "/audit"];
   for (const path of pages) {
     await page.goto(`/console${path}`);
     const heading = page.getByRole("heading", { level: 1 });
@@ -243,7 +243,7 @@ test("on a phone every console page fits the screen, the console's bar stays sma
     // The page itself starts in the first third of the screen, below the site's and the console's bars.
     const top = (await heading.boundingBox())!.y;
     expect(top, `/console${path}'s heading is pushed down`).toBeLessThan(height / 3);
-    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveCount(7);
+    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveCount(pages.length);
     await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport();
     await page.screenshot({ path: `e2e/screenshots/console-phone${path.replace("/", "-") || "-overview"}.png` });
   }
