@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DatabaseWaitExceeded } from "../../lib/db/wait.ts";
-import { startChangeBus, usageTotals, type ChangeBus } from "../../lib/bus/index.ts";
+import { publish, startChangeBus, usageTotals, type ChangeBus } from "../../lib/bus/index.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { hashKey } from "../../lib/keys/format.ts";
 import { findKeyByHash, type ApiKeyRecord } from "../../lib/keys/lookup.ts";
@@ -430,16 +430,19 @@ if (sharedBackend) {
     };
     const key = (limits: Partial<ApiKeyRecord>) => keyWithLimits(handle, `Shared ${meters.length}`, limits);
     // A meter's flush announces its totals; the other meter has heard them once a listener
-    // subscribed after both (the bus calls a channel's listeners in order) hears them too.
+    // subscribed after both (the bus calls a channel's listeners in order) hears them too. A flush
+    // with nothing left to add announces nothing (the meter flushed near the quota by itself): a
+    // barrier notice published after it is heard only once every earlier notice has been.
     const flushHeard = async (meter: JournalMeter) => {
       let heard!: () => void;
       const notice = new Promise<void>((resolve) => (heard = resolve));
-      // This meter's notice: another's (a meter starting up) may arrive first on a busy machine.
+      const barrier = `barrier-${meter.instance}-${Math.random()}`;
       const unsubscribe = await bus.subscribe(usageTotals, (totals) => {
-        if (totals?.i === meter.instance) heard();
+        if (totals?.i === meter.instance || totals?.i === barrier) heard();
       });
       try {
         await meter.flush();
+        await publish(handle.db, usageTotals, { i: barrier, t: [], s: [], o: [] });
         await notice;
       } finally {
         unsubscribe();
