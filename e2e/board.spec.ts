@@ -266,7 +266,13 @@ test("the event page charts each market's line movement and shows the event as i
   await expect(slider).toBeEnabled();
   await slider.focus();
   const label = `as of ${clockTime(past)}`;
-  for (let step = 0; step < 600 && (await chosen.textContent()) !== label; step++) await slider.press("ArrowLeft");
+  // Each step waits for the label to move on: read before it did, one step too many would pass the moment.
+  for (let step = 0; step < 600; step++) {
+    const shown = await chosen.textContent();
+    if (shown === label) break;
+    await slider.press("ArrowLeft");
+    await expect(chosen).not.toHaveText(shown ?? "");
+  }
   await expect(chosen).toHaveText(label);
   await expect(page.getByTestId("past-moment")).toHaveText(`As of ${clockTime(past)} — the past`);
   await expect(page.getByTestId("event-score")).toContainText("0 – 0");

@@ -104,7 +104,9 @@ test("an admin cannot revoke another organisation's key by posting its id", asyn
   await orgA.page.getByRole("button", { name: "I have stored it" }).click();
   const aItem = orgA.page.getByTestId("key-item");
   // Put B's key id into A's revoke form, as a hand-made POST would.
-  await aItem.locator('input[name="keyId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id!), bKeyId);
+  await aItem
+    .locator('form:has(button:text("Revoke key")) input[name="keyId"]')
+    .evaluate((input, id) => ((input as HTMLInputElement).value = id!), bKeyId);
   await aItem.getByRole("button", { name: /^Revoke…/ }).click();
   await orgA.page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(aItem.getByRole("alert")).toHaveText(`No key ${bKeyId} in this organisation.`);
