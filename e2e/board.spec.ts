@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
 import { clockTime } from "../components/board/past-moment.ts";
 import { eventChange, liveEvent, market, priceChange } from "../testing/feed-updates.ts";
+import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // The live board and the event page, as viewers use them: a server of this suite's own, fed
 // through the provider ingest, followed by real Chromium on a desktop and a phone.
@@ -42,14 +43,7 @@ const winnerCells = (page: Page, id: string) =>
   row(page, id).locator('[data-market-type="match_winner"] [data-testid="price"]');
 
 async function checkPage(page: Page, name: string, project: string): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectFitsAndAccessible(page, name);
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     if (scheme === "dark") {

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { openSse } from "../testing/sse.ts";
+import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // The console's whole journey, as a new organisation's admin would walk it, with a screenshot of
 // every page. Each run signs up a fresh organisation, so desktop and phone never share state.
@@ -13,18 +13,9 @@ function unique(label: string): string {
 }
 
 async function shot(page: Page, name: string, project: string): Promise<void> {
-  // Every console page fits the screen it is on, the phone's too, without sideways scrolling.
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
   // Client navigations set the title a moment after the content; axe checks it too.
   await expect(page).toHaveTitle(/Sports Event Data/);
-  // And passes axe's WCAG 2.1 A and AA checks (labels, contrast, names, landmarks).
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectFitsAndAccessible(page, name);
   await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
 }
 

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // Rolling a production key in the console, as the demo organisation's admin (a verified licence on
 // the Pro plan) does it: the successor is shown once, and both keys are in the list, the old one
@@ -19,14 +19,7 @@ test.afterAll(async () => {
 });
 
 async function checkPage(page: Page, name: string, project: string): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectFitsAndAccessible(page, name);
   await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
 }
 

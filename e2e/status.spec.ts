@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // The public status page as anyone sees it, without signing in: each component's state now and its
 // availability, the latencies measured, and the same figures as /status.json.
@@ -19,14 +19,7 @@ test("the status page shows every component's state and availability, as its JSO
   // The embedded server's simulator has live events: their sports' feeds are listed too.
   await expect(page.locator('[data-component^="feed:"]').first()).toBeVisible();
   await expect(page.getByTestId("status-latency")).toContainText("REST latency, median");
-  await page.getByRole("link", { name: "/status.json" }).isVisible();
+  await expect(page.getByRole("link", { name: "/status.json" })).toBeVisible();
   await page.screenshot({ path: `e2e/screenshots/status-${testInfo.project.name}.png`, fullPage: true });
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, "the status page scrolls sideways").toBeLessThanOrEqual(0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectFitsAndAccessible(page, "the status page");
 });

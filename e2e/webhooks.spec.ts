@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect as baseExpect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test } from "@playwright/test";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
@@ -11,6 +10,7 @@ import { reviewLicence, setLicence } from "../lib/licences.ts";
 import { seed } from "../seeds/index.ts";
 import { withDatabase } from "../testing/organisations.ts";
 import { startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // Usage alerts and webhooks in the console: real requests take a key past 80 % of its quota and
 // the console shows the banner; the admin adds an endpoint (its secret shown once) and sends it a
@@ -84,17 +84,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function axeClean(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, "the page scrolls sideways").toBeLessThanOrEqual(0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 test("a key past 80 % of its quota raises the banner; an endpoint is added, its secret shown once, and tested", async ({
   page,
 }, testInfo) => {
@@ -117,7 +106,7 @@ test("a key past 80 % of its quota raises the banner; an endpoint is added, its 
   }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId("usage-alert-banner")).toContainText("8 of 10 requests");
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
-  await axeClean(page);
+  await expectFitsAndAccessible(page, "the Webhooks page");
 
   await page.getByLabel("Endpoint URL").fill(receiverUrl);
   await page.getByRole("button", { name: "Add endpoint" }).click();
@@ -125,7 +114,7 @@ test("a key past 80 % of its quota raises the banner; an endpoint is added, its 
   await expect(shown).toContainText("this is the only time it is shown");
   const secret = await page.getByTestId("shown-secret").inputValue();
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-  await axeClean(page);
+  await expectFitsAndAccessible(page, "the Webhooks page");
   await page.getByRole("button", { name: "I have stored it" }).click();
   await expect(shown).toHaveCount(0);
   const endpoint = page.getByTestId("endpoint-item");
@@ -141,7 +130,7 @@ test("a key past 80 % of its quota raises the banner; an endpoint is added, its 
   await expect(page.getByTestId("delivery").first()).toContainText("webhook.test");
   await expect(page.getByTestId("delivery").first()).toContainText("204 in");
   expect(received).toBeGreaterThanOrEqual(1);
-  await axeClean(page);
+  await expectFitsAndAccessible(page, "the Webhooks page");
   await page.screenshot({ path: `e2e/screenshots/console-webhooks-${testInfo.project.name}.png`, fullPage: true });
   // Reloading shows the endpoint, never its secret again.
   await page.reload();

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, type ReactNode } from "react";
 import { CopyButton } from "@/components/console/copy-button";
+import { SecretText } from "@/components/console/secret-text";
 import { buttonClass } from "@/components/console/form";
 import { formatDay } from "@/components/console/format";
 import type { ShownOnceKey } from "@/lib/console/actions";
@@ -35,20 +36,7 @@ export function ShowOnce({
         Copy it now and store it somewhere safe. This is the only time it is shown: we keep only a hash of it, so nobody
         can show it to you again. If you lose it, revoke it and create another.
       </p>
-      <label htmlFor="shown-key" className="mt-3 block text-sm font-medium text-slate-900">
-        Key
-      </label>
-      <textarea
-        id="shown-key"
-        data-testid="shown-key"
-        readOnly
-        rows={2}
-        value={created.key}
-        onFocus={(e) => e.currentTarget.select()}
-        className="mt-1 block w-full resize-none rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900"
-        autoComplete="off"
-        spellCheck={false}
-      />
+      <SecretText id="shown-key" label="Key" value={created.key} testId="shown-key" />
       <p className="mt-2 text-sm text-slate-800">
         Covers {created.sports.join(", ")}
         {created.expiresAt ? `; expires ${formatDay(created.expiresAt)}` : ""}. Use it as{" "}

@@ -10,6 +10,7 @@ import {
   setWebhookEnabledAction,
 } from "@/app/console/webhook-actions";
 import { CopyButton } from "@/components/console/copy-button";
+import { SecretText } from "@/components/console/secret-text";
 import { buttonClass, Field, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
 import type { ShownOnceSecret } from "@/lib/console/webhooks";
 
@@ -33,20 +34,7 @@ function SecretShownOnce({ shown, onDone }: { shown: ShownOnceSecret; onDone: ()
         Copy it now into your receiver: this is the only time it is shown. Messages are signed with it as Standard
         Webhooks (the <code>webhook-signature</code> header).
       </p>
-      <label htmlFor="shown-secret" className="mt-3 block text-sm font-medium text-slate-900">
-        Secret
-      </label>
-      <textarea
-        id="shown-secret"
-        data-testid="shown-secret"
-        readOnly
-        rows={2}
-        value={shown.secret}
-        onFocus={(e) => e.currentTarget.select()}
-        className="mt-1 block w-full resize-none rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900"
-        autoComplete="off"
-        spellCheck={false}
-      />
+      <SecretText id="shown-secret" label="Secret" value={shown.secret} testId="shown-secret" />
       <div className="mt-3 flex flex-wrap gap-2">
         <CopyButton value={shown.secret} label="Copy secret" />
         <button type="button" className={buttonClass} onClick={onDone}>

@@ -1,0 +1,22 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** The page fits its screen, the phone's too, without sideways scrolling. */
+export async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+/** It fits its screen and passes axe's WCAG 2.1 A and AA checks (labels, contrast, names, landmarks). */
+export async function expectFitsAndAccessible(page: Page, name: string): Promise<void> {
+  await expectNoSidewaysScroll(page, name);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `${name}: axe`,
+  ).toEqual([]);
+}
