@@ -14,6 +14,7 @@ export default defineConfig({
             "components/**/*.test.ts",
             "seeds/**/*.test.ts",
             "bench/**/*.test.ts",
+            "proof/**/*.test.ts",
             "scripts/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "packages/*/scripts/**/*.test.ts",

@@ -1,16 +1,15 @@
-import { request, type ClientRequest } from "node:http";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { OPERATOR } from "../lib/audit.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
-import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { revokeKey } from "../lib/keys/index.ts";
 import { seed } from "../seeds/index.ts";
 import { FEED_TOKEN, postUpdates } from "../testing/feed.ts";
-import { keyOnOwnPlan, productionKeys, storedRequests } from "../testing/organisations.ts";
-import { sseReader } from "../testing/sse.ts";
-import { liveSoccer, priceChange } from "../bench/data.ts";
+import { keyOnOwnPlan, productionKeys } from "../testing/organisations.ts";
+import { liveSoccer } from "../bench/data.ts";
+import { ANSWER_LIMIT_MS, judgeAnswers, judgeStreams } from "./judge.ts";
+import { ApiClient, ask, FeedDriver, Follower } from "./load.ts";
 import { startPostgresCluster, type PostgresCluster } from "./postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "./scale-out.ts";
@@ -20,7 +19,7 @@ import { startScaleOut, type ScaleOut } from "./scale-out.ts";
 // answered and what it received, and faults one after another, each followed by recovery:
 // PostgreSQL stopped and started, PostgreSQL hung (SIGSTOP) and resumed, an instance killed and
 // started again, a rolling restart (SIGTERM), and a key revoked while in use. Then a checker
-// judges the histories (see `judge`).
+// judges the histories (proof/judge.ts).
 
 export type FaultOptions = {
   /** One of each fault, held briefly (inside `npm test`); else each twice, held longer. */
@@ -63,9 +62,7 @@ export type FaultReport = {
 
 const API_CLIENTS = 4;
 const CLIENT_PAUSE_MS = 40;
-const CLIENT_TIMEOUT_MS = 10_000;
-// Past this, an answer during a fault is a hang: the pipeline waits 2 s for the database at most.
-const ANSWER_LIMIT_MS = 5_000;
+const PATHS = ["/api/v1/events?sport=soccer", "/api/v1/odds?sport=soccer"];
 const FOLLOWERS = 3;
 // Keys no instance has read before a fault of the database (two such faults, each twice at most).
 const NEWCOMERS = 4;
@@ -86,208 +83,6 @@ const PLAN = {
   monthlyPriceCents: null,
   ordinal: 98,
 };
-
-// ---------------------------------------------------------------------------------------------
-// Histories.
-
-type Answer = { at: number; ms: number; status: number; code?: string; retryAfter?: string; error?: string };
-
-class ApiClient {
-  readonly answers: Answer[] = [];
-  private running = true;
-  private done: Promise<void> | undefined;
-
-  readonly name: string;
-  readonly keyId: string;
-  private readonly url: string;
-  private readonly key: string;
-
-  constructor(name: string, url: string, key: string, keyId: string) {
-    this.name = name;
-    this.url = url;
-    this.key = key;
-    this.keyId = keyId;
-  }
-
-  start(): void {
-    this.done = (async () => {
-      let n = 0;
-      while (this.running) {
-        const path = n++ % 2 === 0 ? "/api/v1/events?sport=soccer" : "/api/v1/odds?sport=soccer";
-        this.answers.push(await ask(`${this.url}${path}`, this.key));
-        await sleep(CLIENT_PAUSE_MS);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.done;
-  }
-}
-
-async function ask(url: string, key: string): Promise<Answer> {
-  const at = Date.now();
-  try {
-    const response = await fetch(url, {
-      headers: { authorization: `Bearer ${key}` },
-      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    let body: { code?: string } = {};
-    try {
-      body = JSON.parse(text) as { code?: string };
-    } catch {
-      // not ours: nginx's own page (a 502 when no instance answered)
-    }
-    return {
-      at,
-      ms: Date.now() - at,
-      status: response.status,
-      code: body.code,
-      retryAfter: response.headers.get("retry-after") ?? undefined,
-    };
-  } catch (error) {
-    return { at, ms: Date.now() - at, status: 0, error: (error as Error).name };
-  }
-}
-
-type Message = { id?: number; event: string; resync: boolean; at: number };
-
-/** Follows one stream through its failures: reconnects with Last-Event-ID after 250 ms, as EventSource does. */
-class Follower {
-  readonly messages: Message[] = [];
-  readonly refusals: { at: number; status: number; code?: string }[] = [];
-  readonly endings: number[] = [];
-  reconnects = 0;
-  private lastId: number | undefined;
-  private request: ClientRequest | undefined;
-  private running = true;
-
-  readonly name: string;
-  private readonly url: string;
-  private readonly key: string;
-  /** Stop reconnecting after a 401 (a revoked key's follower). */
-  private readonly stopOnRefusal: boolean;
-
-  constructor(name: string, url: string, key: string, stopOnRefusal = false) {
-    this.name = name;
-    this.url = url;
-    this.key = key;
-    this.stopOnRefusal = stopOnRefusal;
-  }
-
-  start(): void {
-    this.connect();
-  }
-
-  private connect(): void {
-    if (!this.running) return;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: "text/event-stream" };
-    if (this.lastId !== undefined) headers["last-event-id"] = String(this.lastId);
-    // Once per connection, however it ended: a stream cut short (an instance killed) ends with
-    // 'error' and 'close', not 'end'.
-    let ended = false;
-    const again = () => {
-      if (ended) return;
-      ended = true;
-      this.endings.push(Date.now());
-      if (!this.running) return;
-      this.reconnects++;
-      setTimeout(() => this.connect(), 250);
-    };
-    const req = request(this.url, { headers, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => {
-          let code: string | undefined;
-          try {
-            code = (JSON.parse(body) as { code?: string }).code;
-          } catch {
-            code = undefined;
-          }
-          this.refusals.push({ at: Date.now(), status: res.statusCode!, code });
-          if (this.stopOnRefusal && res.statusCode === 401) this.running = false;
-          again();
-        });
-        return;
-      }
-      const parser = sseReader({
-        onMessage: ({ id, event, data }) => {
-          let resync = false;
-          try {
-            resync = (JSON.parse(data) as { resync?: boolean }).resync === true;
-          } catch {
-            // a message that is not JSON would be a finding of the stream suite, not this one
-          }
-          this.messages.push({ id, event, resync, at: Date.now() });
-          if (id !== undefined) this.lastId = id;
-        },
-      });
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => parser.feed(chunk));
-      res.on("error", () => undefined);
-      res.on("close", again);
-    });
-    req.on("error", () => {
-      again();
-    });
-    this.request = req;
-    req.end();
-  }
-
-  get last(): number | undefined {
-    return this.lastId;
-  }
-
-  stop(): void {
-    this.running = false;
-    this.request?.destroy();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The feed: one market of the followed event and the others changing, through nginx.
-
-class FeedDriver {
-  private sequence = 10;
-  private running = true;
-  private done: Promise<void> | undefined;
-  applied = 0;
-  refused = 0;
-
-  private readonly url: string;
-  private readonly initial: FeedUpdate[];
-
-  constructor(url: string, initial: FeedUpdate[]) {
-    this.url = url;
-    this.initial = initial;
-  }
-
-  start(): void {
-    this.done = (async () => {
-      let n = 0;
-      while (this.running) {
-        const change = priceChange(this.initial[n++ % this.initial.length]!, ++this.sequence);
-        try {
-          const { status } = await postUpdates(this.url, [change], { timeoutMs: CLIENT_TIMEOUT_MS });
-          if (status === 200) this.applied++;
-          else this.refused++;
-        } catch {
-          this.refused++;
-        }
-        await sleep(CHANGE_EVERY_MS);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.done;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The run.
@@ -381,14 +176,20 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
       throw new Error("the first batch of events was refused");
 
     for (let i = 0; i < API_CLIENTS; i++) {
-      clients.push(new ApiClient(`api client ${i + 1}`, cluster.url, keys[i]!.key, keys[i]!.keyId));
+      clients.push(
+        new ApiClient(`api client ${i + 1}`, cluster.url, keys[i]!.key, keys[i]!.keyId, PATHS, {
+          pauseMs: CLIENT_PAUSE_MS,
+        }),
+      );
     }
     for (let i = 0; i < FOLLOWERS; i++) {
       followers.push(
-        new Follower(`follower ${i + 1}`, `${cluster.url}/api/v1/events/${FOLLOWED}/stream`, streamKey.key),
+        new Follower(`follower ${i + 1}`, `${cluster.url}/api/v1/events/${FOLLOWED}/stream`, streamKey.key, {
+          timed: true,
+        }),
       );
     }
-    driver = new FeedDriver(cluster.url, world);
+    driver = new FeedDriver(cluster.url, world, { batch: 1, everyMs: CHANGE_EVERY_MS });
     driver.start();
     for (const client of clients) client.start();
     for (const follower of followers) follower.start();
@@ -443,10 +244,7 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
       await sleep(options.short ? 1_000 : 3_000);
       const ended = Date.now();
       const during = clients.flatMap((c) => c.answers.filter((a) => a.at >= began && a.at < ended));
-      const messages = followers.reduce(
-        (n, f) => n + f.messages.filter((m) => m.at >= began && m.at < ended).length,
-        0,
-      );
+      const messages = followers.reduce((n, f) => n + f.messagesBetween(began, ended), 0);
       figures.push({
         fault: fault.name,
         seconds: (ended - began) / 1000,
@@ -465,7 +263,7 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
       "revoked key's follower",
       `${cluster.instances[1]!.url}/api/v1/events/${FOLLOWED}/stream`,
       revokedKey.key,
-      true,
+      { stopOnRefusal: true },
     );
     revokedFollower.start();
     await sleep(1_000);
@@ -528,7 +326,12 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
       await handle.db.execute(sql`select revision from event_revisions where event_id = ${FOLLOWED} order by revision`),
     ).map((r) => Number(r.revision));
 
-    const totals = await judge({ handle, clients, followers, revisions, kills: options.short ? 1 : 2, findings });
+    const answers = await judgeAnswers(handle.db, clients, options.short ? 1 : 2, findings);
+    const streams = judgeStreams(
+      followers.map((follower) => ({ follower, revisions })),
+      findings,
+    );
+    const totals = { ...answers, ...streams };
     return { faults: figures, totals, revocation, findings };
   } finally {
     await driver?.stop();
@@ -538,131 +341,6 @@ export async function runFaultSuite(options: FaultOptions): Promise<FaultReport>
     await handle?.close();
     pg.destroy();
   }
-}
-
-/**
- * The checker. Answers: a 200, or a 503 `unavailable` with Retry-After, within ANSWER_LIMIT_MS;
- * never a 500, a 502 or no answer. Streams: ids strictly increasing on every follower, and every
- * revision of the followed event it did not receive covered by a snapshot after it (a resync, or
- * the first snapshot of a new connection). Counts: what the database holds for each key at least
- * the 200s its client saw, and at most those plus the requests that got no answer (one an
- * instance counted before it was killed) and one per kill (a GET nginx retried on the other).
- */
-async function judge(input: {
-  handle: DatabaseHandle;
-  clients: ApiClient[];
-  followers: Follower[];
-  revisions: number[];
-  kills: number;
-  findings: Finding[];
-}): Promise<FaultReport["totals"]> {
-  const { handle, clients, followers, revisions, findings } = input;
-  let requests = 0;
-  let unavailable = 0;
-  let admitted = 0;
-  let stored = 0;
-  let lost = 0;
-  let overCounted = 0;
-  let overCountBound = 0;
-  for (const client of clients) {
-    requests += client.answers.length;
-    const wrong = client.answers.filter(
-      (a) => !(a.status === 200 || (a.status === 503 && a.code === "unavailable" && a.retryAfter !== undefined)),
-    );
-    const slow = client.answers.filter((a) => a.ms > ANSWER_LIMIT_MS);
-    unavailable += client.answers.filter((a) => a.status === 503).length;
-    if (wrong.length) {
-      const kinds = [
-        ...new Set(wrong.map((a) => `${a.status}${a.code ? ` ${a.code}` : ""}${a.error ? ` ${a.error}` : ""}`)),
-      ];
-      findings.push({
-        check: client.name,
-        problem: `${wrong.length} answers neither 200 nor 503 unavailable with Retry-After`,
-        detail: kinds.join(", "),
-      });
-    }
-    if (slow.length)
-      findings.push({ check: client.name, problem: `${slow.length} answers took longer than ${ANSWER_LIMIT_MS} ms` });
-    const seen = client.answers.filter((a) => a.status === 200).length;
-    const unanswered = client.answers.filter((a) => a.status === 0 || a.status === 502).length;
-    const count = await storedRequests(handle.db, client.keyId);
-    admitted += seen;
-    stored += count;
-    const bound = unanswered + input.kills;
-    overCountBound += bound;
-    if (count < seen) {
-      lost += seen - count;
-      findings.push({
-        check: client.name,
-        problem: `${seen - count} answered requests were not counted`,
-        detail: `seen ${seen}, stored ${count}`,
-      });
-    } else {
-      overCounted += count - seen;
-      if (count - seen > bound) {
-        findings.push({
-          check: client.name,
-          problem: `counted ${count - seen} more than it answered (bound ${bound})`,
-          detail: `seen ${seen}, stored ${count}`,
-        });
-      }
-    }
-  }
-
-  let messages = 0;
-  let missed = 0;
-  let resyncs = 0;
-  let reconnects = 0;
-  const known = new Set(revisions);
-  for (const follower of followers) {
-    messages += follower.messages.length;
-    reconnects += follower.reconnects;
-    const withIds = follower.messages.filter((m) => m.id !== undefined);
-    resyncs += withIds.filter((m) => m.resync).length;
-    const received = new Set(withIds.map((m) => m.id!));
-    let previous: number | undefined;
-    for (const message of withIds) {
-      if (previous !== undefined && message.id! <= previous) {
-        findings.push({ check: follower.name, problem: `id ${message.id} came after ${previous}` });
-      }
-      // A snapshot stands for everything up to its id; any other message must follow on without a gap.
-      if (previous !== undefined && message.event !== "snapshot") {
-        const skipped = revisions.filter((r) => r > previous! && r < message.id! && !received.has(r));
-        if (skipped.length) {
-          missed += skipped.length;
-          findings.push({
-            check: follower.name,
-            problem: `revisions ${skipped.join(", ")} of ${FOLLOWED} missed without a resync`,
-          });
-        }
-      }
-      if (message.event !== "snapshot" && !known.has(message.id!)) {
-        findings.push({ check: follower.name, problem: `id ${message.id} is not a revision of ${FOLLOWED}` });
-      }
-      previous = message.id;
-    }
-    const last = revisions.at(-1);
-    if (last !== undefined && (previous ?? 0) < last) {
-      missed += revisions.filter((r) => r > (previous ?? 0)).length;
-      findings.push({
-        check: follower.name,
-        problem: `never received revision ${last}, the followed event's last (its last id: ${previous})`,
-      });
-    }
-  }
-  return {
-    requests,
-    unavailable,
-    messages,
-    missed,
-    resyncs,
-    reconnects,
-    admitted,
-    stored,
-    lost,
-    overCounted,
-    overCountBound,
-  };
 }
 
 export function formatFaultReport(report: FaultReport): string {
