@@ -205,8 +205,9 @@ export class Follower {
 }
 
 /**
- * The provider: `batch` price changes of the live events every `everyMs`, posted to the ingest.
- * Keeps the revision each change made, by event, from the ingest's answers.
+ * The provider: `batch` price changes of the live events every `everyMs`, posted to the ingest, one
+ * post at a time (a slow answer makes the next post larger). Keeps the revision each change made,
+ * by event, from the ingest's answers.
  */
 export class FeedDriver {
   private sequence = 10;
@@ -229,11 +230,21 @@ export class FeedDriver {
   start(): void {
     this.done = (async () => {
       let n = 0;
-      let next = Date.now();
+      let sent = 0;
+      const began = Date.now();
+      const { batch, everyMs } = this.pace;
       while (this.running) {
-        const changes = Array.from({ length: this.pace.batch }, () =>
+        // What the pace owes by now, so that slow answers do not slow the feed (ten batches at most).
+        const due = (Math.floor((Date.now() - began) / everyMs) + 1) * batch;
+        const count = Math.min(due - sent, batch * 10);
+        if (count <= 0) {
+          await sleep(began + (sent / batch) * everyMs - Date.now());
+          continue;
+        }
+        const changes = Array.from({ length: count }, () =>
           priceChange(this.initial[n++ % this.initial.length]!, ++this.sequence),
         );
+        sent += count;
         try {
           const answer = await postUpdates(this.url, changes, { timeoutMs: CLIENT_TIMEOUT_MS });
           if (answer.status === 200) {
@@ -249,10 +260,6 @@ export class FeedDriver {
         } catch {
           this.refused += changes.length;
         }
-        next += this.pace.everyMs;
-        const wait = next - Date.now();
-        if (wait > 0) await sleep(wait);
-        else next = Date.now();
       }
     })();
   }
