@@ -24,8 +24,10 @@ export async function addWebhookAction(_: unknown, form: FormData): Promise<Acti
 }
 
 export async function rotateWebhookSecretAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceSecret>> {
-  return runAction(form, "Secret rotated: messages are signed with the new one from now on.", (db, user, fields) =>
-    rotateWebhookSecretFor(db, user, fields, { at: now() }),
+  return runAction(
+    form,
+    "Secret rotated: messages are signed with the new one from now on, and with the old one too for 24 hours while your receiver changes over.",
+    (db, user, fields) => rotateWebhookSecretFor(db, user, fields, { at: now() }),
   );
 }
 

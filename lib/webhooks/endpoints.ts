@@ -1,5 +1,6 @@
 import "#server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { recordAudit, type Actor } from "../audit.ts";
 import { rowsOf, type Database } from "../db/index.ts";
@@ -69,7 +70,7 @@ async function changeEndpoint(
   db: Database,
   orgId: string | null,
   endpointId: string,
-  change: Partial<typeof webhookEndpoints.$inferInsert>,
+  change: PgUpdateSetSource<typeof webhookEndpoints>,
   audit: { action: "webhook.secret_rotated" | "webhook.disabled" | "webhook.enabled"; actor: Actor },
 ): Promise<EndpointSummary & { orgId: string }> {
   const scope = orgId
@@ -94,7 +95,13 @@ async function changeEndpoint(
   });
 }
 
-/** A new secret for the endpoint, at once: the next delivery is signed with it. Shown this once. */
+/** How long a rotated secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * A new secret for the endpoint, shown this once: every delivery is signed with it from now on,
+ * and with the one it replaces for SECRET_OVERLAP_MS more.
+ */
 export async function rotateSecret(
   db: Database,
   orgId: string | null,
@@ -105,7 +112,13 @@ export async function rotateSecret(
     db,
     orgId,
     endpointId,
-    { secret: options.secret, secretRotatedAt: options.at },
+    {
+      secret: options.secret,
+      secretRotatedAt: options.at,
+      // The value before this update: SET reads the row as it was.
+      previousSecret: sql`${webhookEndpoints.secret}`,
+      previousSecretUntil: new Date(options.at.getTime() + SECRET_OVERLAP_MS),
+    },
     { action: "webhook.secret_rotated", actor: options.actor },
   );
   return { endpoint, secret: options.secret };

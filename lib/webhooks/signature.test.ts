@@ -6,9 +6,19 @@ describe("Standard Webhooks signatures", () => {
   it("are accepted by the standard's own verifier, and refused for another body or secret", () => {
     const secret = newSecret();
     const body = JSON.stringify({ type: "webhook.test", timestamp: "2026-11-26T10:00:00.000Z", data: {} });
-    const headers = signedHeaders(secret, "msg_1", new Date(), body);
+    const headers = signedHeaders([secret], "msg_1", new Date(), body);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(body.replace("test", "tost"), headers)).toThrow();
+    expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
+  });
+
+  it("carry a signature per secret while a rotated one overlaps: either secret verifies, no other", () => {
+    const [current, previous] = [newSecret(), newSecret()];
+    const body = JSON.stringify({ type: "webhook.test", timestamp: "2026-11-26T10:00:00.000Z", data: {} });
+    const headers = signedHeaders([current, previous], "msg_2", new Date(), body);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
   });
 

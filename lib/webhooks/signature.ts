@@ -17,13 +17,16 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
-/** The headers of one attempt to deliver a message, signed at `at`. */
-export function signedHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+/**
+ * The headers of one attempt to deliver a message, signed at `at` with each of `secrets` (the
+ * current one, and a rotated one while its overlap lasts): receivers accept any signature that matches.
+ */
+export function signedHeaders(secrets: readonly string[], id: string, at: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     "content-type": "application/json",
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": signature(secret, id, timestamp, body),
+    "webhook-signature": secrets.map((secret) => signature(secret, id, timestamp, body)).join(" "),
   };
 }

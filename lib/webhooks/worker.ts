@@ -5,6 +5,7 @@ import { logger } from "../log/index.ts";
 import { refusedUrl } from "./addresses.ts";
 import type { UsageAlerts } from "./alerts.ts";
 import { queueEvent } from "./events.ts";
+import { post } from "./post.ts";
 import { nextAttemptAt } from "./schedule.ts";
 import { signedHeaders } from "./signature.ts";
 
@@ -26,7 +27,16 @@ const EXPIRY_NOTICE_MS = 7 * 86_400_000;
 /** How long the log keeps a message that is no longer tried, with its attempts. */
 export const LOG_RETENTION_MS = 30 * 86_400_000;
 
-type Due = { id: string; body: string; attempts: number; created_at: string | Date; url: string; secret: string };
+type Due = {
+  id: string;
+  body: string;
+  attempts: number;
+  created_at: string | Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | Date | null;
+};
 
 /**
  * Records usage alerts off the request path, announces keys expiring within 7 days, and posts the
@@ -177,7 +187,7 @@ export class WebhookWorker {
           order by d2.next_attempt_at
           limit ${BATCH}
           for update of d2 skip locked)
-        returning d.id, d.body, d.attempts, d.created_at, e.url, e.secret`),
+        returning d.id, d.body, d.attempts, d.created_at, e.url, e.secret, e.previous_secret, e.previous_secret_until`),
     );
   }
 
@@ -192,15 +202,16 @@ export class WebhookWorker {
       if (refused) {
         error = `The URL ${refused}`;
       } else {
-        const response = await fetch(message.url, {
-          method: "POST",
-          headers: signedHeaders(message.secret, message.id, started, message.body),
-          body: message.body,
-          redirect: "manual",
+        const overlapping =
+          message.previous_secret !== null &&
+          message.previous_secret_until !== null &&
+          new Date(message.previous_secret_until) > started;
+        const secrets = overlapping ? [message.secret, message.previous_secret!] : [message.secret];
+        // Redirects are not followed: a receiver's answer is its status, wherever it points.
+        statusCode = await post(message.url, signedHeaders(secrets, message.id, started, message.body), message.body, {
+          allowPrivate: this.settings.allowPrivate,
           signal: AbortSignal.any([this.aborts.signal, AbortSignal.timeout(this.settings.timeoutMs)]),
         });
-        statusCode = response.status;
-        await response.body?.cancel();
       }
     } catch (failure) {
       // Stopping: the lease runs out, and another instance (or this one, started again) posts it.
@@ -227,9 +238,10 @@ export class WebhookWorker {
 
 const time = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
-/** A fetch failure's own reason (fetch says only "fetch failed"). */
+/** Why an attempt got no answer, in a word where there is one (ECONNREFUSED, EPRIVATE). */
 function causeOf(error: Error): string {
-  if (error.name === "TimeoutError") return "No answer within the timeout";
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
+  const cause = (error as { cause?: { name?: string } }).cause;
+  if (error.name === "TimeoutError" || cause?.name === "TimeoutError") return "No answer within the timeout";
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EPRIVATE" ? error.message : (code ?? error.message);
 }

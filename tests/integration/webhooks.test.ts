@@ -6,7 +6,7 @@ import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, type Database } from "../../lib/db/index.ts";
 import { SPORTS } from "../../lib/db/schema/index.ts";
 import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
-import { addEndpoint, listDeliveries, sendTest } from "../../lib/webhooks/endpoints.ts";
+import { addEndpoint, listDeliveries, rotateSecret, sendTest } from "../../lib/webhooks/endpoints.ts";
 import { newSecret } from "../../lib/webhooks/signature.ts";
 import { seed } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase, type TestDatabase } from "../../testing/databases.ts";
@@ -208,6 +208,42 @@ describeEachBackend("usage alerts and webhooks on $name", (backend) => {
     expect(delivery).toMatchObject({ id: made.deliveryId, state: "delivered", attempts: 4, nextAttemptAt: null });
     expect(delivery!.log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 500, 204]);
     expect(delivery!.log.every((attempt) => attempt.latencyMs >= 0 && attempt.error === null)).toBe(true);
+  });
+
+  it("signs with the old secret beside the new one for a day after a rotation, then with the new one only", async () => {
+    const hooks = await receiver();
+    receivers.push(hooks);
+    const made = await onDatabase(database(), (db) => organisation(db, 1_000, hooks.url));
+    // Rotated at `at`, a test message queued, and posted by a server started for it.
+    const rotateAndPost = async (at: Date, count: number) => {
+      const secret = await onDatabase(database(), async (db) => {
+        const rotated = await rotateSecret(db, made.orgId, made.endpointId, {
+          actor: OPERATOR,
+          at,
+          secret: newSecret(),
+        });
+        recordSecret(rotated.secret);
+        await sendTest(db, made.orgId, made.endpointId, { actor: OPERATOR, at: new Date() });
+        return rotated.secret;
+      });
+      const server = await startServer(serverEnv(database()));
+      try {
+        await until(() => hooks.received.length === count, "the test message");
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      return { secret, message: hooks.received[count - 1]! };
+    };
+    const rotated = await rotateAndPost(new Date(), 1);
+    expect(String(rotated.message.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(verified(made.secret, rotated.message).type).toBe("webhook.test");
+    expect(verified(rotated.secret, rotated.message).type).toBe("webhook.test");
+
+    // Rotated again 25 hours ago: the secret it replaced no longer signs.
+    const latest = await rotateAndPost(new Date(Date.now() - 25 * 3_600_000), 2);
+    expect(String(latest.message.headers["webhook-signature"]).split(" ")).toHaveLength(1);
+    expect(verified(latest.secret, latest.message).type).toBe("webhook.test");
+    expect(() => verified(rotated.secret, latest.message)).toThrow();
   });
 });
 

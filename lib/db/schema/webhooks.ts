@@ -87,6 +87,10 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     secretRotatedAt: timestampTz("secret_rotated_at"),
+    // The secret a rotation replaced, still signing beside the new one until then, so that
+    // receivers can change theirs without refusing a message meanwhile.
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: timestampTz("previous_secret_until"),
   },
   (t) => [index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt)],
 );
