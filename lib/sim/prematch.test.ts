@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SPORTS } from "../db/schema/index.ts";
 import type { FeedUpdate } from "../feed/schemas.ts";
-import { eventsFated, runToEnd, simPlan } from "../../testing/sim-events.ts";
+import { eventsFated, runToEnd } from "../../testing/sim-events.ts";
 import { LADDER } from "./ladder.ts";
 import { twoWay, overUnder, oneWinner } from "./model.ts";
 import { PREMATCH_TYPES, prematchQuotes } from "./prematch.ts";
-import { SimulatedEvent } from "./simulated-event.ts";
 
 // Pre-match markets: open from the announcement, moving with the market and the lineups, and the
 // same markets carrying on in play from the last pre-match price.
