@@ -130,10 +130,31 @@ export function figuresOf(sport: Sport, records: GameRecord[]): Figure[] {
   const add = (name: string, measured: number, reference: number, tolerance: number, source = ref.source) =>
     out.push({ name, measured, reference, tolerance, source });
   add(ref.scoring[0], mean(records.map((r) => r.home + r.away)), ref.scoring[1], ref.scoring[2]);
-  if (ref.home) add("home win %", share(records, (r) => r.home > r.away), ...ref.home);
-  if (ref.draw) add(sport === "soccer" ? "draw %" : "tie %", share(records, (r) => r.home === r.away), ...ref.draw);
-  if (ref.extra) add(ref.extra[0], share(records, (r) => r.extra), ref.extra[1], ref.extra[2]);
-  if (sport === "american-football") add("won by exactly 3 %", share(records, (r) => Math.abs(r.home - r.away) === 3), ...NFL_BY_THREE);
+  if (ref.home)
+    add(
+      "home win %",
+      share(records, (r) => r.home > r.away),
+      ...ref.home,
+    );
+  if (ref.draw)
+    add(
+      sport === "soccer" ? "draw %" : "tie %",
+      share(records, (r) => r.home === r.away),
+      ...ref.draw,
+    );
+  if (ref.extra)
+    add(
+      ref.extra[0],
+      share(records, (r) => r.extra),
+      ref.extra[1],
+      ref.extra[2],
+    );
+  if (sport === "american-football")
+    add(
+      "won by exactly 3 %",
+      share(records, (r) => Math.abs(r.home - r.away) === 3),
+      ...NFL_BY_THREE,
+    );
   const priced = "as priced at the opening line";
   const winners = records.map((r) => r.winner);
   const favourite = (o: Opening) => o.probabilities.indexOf(Math.max(...o.probabilities));
@@ -145,11 +166,19 @@ export function figuresOf(sport: Sport, records: GameRecord[]): Figure[] {
     priced,
   );
   const totals = records.map((r) => r.total);
-  add("opening total over %", share(records, (r) => r.total.results[0] === "won"), 100 * mean(totals.map((o) => o.probabilities[0]!)), 3, priced);
+  add(
+    "opening total over %",
+    share(records, (r) => r.total.results[0] === "won"),
+    100 * mean(totals.map((o) => o.probabilities[0]!)),
+    3,
+    priced,
+  );
   // A fair price returns minus the margin; the tolerance is the issue's ±5 points.
   const margin = (o: Opening[]) => -100 * (1 - 1 / mean(o.map((x) => x.prices.reduce((s, p) => s + 1 / p, 0))));
   const keys = winners[0]!.prices.length === 3 ? ["home", "draw", "away"] : ["home", "away"];
-  keys.forEach((key, i) => add(`return backing ${key} %`, returnOf(winners, i), margin(winners), 5, "minus the margin"));
+  keys.forEach((key, i) =>
+    add(`return backing ${key} %`, returnOf(winners, i), margin(winners), 5, "minus the margin"),
+  );
   add("return backing over %", returnOf(totals, 0), margin(totals), 5, "minus the margin");
   add("return backing under %", returnOf(totals, 1), margin(totals), 5, "minus the margin");
   return out;
