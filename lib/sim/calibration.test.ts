@@ -15,8 +15,6 @@ describe.each(CALIBRATED)("%s over a seeded batch of games", (sport) => {
 
   it("scores, wins at home, draws and goes to overtime as its league does, and prices its openings as it plays", () => {
     for (const figure of figuresOf(sport, records)) {
-      // The exactly-three share is short of the NFL's (docs/simulator.md); asserted below for what it is.
-      if (figure.name === "won by exactly 3 %") continue;
       const shown = `${figure.name}: ${figure.measured.toFixed(2)} against ${figure.reference.toFixed(2)}`;
       expect(Math.abs(figure.measured - figure.reference), shown).toBeLessThanOrEqual(figure.tolerance * WIDER);
     }

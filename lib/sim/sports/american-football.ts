@@ -46,10 +46,10 @@ export type FootballState = {
 
 /** The extra field-goal chance of a drive: in overtime, or late when a kick wins or ties. */
 function kickingLift(s: FootballState): number {
-  if (s.period === 5) return 0.4;
+  if (s.period === 5) return 0.3;
   if (s.period < 4 || s.clock > 600) return 0;
   const behind = s.points[1 - s.offense]! - s.points[s.offense]!;
-  return behind === 0 ? 0.5 : behind === 3 ? 0.3 : 0;
+  return behind === 0 ? 0.5 : behind === 3 ? 0.45 : 0;
 }
 
 /**
@@ -61,15 +61,18 @@ function scoreEffect(s: FootballState): { q: number; touchdown: number } {
   if (s.period < 3 || s.period > 4) return { q: 1, touchdown: 0 };
   const lead = s.points[s.offense]! - s.points[1 - s.offense]!;
   const q = 1 - SCORE_EFFECT * Math.max(-2, Math.min(2, lead / 7));
-  const needsTouchdown = s.period === 4 && s.clock <= 420 && lead === -4;
-  return { q, touchdown: needsTouchdown ? 0.15 : 0 };
+  // Four down, a touchdown wins by three; ten or eleven down against a defence guarding the lead,
+  // a late touchdown only closes the gap to three or four.
+  const late = s.period === 4 && s.clock <= 420;
+  const needsTouchdown = late && (lead === -4 || lead === -7 || lead === -10 || lead === -11);
+  return { q, touchdown: needsTouchdown ? 0.2 : 0 };
 }
 
 function startDrive(s: FootballState, rng: { next(): number; int(a: number, b: number): number }): void {
   const effect = scoreEffect(s);
   const q = s.strength[s.offense] * effect.q;
   const roll = rng.next();
-  const touchdown = 0.225 * q + effect.touchdown;
+  const touchdown = 0.221 * q + effect.touchdown;
   const fieldGoal = touchdown + 0.157 * q + kickingLift(s);
   s.driveResult =
     roll < touchdown
