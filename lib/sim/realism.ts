@@ -183,3 +183,23 @@ export function figuresOf(sport: Sport, records: GameRecord[]): Figure[] {
   add("return backing under %", returnOf(totals, 1), margin(totals), 5, "minus the margin");
   return out;
 }
+
+/** Every outcome of the opening result markets by the decile of its priced chance: mean priced and share won, in %. */
+export function calibrationByDecile(
+  records: GameRecord[],
+): { decile: number; priced: number; won: number; n: number }[] {
+  const buckets = Array.from({ length: 10 }, () => ({ priced: 0, won: 0, n: 0 }));
+  for (const { winner } of records)
+    winner.probabilities.forEach((p, i) => {
+      const bucket = buckets[Math.min(9, Math.floor(p * 10))]!;
+      bucket.priced += p;
+      bucket.won += winner.results[i] === "won" ? 1 : 0;
+      bucket.n++;
+    });
+  return buckets.map((b, decile) => ({
+    decile,
+    priced: (100 * b.priced) / Math.max(1, b.n),
+    won: (100 * b.won) / Math.max(1, b.n),
+    n: b.n,
+  }));
+}
