@@ -59,15 +59,23 @@ export const outcomeSchema = z.strictObject({
     ),
 });
 
-export const marketSchema = z.strictObject({
-  id: text(64),
-  type: marketTypeSchema,
-  name: text(120),
-  line: z.number().min(-1000).max(1000).nullable(),
-  status: z.enum(MARKET_STATUSES).describe("settled once every outcome is won, lost or void"),
-  outcomes: z.array(outcomeSchema).min(2).max(40),
-  updated_at: timestamp,
-});
+export const marketSchema = z
+  .strictObject({
+    id: text(64),
+    type: marketTypeSchema,
+    name: text(120),
+    line: z.number().min(-1000).max(1000).nullable(),
+    status: z.enum(MARKET_STATUSES).describe("settled once every outcome is won, lost or void"),
+    outcomes: z.array(outcomeSchema).min(2).max(40),
+    updated_at: timestamp,
+  })
+  .describe(
+    "A market of an event. Markets open before kickoff too (pre-match: the result, the handicap, the main total, " +
+      "both teams to score), and at kickoff the same market, with the same id, carries on in play from its last " +
+      "pre-match price; markets such as the next goal open in play. A market has no phase of its own: the event's " +
+      "`status` says whether it is pre-match (`upcoming`, suspended while `postponed`) or in play. GET /odds and the " +
+      "board stream list events in play only; an event's pre-match markets are on its own stream and in its market history.",
+  );
 export type MarketState = z.infer<typeof marketSchema>;
 
 export const playerSchema = z.strictObject({

@@ -3,14 +3,15 @@ import type { FeedUpdate } from "../feed/schemas.ts";
 import type { GameView, MarketQuote, SportModel } from "./model.ts";
 import { lineupOf } from "./names.ts";
 import { pricesWithMargin } from "./ladder.ts";
+import { PREMATCH_REFRESH, PrematchMarket, prematchQuotes } from "./prematch.ts";
 import { seededRandom, type Random } from "./random.ts";
 import { decidedResults, resultsAtEnd, type Result } from "./settlement.ts";
 import { MODELS } from "./sports/index.ts";
 
 // One simulated event from announcement to the end: the sport's model for play, and around it
-// the lifecycle every sport shares (lineups an hour before, now and then a postponement, a
-// cancellation or a suspension, markets suspended for a moment after a score, settled as the game
-// decides them, and voided when the event is abandoned). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
+// the lifecycle every sport shares (pre-match markets from the announcement, lineups an hour
+// before, now and then a postponement, a cancellation or a suspension, markets suspended for a
+// moment after a score, settled as the game decides them, and voided when the event is abandoned). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
 
 /** A market as the simulator sends it: the ingest sets `updated_at`. */
 type MarketDraft = Omit<Market, "updated_at">;
@@ -47,6 +48,7 @@ export class SimulatedEvent {
   readonly fate: Fate;
   private readonly model: SportModel<unknown>;
   private readonly rng: Random;
+  private readonly prematch: PrematchMarket;
   private game: unknown;
   private readonly suspendAfter: number; // seconds of play before a suspension, if the fate has one
   private readonly suspensionLength: number;
@@ -81,6 +83,9 @@ export class SimulatedEvent {
     this.game = this.model.create(this.rng, fateRng.normal() * 0.6);
     if (this.fate === "postponed") this.kickoffSecond = POSTPONEMENT;
     this.second = SimulatedEvent.FIRST_SECOND;
+    this.prematch = new PrematchMarket(plan.seed);
+    // Announced with its pre-match markets open.
+    this.refreshPrematch();
   }
 
   get done(): boolean {
@@ -115,23 +120,32 @@ export class SimulatedEvent {
     if (this.status === "upcoming" || this.status === "postponed") {
       if (this.fate === "cancelled" && t >= CANCELLED_AT) {
         this.status = "cancelled";
+        this.refreshPrematch();
         return;
       }
       if (this.fate === "postponed" && this.status === "upcoming" && t >= POSTPONED_AT && t < RESCHEDULED_AT) {
         this.status = "postponed";
+        this.refreshPrematch();
         return;
       }
-      if (this.status === "postponed" && t >= RESCHEDULED_AT) this.status = "upcoming";
+      let news = false;
+      if (this.status === "postponed" && t >= RESCHEDULED_AT) {
+        this.status = "upcoming";
+        news = true;
+      }
       if (!this.lineupsPublished && t >= this.kickoffSecond - LINEUPS_BEFORE && this.status === "upcoming") {
         this.lineupsPublished = true;
         this.pendingLineups = {
           home: lineupOf(this.plan.sport, this.plan.home),
           away: lineupOf(this.plan.sport, this.plan.away),
         };
+        news = true;
       }
       if (this.status === "upcoming" && t >= this.kickoffSecond) {
         this.status = "live";
         this.refreshMarkets();
+      } else if (news || (t - SimulatedEvent.FIRST_SECOND) % PREMATCH_REFRESH === 0) {
+        this.refreshPrematch();
       }
       return;
     }
@@ -169,6 +183,25 @@ export class SimulatedEvent {
       return { score: { home: 0, away: 0 }, clock: "", period: "", stats: [] };
     }
     return this.model.view(this.game);
+  }
+
+  /**
+   * The pre-match markets before kickoff: open while the event is upcoming, suspended while it is
+   * postponed, void when it is cancelled. The in-play markets (the same ones, and those that only
+   * open in play) are priced from kickoff on by refreshMarkets.
+   */
+  private refreshPrematch(): void {
+    const steps = Math.floor((this.second - SimulatedEvent.FIRST_SECOND) / PREMATCH_REFRESH);
+    const error = this.prematch.error(steps, this.kickoffSecond - this.second, this.lineupsPublished);
+    const sides = { home: this.plan.home, away: this.plan.away };
+    const cancelled = this.status === "cancelled";
+    for (const quote of prematchQuotes(this.model.quotes(this.game, sides), error)) {
+      const id = `${this.plan.id}:${quote.key}`;
+      const previous = this.markets.get(id);
+      if (previous?.status === "settled") continue;
+      const results = cancelled ? quote.outcomes.map(() => "void" as const) : null;
+      this.update(id, this.market(id, quote, previous, results, this.status === "postponed"));
+    }
   }
 
   private refreshMarkets(): void {

@@ -61,6 +61,27 @@ describeEachBackend("the simulator on $name", (backend) => {
       ).toBe(true);
   });
 
+  it("stores pre-match markets on upcoming events, and their history from before kickoff, through the same ingest", async () => {
+    const upcoming = rowsOf<{ sport: string; markets: { type: string; status: string }[] }>(
+      await handle.db.execute(sql`select sport, markets from events where status = 'upcoming'`),
+    );
+    for (const sport of SPORTS) {
+      const offered = upcoming.filter((e) => e.sport === sport && e.markets.length > 0);
+      expect(offered.length, sport).toBeGreaterThan(0);
+      for (const event of offered)
+        expect(event.markets.filter((m) => m.type === "match_winner" && m.status === "open").length, sport).toBe(1);
+    }
+    // Events that went live during the run: their markets' history starts before the kickoff revision.
+    const [{ n }] = rowsOf<{ n: number }>(
+      await handle.db.execute(
+        sql`select count(distinct m.event_id)::int as n from event_revisions m join event_revisions l
+              on l.event_id = m.event_id and l.kind = 'event' and l.state->>'status' = 'live'
+            where m.kind = 'markets' and m.revision < l.revision`,
+      ),
+    ) as [{ n: number }];
+    expect(n).toBeGreaterThan(10);
+  });
+
   it("stores a history in which every event moves only along the contract's transitions", async () => {
     const rows = rowsOf<{ event_id: string; status: EventStatus }>(
       await handle.db.execute(

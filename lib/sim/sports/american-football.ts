@@ -1,13 +1,22 @@
 import { clockDown, quarterPeriod, stat, type SportModel } from "../model.ts";
 import { halfLine, pointsQuotes } from "./points.ts";
 
-// Four 15-minute quarters of drives. Each drive's result is drawn when it starts (touchdown, field
-// goal, safety, or a punt or turnover), it then uses up game clock, and scores when it ends.
-// Overtime is 10 minutes where the first score wins; a scoreless overtime ends level.
+// Four 15-minute quarters of drives, about 22 a game. Each drive's result is drawn when it starts
+// (touchdown, field goal, safety, or a punt or turnover), it then uses up game clock, and scores
+// when it ends. Late in a close game, and in overtime, a side in range kicks the field goal more
+// often, which is what makes three the commonest margin. Overtime is 10 minutes where the first
+// score wins; a scoreless overtime ends level. Figures: docs/simulator.md.
 const QUARTER = 15 * 60;
 const OVERTIME = 10 * 60;
 const CLOCK_RUNS = 0.33;
-const MEAN_POINTS = 22.5;
+/** Points a side of strength 1 scores in a game, as the model plays it (measured). */
+const MEAN_POINTS = 22.8;
+/** The share of the sides' difference in strength that the score effects leave in the margin. */
+const MARGIN_KEPT = 0.92;
+/** The home side's lift in scoring, and the away side's loss: about two points a game. */
+const HOME = 0.045;
+/** The drop in a drive's scoring chance per touchdown of lead, in the second half. */
+const SCORE_EFFECT = 0.1;
 
 type Pair = [number, number];
 type DriveResult = "touchdown" | "field goal" | "safety" | "punt" | "turnover";
@@ -35,20 +44,47 @@ export type FootballState = {
   edge: number;
 };
 
+/** The extra field-goal chance of a drive: in overtime, or late when a kick wins or ties. */
+function kickingLift(s: FootballState): number {
+  if (s.period === 5) return 0.3;
+  if (s.period < 4 || s.clock > 600) return 0;
+  const behind = s.points[1 - s.offense]! - s.points[s.offense]!;
+  return behind === 0 ? 0.5 : behind === 3 ? 0.45 : 0;
+}
+
+/**
+ * How the score shapes a drive in the second half: a side ahead plays safe and a side behind
+ * presses, so games stay closer than independent drives would leave them; late, a side that needs
+ * a touchdown goes for one.
+ */
+function scoreEffect(s: FootballState): { q: number; touchdown: number } {
+  if (s.period < 3 || s.period > 4) return { q: 1, touchdown: 0 };
+  const lead = s.points[s.offense]! - s.points[1 - s.offense]!;
+  const q = 1 - SCORE_EFFECT * Math.max(-2, Math.min(2, lead / 7));
+  // Four down, a touchdown wins by three; ten or eleven down against a defence guarding the lead,
+  // a late touchdown only closes the gap to three or four.
+  const late = s.period === 4 && s.clock <= 420;
+  const needsTouchdown = late && (lead === -4 || lead === -7 || lead === -10 || lead === -11);
+  return { q, touchdown: needsTouchdown ? 0.2 : 0 };
+}
+
 function startDrive(s: FootballState, rng: { next(): number; int(a: number, b: number): number }): void {
-  const q = s.strength[s.offense];
+  const effect = scoreEffect(s);
+  const q = s.strength[s.offense] * effect.q;
   const roll = rng.next();
+  const touchdown = 0.221 * q + effect.touchdown;
+  const fieldGoal = touchdown + 0.157 * q + kickingLift(s);
   s.driveResult =
-    roll < 0.21 * q
+    roll < touchdown
       ? "touchdown"
-      : roll < 0.35 * q
+      : roll < fieldGoal
         ? "field goal"
-        : roll < 0.36 * q
+        : roll < fieldGoal + 0.005 * q
           ? "safety"
-          : roll < 0.5
+          : roll < fieldGoal + 0.12
             ? "turnover"
             : "punt";
-  s.driveLeft = rng.int(90, 330);
+  s.driveLeft = rng.int(55, 260);
   s.driveYards =
     s.driveResult === "touchdown"
       ? rng.int(45, 85)
@@ -56,6 +92,20 @@ function startDrive(s: FootballState, rng: { next(): number; int(a: number, b: n
         ? rng.int(25, 60)
         : rng.int(-5, 40);
 }
+
+/**
+ * The points each side is expected to score from `perTeam` for a side of strength 1: the score
+ * effects pull the sides a tenth of the way together (measured).
+ */
+function expectedPoints(strength: Pair, perTeam: number): Pair {
+  const mean = (strength[0] + strength[1]) / 2;
+  const lean = ((strength[0] - strength[1]) / 2) * MARGIN_KEPT;
+  return [perTeam * (mean + lean), perTeam * (mean - lean)];
+}
+const expectedMargin = (strength: Pair) => {
+  const [home, away] = expectedPoints(strength, MEAN_POINTS);
+  return home - away;
+};
 
 function gameSecondsLeft(s: FootballState): number {
   if (s.over) return 0;
@@ -66,6 +116,9 @@ export const americanFootball: SportModel<FootballState> = {
   sport: "american-football",
   typicalDuration: (4 * QUARTER) / CLOCK_RUNS + 13 * 60 + 2 * 120,
   create(rng, edge) {
+    // How high-scoring the matchup is, on top of the sides' strengths.
+    const pace = 1 + 0.05 * rng.normal();
+    const strength: Pair = [(1 + HOME) * (1 + 0.08 * edge) * pace, (1 - HOME) * (1 - 0.08 * edge) * pace];
     const s: FootballState = {
       period: 1,
       inBreak: false,
@@ -76,7 +129,7 @@ export const americanFootball: SportModel<FootballState> = {
       driveLeft: 0,
       driveResult: "punt",
       driveYards: 0,
-      strength: [1 + 0.08 * edge, 1 - 0.08 * edge],
+      strength,
       points: [0, 0],
       touchdowns: [0, 0],
       fieldGoals: [0, 0],
@@ -85,8 +138,8 @@ export const americanFootball: SportModel<FootballState> = {
       safeties: [0, 0],
       turnovers: [0, 0],
       yards: [0, 0],
-      handicapLine: -halfLine(3.5 * edge),
-      totalLine: halfLine(2 * MEAN_POINTS + 4 * rng.normal()),
+      handicapLine: -halfLine(expectedMargin(strength)),
+      totalLine: halfLine(MEAN_POINTS * (strength[0] + strength[1])),
       edge,
     };
     startDrive(s, rng);
@@ -170,13 +223,13 @@ export const americanFootball: SportModel<FootballState> = {
   },
   quotes(s, sides) {
     const share = gameSecondsLeft(s) / (4 * QUARTER);
-    const perTeam = MEAN_POINTS * share;
+    const [home, away] = expectedPoints(s.strength, MEAN_POINTS * share);
     return pointsQuotes({
       sides,
       score: s.points,
-      expected: [perTeam * s.strength[0], perTeam * s.strength[1]],
-      sdMargin: 13.5 * Math.sqrt(share),
-      sdTotal: 13 * Math.sqrt(share),
+      expected: [home, away],
+      sdMargin: 11.7 * Math.sqrt(share),
+      sdTotal: 14.2 * Math.sqrt(share),
       handicapLine: s.handicapLine,
       totalLine: s.totalLine,
       totalName: "Total points",

@@ -6,6 +6,10 @@ import { pointsQuotes } from "./points.ts";
 // extra innings start with a runner on second. There is no game clock.
 const HALF_BREAK = 150;
 const RUNS_PER_HALF = 0.5;
+/** Runs grow faster than hitting (more runners on base for each hit): as strength to this power (measured). */
+const RUNS_POWER = 1.77;
+/** The home side's lift in hitting, and the away side's loss: about a third of a run a game. */
+const HOME = 0.02;
 
 type Pair = [number, number];
 export type BaseballState = {
@@ -78,7 +82,7 @@ export const baseball: SportModel<BaseballState> = {
       outs: 0,
       bases: [false, false, false],
       paLeft: rng.int(60, 200),
-      strength: [1 + 0.06 * edge, 1 - 0.06 * edge],
+      strength: [(1 + HOME) * (1 + 0.06 * edge), (1 - HOME) * (1 - 0.06 * edge)],
       runs: [0, 0],
       hits: [0, 0],
       homeRuns: [0, 0],
@@ -116,10 +120,10 @@ export const baseball: SportModel<BaseballState> = {
     } else if (roll < 0.23 * q) {
       s.hits[side]++;
       runs = advance(s, 1, rng);
-    } else if (roll < 0.315) {
+    } else if (roll < 0.23 * q + 0.085) {
       s.walks[side]++;
       runs = walk(s);
-    } else if (roll < 0.327) {
+    } else if (roll < 0.23 * q + 0.097) {
       s.errors[side === 0 ? 1 : 0]++;
       runs = advance(s, 1, rng);
     } else {
@@ -172,11 +176,14 @@ export const baseball: SportModel<BaseballState> = {
   },
   quotes(s, sides) {
     const [home, away] = halfInningsLeft(s);
-    const spread = Math.sqrt((home + away) * 0.95);
+    const spread = Math.sqrt((home + away) * 1.05);
     return pointsQuotes({
       sides,
       score: s.runs,
-      expected: [home * RUNS_PER_HALF * s.strength[0], away * RUNS_PER_HALF * s.strength[1]],
+      expected: [
+        home * RUNS_PER_HALF * s.strength[0] ** RUNS_POWER,
+        away * RUNS_PER_HALF * s.strength[1] ** RUNS_POWER,
+      ],
       sdMargin: spread,
       sdTotal: spread,
       handicapLine: -1.5,
@@ -184,6 +191,8 @@ export const baseball: SportModel<BaseballState> = {
       totalName: "Total runs",
       tieHome: 0.5 + 0.05 * Math.tanh(s.edge),
       over: s.over,
+      // Runs are skewed: a game's median total lies about a third of a run below its mean (measured).
+      totalSkew: (0.35 * (home + away)) / 17.5,
     });
   },
 };

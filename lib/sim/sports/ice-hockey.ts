@@ -4,11 +4,19 @@ import { nextGoalMarkets } from "./next-goal.ts";
 
 // Three 20-minute periods with a stopping clock, goals as a Poisson process (about 3 a side),
 // penalties that give the other side a power play, then 5 minutes of sudden-death overtime and a
-// shootout whose winner is credited one goal, as in the NHL.
+// shootout whose winner is credited one goal, as in the NHL. A side behind presses and a side ahead
+// sits back, so games end level after regulation about as often as in the NHL. The prices take
+// the power plays' goals into account (figures in docs/simulator.md).
 const PERIOD = 20 * 60;
 const OVERTIME = 5 * 60;
 const INTERMISSION = 18 * 60;
 const CLOCK_RUNS = 0.5; // share of real seconds in which the game clock runs
+/** Each side's rate at even strength, home and away, per game. */
+const EVEN_STRENGTH: Pair = [2.65, 2.4];
+/** The goals the power plays add, as a share of the even-strength rate (measured). */
+const POWER_PLAY_LIFT = 1.14;
+/** A side behind scores this much faster, a side ahead this much slower. */
+const CATCH_UP = 0.2;
 
 type Pair = [number, number];
 type Phase = "P1" | "Intermission 1" | "P2" | "Intermission 2" | "P3" | "End of regulation" | "OT" | "SO" | "Final";
@@ -42,7 +50,10 @@ export const iceHockey: SportModel<HockeyState> = {
     return {
       phase: "P1",
       clock: PERIOD,
-      goalRate: [perSecond(3.2 * Math.exp(0.2 * edge)), perSecond(2.9 * Math.exp(-0.2 * edge))],
+      goalRate: [
+        perSecond(EVEN_STRENGTH[0] * Math.exp(0.2 * edge)),
+        perSecond(EVEN_STRENGTH[1] * Math.exp(-0.2 * edge)),
+      ],
       goals: [0, 0],
       scorers: [],
       shots: [0, 0],
@@ -81,7 +92,9 @@ export const iceHockey: SportModel<HockeyState> = {
     for (const side of [0, 1] as const) {
       const other = side === 0 ? 1 : 0;
       const powerPlay = s.penaltyLeft[other] > 0 && s.penaltyLeft[side] === 0;
-      if (rng.chance(s.goalRate[side] * (powerPlay ? 2.5 : 1))) {
+      const lead = s.goals[side] - s.goals[other];
+      const score = lead < 0 ? 1 + CATCH_UP : lead > 0 ? 1 - CATCH_UP : 1;
+      if (rng.chance(s.goalRate[side] * score * (powerPlay ? 2.5 : 1))) {
         s.goals[side]++;
         s.scorers.push(side);
         s.shots[side]++;
@@ -131,11 +144,13 @@ export const iceHockey: SportModel<HockeyState> = {
   quotes(s, sides) {
     const over = s.phase === "Final";
     const left = regulationLeft(s);
-    const grid = finalScoreGrid(s.goals, [s.goalRate[0] * left, s.goalRate[1] * left]);
+    // The power plays' goals on top of even strength, on average.
+    const rate: Pair = [s.goalRate[0] * POWER_PLAY_LIFT, s.goalRate[1] * POWER_PLAY_LIFT];
+    const grid = finalScoreGrid(s.goals, [rate[0] * left, rate[1] * left]);
     // What overtime and the shootout give a side, from a tie at the end of regulation.
     const otLeft = s.phase === "OT" ? s.clock : OVERTIME;
-    const otHome = s.goalRate[0] * otLeft;
-    const otAway = s.goalRate[1] * otLeft;
+    const otHome = rate[0] * otLeft;
+    const otAway = rate[1] * otLeft;
     const otNone = Math.exp(-(otHome + otAway));
     const extraHome =
       s.phase === "SO" ? s.shootoutHome : (otHome / (otHome + otAway)) * (1 - otNone) + otNone * s.shootoutHome;
@@ -154,8 +169,8 @@ export const iceHockey: SportModel<HockeyState> = {
       }),
     );
     // The next goal: in what is left of regulation, or, from a tie, the one that decides it.
-    const regulationHome = s.phase === "OT" || s.phase === "SO" ? 0 : s.goalRate[0] * left;
-    const regulationAway = s.phase === "OT" || s.phase === "SO" ? 0 : s.goalRate[1] * left;
+    const regulationHome = s.phase === "OT" || s.phase === "SO" ? 0 : rate[0] * left;
+    const regulationAway = s.phase === "OT" || s.phase === "SO" ? 0 : rate[1] * left;
     const total = regulationHome + regulationAway;
     const quiet = Math.exp(-total);
     const tiedNow = s.goals[0] === s.goals[1] && !over;

@@ -18,6 +18,8 @@ export function pointsQuotes(input: {
   /** P(home wins) should the scores end level (overtime, extra innings). */
   tieHome: number;
   over: boolean;
+  /** How far the median of the points to come lies below their mean (a skewed count, as runs are). */
+  totalSkew?: number;
 }): MarketQuote[] {
   const { sides, score, expected, handicapLine, totalLine } = input;
   const margin = score[0] - score[1];
@@ -50,7 +52,9 @@ export function pointsQuotes(input: {
       "total",
       input.totalName,
       totalLine,
-      passed ? 1 : open(probabilityAbove(total, expected[0] + expected[1], sdTotal, totalLine)),
+      passed
+        ? 1
+        : open(probabilityAbove(total, expected[0] + expected[1] - (input.totalSkew ?? 0), sdTotal, totalLine)),
       passed || input.over ? total : undefined,
     ),
   ];

@@ -133,7 +133,7 @@ export const tennis: SportModel<TennisState> = {
   sport: "tennis",
   typicalDuration: 100 * 60,
   create(rng, edge) {
-    const skill = 0.03 * Math.tanh(edge);
+    const skill = 0.05 * Math.tanh(edge);
     return {
       sets: [[0, 0]],
       setsWon: [0, 0],

@@ -308,6 +308,7 @@ export interface components {
       status: "active" | "suspended" | "won" | "lost" | "void";
     };
     /**
+     * @description A market of an event. Markets open before kickoff too (pre-match: the result, the handicap, the main total, both teams to score), and at kickoff the same market, with the same id, carries on in play from its last pre-match price; markets such as the next goal open in play. A market has no phase of its own: the event's `status` says whether it is pre-match (`upcoming`, suspended while `postponed`) or in play. GET /odds and the board stream list events in play only; an event's pre-match markets are on its own stream and in its market history.
      * @example {
      *       "id": "soc-bdrn-983512:match_winner",
      *       "type": "match_winner",

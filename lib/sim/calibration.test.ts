@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import type { Sport } from "../db/schema/index.ts";
+import { figuresOf, playGames } from "./realism.ts";
+
+// The calibrated sports against the leagues' figures and their own opening prices, on a seeded
+// batch of games (the same every run): the figures of `npm run bench:realism` at a fraction of its
+// games, so each tolerance is widened by the square root of the smaller sample. Tennis and CS2
+// are not calibrated yet (docs/simulator.md).
+const GAMES = 600;
+const WIDER = Math.sqrt(2000 / GAMES);
+const CALIBRATED: Sport[] = ["soccer", "basketball", "american-football", "ice-hockey", "baseball"];
+
+describe.each(CALIBRATED)("%s over a seeded batch of games", (sport) => {
+  const records = playGames(sport, GAMES, "calibration");
+
+  it("scores, wins at home, draws and goes to overtime as its league does, and prices its openings as it plays", () => {
+    for (const figure of figuresOf(sport, records)) {
+      const shown = `${figure.name}: ${figure.measured.toFixed(2)} against ${figure.reference.toFixed(2)}`;
+      expect(Math.abs(figure.measured - figure.reference), shown).toBeLessThanOrEqual(figure.tolerance * WIDER);
+    }
+  });
+});
+
+describe("American football's margins", () => {
+  it("end by exactly three points more often than by any other margin", () => {
+    const margins = new Map<number, number>();
+    for (const { home, away } of playGames("american-football", GAMES, "calibration")) {
+      const margin = Math.abs(home - away);
+      margins.set(margin, (margins.get(margin) ?? 0) + 1);
+    }
+    const [commonest] = [...margins].sort((a, b) => b[1] - a[1])[0]!;
+    expect(commonest).toBe(3);
+    expect(margins.get(3)! / GAMES).toBeGreaterThan(0.1);
+  });
+});

@@ -1,0 +1,205 @@
+import type { Sport } from "../db/schema/index.ts";
+import { pricesWithMargin } from "./ladder.ts";
+import type { MarketQuote } from "./model.ts";
+import { seededRandom } from "./random.ts";
+import { resultsAtEnd, type Result } from "./settlement.ts";
+import { MODELS } from "./sports/index.ts";
+
+// The sport models played offline, game after game with no server, and measured against what
+// real leagues show: the figures behind `npm run bench:realism` and the calibration test.
+
+/** One opening market: its fair probabilities, its prices at the margin, and how it settled. */
+type Opening = { probabilities: number[]; prices: number[]; results: Result[] };
+export type GameRecord = {
+  home: number;
+  away: number;
+  /** Overtime, extra innings: play past regulation. */
+  extra: boolean;
+  winner: Opening;
+  total: Opening;
+};
+
+// The extra-time test per sport, looked at after every step (hockey's state forgets it at the end).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each model has its own state type
+const EXTRA: Record<Sport, (state: any) => boolean> = {
+  soccer: () => false,
+  basketball: (s: { period: number }) => s.period > 4,
+  "american-football": (s: { period: number }) => s.period > 4,
+  "ice-hockey": (s: { phase: string }) => s.phase === "OT" || s.phase === "SO",
+  baseball: (s: { inning: number }) => s.inning > 9,
+  tennis: () => false,
+  cs2: () => false,
+};
+const SIDES = { home: "Home", away: "Away" };
+const marginOf = (quote: MarketQuote) => (quote.outcomes.length > 2 ? 0.07 : 0.05);
+
+/** `games` games of a sport, each from its own seed, with the same spread of edges as the simulator's. */
+export function playGames(sport: Sport, games: number, seed = "realism"): GameRecord[] {
+  const model = MODELS[sport];
+  const records: GameRecord[] = [];
+  for (let i = 0; i < games; i++) {
+    const edge = seededRandom(`${seed}:${sport}:${i}:fate`).normal() * 0.6;
+    const rng = seededRandom(`${seed}:${sport}:${i}:play`);
+    const state = model.create(rng, edge);
+    const opening = model.quotes(state, SIDES);
+    let extra = false;
+    for (let steps = 0; !model.isOver(state); steps++) {
+      if (steps > 200_000) throw new Error(`${sport} game ${i} did not end`);
+      model.step(state, rng);
+      if (!extra && EXTRA[sport](state)) extra = true;
+    }
+    const final = model.quotes(state, SIDES);
+    const settle = (key: string): Opening => {
+      const open = opening.find((q) => q.key === key)!;
+      const probabilities = open.outcomes.map((o) => o.probability);
+      return {
+        probabilities,
+        prices: pricesWithMargin(probabilities, marginOf(open)),
+        results: resultsAtEnd(final.find((q) => q.key === key)!),
+      };
+    };
+    const score = model.view(state).score;
+    records.push({ home: score.home, away: score.away, extra, winner: settle("match_winner"), total: settle("total") });
+  }
+  return records;
+}
+
+/** A figure measured against its reference, PASS when within the tolerance. */
+export type Figure = { name: string; measured: number; reference: number; tolerance: number; source: string };
+export const passes = (f: Figure) => Math.abs(f.measured - f.reference) <= f.tolerance;
+
+const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
+const share = (records: GameRecord[], test: (r: GameRecord) => boolean) =>
+  (100 * records.filter(test).length) / Math.max(1, records.length);
+/** The mean return, in %, of a unit stake on outcome `i` of every opening market. */
+const returnOf = (openings: Opening[], i: number) =>
+  100 * mean(openings.map((o) => (o.results[i] === "won" ? o.prices[i]! - 1 : o.results[i] === "void" ? 0 : -1)));
+
+type Reference = {
+  source: string;
+  scoring: [label: string, value: number, tolerance: number];
+  home?: [value: number, tolerance: number];
+  draw?: [value: number, tolerance: number];
+  extra?: [label: string, value: number, tolerance: number];
+};
+
+/** What the leagues show, by source; the tolerances allow for a few thousand games' noise. */
+export const REFERENCES: Record<Sport, Reference> = {
+  soccer: {
+    source: "top European leagues, seasons 2015–16 to 2023–24",
+    scoring: ["goals per match", 2.75, 0.15],
+    home: [45, 3],
+    draw: [25, 3],
+  },
+  basketball: {
+    source: "NBA regular seasons 2021–22 to 2023–24",
+    scoring: ["points per game", 227, 5],
+    home: [56, 3],
+    extra: ["overtime %", 6, 2.5],
+  },
+  "american-football": {
+    source: "NFL regular seasons 2015–2024",
+    scoring: ["points per game", 45.5, 1.5],
+    home: [55, 3],
+    draw: [0.3, 0.4],
+    extra: ["overtime %", 6, 2.5],
+  },
+  "ice-hockey": {
+    source: "NHL regular seasons 2015–16 to 2023–24",
+    scoring: ["goals per game (shootout winner counted)", 6.0, 0.3],
+    home: [54, 3],
+    extra: ["overtime %", 23, 3],
+  },
+  baseball: {
+    source: "MLB regular seasons 2015–2024",
+    scoring: ["runs per game", 8.9, 0.6],
+    home: [53.5, 3],
+    extra: ["extra innings %", 8.5, 3],
+  },
+  tennis: { source: "ATP tour, best of three sets", scoring: ["sets per match", 2.36, 0.08] },
+  cs2: { source: "professional best-of-three series", scoring: ["maps per series", 2.4, 0.15] },
+};
+
+/** The exactly-three share of NFL margins (the field goal's mark on the sport). */
+const NFL_BY_THREE: [number, number] = [15, 2.5];
+
+/** Every figure of a sport's games against its reference; market figures against what was priced. */
+export function figuresOf(sport: Sport, records: GameRecord[]): Figure[] {
+  const ref = REFERENCES[sport];
+  const out: Figure[] = [];
+  const add = (name: string, measured: number, reference: number, tolerance: number, source = ref.source) =>
+    out.push({ name, measured, reference, tolerance, source });
+  add(ref.scoring[0], mean(records.map((r) => r.home + r.away)), ref.scoring[1], ref.scoring[2]);
+  if (ref.home)
+    add(
+      "home win %",
+      share(records, (r) => r.home > r.away),
+      ...ref.home,
+    );
+  if (ref.draw)
+    add(
+      sport === "soccer" ? "draw %" : "tie %",
+      share(records, (r) => r.home === r.away),
+      ...ref.draw,
+    );
+  if (ref.extra)
+    add(
+      ref.extra[0],
+      share(records, (r) => r.extra),
+      ref.extra[1],
+      ref.extra[2],
+    );
+  if (sport === "american-football")
+    add(
+      "won by exactly 3 %",
+      share(records, (r) => Math.abs(r.home - r.away) === 3),
+      ...NFL_BY_THREE,
+    );
+  const priced = "as priced at the opening line";
+  const winners = records.map((r) => r.winner);
+  const favourite = (o: Opening) => o.probabilities.indexOf(Math.max(...o.probabilities));
+  add(
+    "favourite wins %",
+    share(records, (r) => r.winner.results[favourite(r.winner)] === "won"),
+    100 * mean(winners.map((o) => o.probabilities[favourite(o)]!)),
+    3,
+    priced,
+  );
+  const totals = records.map((r) => r.total);
+  add(
+    "opening total over %",
+    share(records, (r) => r.total.results[0] === "won"),
+    100 * mean(totals.map((o) => o.probabilities[0]!)),
+    3,
+    priced,
+  );
+  // A fair price returns minus the margin; the tolerance is the issue's ±5 points.
+  const margin = (o: Opening[]) => -100 * (1 - 1 / mean(o.map((x) => x.prices.reduce((s, p) => s + 1 / p, 0))));
+  const keys = winners[0]!.prices.length === 3 ? ["home", "draw", "away"] : ["home", "away"];
+  keys.forEach((key, i) =>
+    add(`return backing ${key} %`, returnOf(winners, i), margin(winners), 5, "minus the margin"),
+  );
+  add("return backing over %", returnOf(totals, 0), margin(totals), 5, "minus the margin");
+  add("return backing under %", returnOf(totals, 1), margin(totals), 5, "minus the margin");
+  return out;
+}
+
+/** Every outcome of the opening result markets by the decile of its priced chance: mean priced and share won, in %. */
+export function calibrationByDecile(
+  records: GameRecord[],
+): { decile: number; priced: number; won: number; n: number }[] {
+  const buckets = Array.from({ length: 10 }, () => ({ priced: 0, won: 0, n: 0 }));
+  for (const { winner } of records)
+    winner.probabilities.forEach((p, i) => {
+      const bucket = buckets[Math.min(9, Math.floor(p * 10))]!;
+      bucket.priced += p;
+      bucket.won += winner.results[i] === "won" ? 1 : 0;
+      bucket.n++;
+    });
+  return buckets.map((b, decile) => ({
+    decile,
+    priced: (100 * b.priced) / Math.max(1, b.n),
+    won: (100 * b.won) / Math.max(1, b.n),
+    n: b.n,
+  }));
+}
