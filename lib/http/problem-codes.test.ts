@@ -29,7 +29,12 @@ function emittedCodes(): Map<string, string> {
     /\b(?:problemResponse|problemBody|fail)\(\s*\d{3},\s*"([a-z_]+)"/g,
     /\bnew ApiError\(\s*"([a-z_]+)"/g,
   ];
-  for (const file of [...sources("lib"), ...sources("app"), path.join(ROOT, "server.ts"), path.join(ROOT, "proxy.ts")]) {
+  for (const file of [
+    ...sources("lib"),
+    ...sources("app"),
+    path.join(ROOT, "server.ts"),
+    path.join(ROOT, "proxy.ts"),
+  ]) {
     const text = readFileSync(file, "utf8");
     for (const pattern of patterns) {
       for (const match of text.matchAll(pattern)) found.set(match[1]!, path.relative(ROOT, file));
@@ -44,7 +49,14 @@ describe("the reference page of error codes", () => {
   it("finds the codes the sources answer with, and each is in one of the two tables", () => {
     const emitted = emittedCodes();
     // The reading works: codes of each kind of emitter are among those found.
-    for (const code of ["not_found", "ip_not_allowed", "key_expired", "licence_inactive", "batch_too_large", "payload_too_large"]) {
+    for (const code of [
+      "not_found",
+      "ip_not_allowed",
+      "key_expired",
+      "licence_inactive",
+      "batch_too_large",
+      "payload_too_large",
+    ]) {
       expect(emitted.has(code), code).toBe(true);
     }
     for (const [code, file] of emitted) expect(TABLES[code], `${code} (answered in ${file})`).toBeDefined();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { rowsOf } from "../../lib/db/index.ts";
 import { requestLog } from "../../lib/db/schema/index.ts";
@@ -34,7 +34,10 @@ describeEachBackend("the request log on $name", { timeout: 120_000 }, (backend) 
   beforeAll(async () => {
     const env = database().env;
     org = await organisationWithKeys(env, `reqlog-${backend.name}`, { plan: "starter", sandboxSport: "soccer" });
-    other = await organisationWithKeys(env, `reqlog-other-${backend.name}`, { plan: "starter", sandboxSport: "soccer" });
+    other = await organisationWithKeys(env, `reqlog-other-${backend.name}`, {
+      plan: "starter",
+      sandboxSport: "soccer",
+    });
     recordSecret(QUERY_TOKEN);
     const now = Date.now();
     revoked = await withDatabase(env, async (db) => {
@@ -68,13 +71,16 @@ describeEachBackend("the request log on $name", { timeout: 120_000 }, (backend) 
         ids[name] = answer.headers.get("x-request-id")!;
         return answer.status;
       };
-      expect(await call("tokenInQuery", `/api/v1/events?limit=2&auth_token=${QUERY_TOKEN}`, org.production.key)).toBe(400);
+      expect(await call("tokenInQuery", `/api/v1/events?limit=2&auth_token=${QUERY_TOKEN}`, org.production.key)).toBe(
+        400,
+      );
       expect(await call("noSuchPath", "/api/v1/nowhere", org.production.key)).toBe(404);
       expect(await call("revoked", "/api/v1/events", revoked.key)).toBe(401);
       expect(await call("unknownKey", "/api/v1/events", "svc_sk_0000000000000000000000000000000")).toBe(401);
       expect(await call("noKey", "/api/v1/events")).toBe(401);
       expect(await call("otherOrg", "/api/v1/nowhere-else", other.production.key)).toBe(404);
-      for (let i = 0; i < ADMITTED; i++) expect(await call(`admitted${i}`, "/api/v1/events", org.production.key)).toBe(200);
+      for (let i = 0; i < ADMITTED; i++)
+        expect(await call(`admitted${i}`, "/api/v1/events", org.production.key)).toBe(200);
     } finally {
       // Stopping writes whatever the buffer still holds.
       await server.stop();
@@ -178,7 +184,9 @@ describeEachBackend("the request log on $name", { timeout: 120_000 }, (backend) 
   it("files a revoked key's requests under it, and requests with no known key nowhere", async () => {
     await withDatabase(database().env, async (db) => {
       const view = await requestLogFor(db, org.orgId, { key: revoked.id });
-      expect(view.rows.map((row) => [row.requestId, row.status, row.code])).toEqual([[ids.revoked, 401, "key_revoked"]]);
+      expect(view.rows.map((row) => [row.requestId, row.status, row.code])).toEqual([
+        [ids.revoked, 401, "key_revoked"],
+      ]);
       for (const name of ["unknownKey", "noKey"]) {
         const rows = rowsOf(await db.execute(sql`select 1 from request_log where request_id = ${ids[name]!}`));
         expect(rows, name).toEqual([]);

@@ -50,8 +50,8 @@ export default async function RequestsPage({
   return (
     <>
       <PageHeader title="Requests">
-        Your keys&apos; refused requests (4xx and 5xx), and the first answered request of each key in each minute, kept 7
-        days. Times are UTC; paths are shown without keys or tokens. Every error&apos;s{" "}
+        Your keys&apos; refused requests (4xx and 5xx), and the first answered request of each key in each minute, kept
+        7 days. Times are UTC; paths are shown without keys or tokens. Every error&apos;s{" "}
         <code className="rounded bg-slate-100 px-1">request_id</code> finds its request here.
       </PageHeader>
       <div role="search" aria-label="Search the request log" className="mb-6">
