@@ -119,11 +119,12 @@ export async function startApi(options: {
         // A request with no known key (none sent, or one that does not exist) has no one to be
         // shown to; a console member's reads are not a key's.
         const logged = trace.key ?? trace.refusedKey;
-        if (requestLog && logged) {
-          requestLog.record({
+        const at = Date.now();
+        if (requestLog && logged && requestLog.keeps(logged.id, response.status, at)) {
+          requestLog.add({
             orgId: logged.orgId,
             keyId: logged.id,
-            at: Date.now(),
+            at,
             method: request.method,
             path: request.path,
             query: request.query,
