@@ -20,6 +20,8 @@ import { StatusRecorder } from "./status/recorder.ts";
 import { StatusService } from "./status/service.ts";
 import type { StreamHub } from "./streams/hub.ts";
 import { prepareWebhooks, type Webhooks } from "./webhooks/index.ts";
+import { RequestLogRecorder } from "./request-log/recorder.ts";
+import { pruneRequestLog } from "./request-log/queries.ts";
 
 /** One running service: everything a request, a page or an action needs, composed once. */
 export type Instance = {
@@ -42,6 +44,8 @@ export type Instance = {
   status: StatusService;
   /** Usage alerts and the delivery of webhook messages. */
   webhooks: Webhooks;
+  /** Each key's refused requests and a sample of its admitted ones, written every second. */
+  requestLog: RequestLogRecorder;
   /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
   stop(): Promise<void>;
 };
@@ -62,12 +66,14 @@ export async function startInstance(config: Config): Promise<Instance> {
 
   const source =
     config.SIM === "on" ? new Simulator(database.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
-  const feed = await startFeed(database, config, { source });
+  // The leader's minute job prunes the request log with the feed's history.
+  const feed = await startFeed(database, config, { source, prune: (at) => pruneRequestLog(database.db, at) });
   const webhooks = await prepareWebhooks(database.db, config, now);
   const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now, webhooks.alerts.watch);
   webhooks.run(() => meter.rewatch());
   if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
   const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
+  const requestLog = new RequestLogRecorder(database.db);
   const keys = new KeyCache(keysOf(database.db));
   const recorder = new StatusRecorder(
     database.db,
@@ -90,7 +96,9 @@ export async function startInstance(config: Config): Promise<Instance> {
       recorder.observeRest(seconds);
       metrics?.observeRequest(route, status, seconds);
     },
+    requestLog,
   });
+  requestLog.start();
   recorder.start();
   if (metrics) watch(metrics, { feed, api, meter, database });
 
@@ -108,6 +116,7 @@ export async function startInstance(config: Config): Promise<Instance> {
     metrics,
     status: new StatusService(database, recorder, now),
     webhooks,
+    requestLog,
     stop: () => stopInstance(instance, feed, recorder),
   };
   slot.instance = instance;
@@ -117,9 +126,10 @@ export async function startInstance(config: Config): Promise<Instance> {
 async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
   if (slot.instance === instance) slot.instance = undefined;
   recorder.stop();
-  // The API first (its streams, key following and meter's last flush), then the webhooks (recording
-  // the last requests' alerts), then the feed, then the data.
+  // The API first (its streams, key following and meter's last flush), the request log's last rows,
+  // then the webhooks (recording the last requests' alerts), then the feed, then the data.
   await instance.api.close();
+  await instance.requestLog.close();
   await instance.webhooks.stop();
   await feed.stop();
   await instance.database.close();

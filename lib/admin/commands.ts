@@ -26,6 +26,7 @@ import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
 import { resetPassword } from "../users.ts";
 import { INCIDENT_OPTIONS, INCIDENT_USAGE, runIncidentCommand } from "./incidents.ts";
 import { runWebhookCommand, WEBHOOK_USAGE } from "./webhook-commands.ts";
+import { REQUESTS_OPTIONS, REQUESTS_USAGE, runRequestsCommand } from "./request-commands.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -50,6 +51,7 @@ Commands:
   key list --org ORG
   user reset-password --email EMAIL
 ${WEBHOOK_USAGE}
+${REQUESTS_USAGE}
 ${INCIDENT_USAGE}
 
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
@@ -85,6 +87,7 @@ const OPTIONS = {
   url: text,
   set: text,
   ...INCIDENT_OPTIONS,
+  ...REQUESTS_OPTIONS,
   json: flag,
   help: flag,
 };
@@ -181,6 +184,8 @@ async function run(db: Database, command: string, options: Options, settings: Se
   }
   const incident = await runIncidentCommand(db, command, options, at, required);
   if (incident) return incident;
+  const requests = await runRequestsCommand(db, command, options, required);
+  if (requests) return requests;
   switch (command) {
     case "org create": {
       const org = await createOrganisation(

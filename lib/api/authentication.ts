@@ -160,6 +160,7 @@ function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: Api
   throw new ApiError(
     "ip_not_allowed",
     `This key is limited to ${key.allowList.networks.join(", ")}; the request came from ${address}. The key's IP allowlist is set in the console.`,
+    { refusedKey: known(key) },
   );
 }
 
@@ -200,12 +201,15 @@ function usableKey(key: ApiKeyRecord | null, at: Date): ApiKeyRecord {
   if (key.revokedAt) {
     throw new ApiError("key_revoked", `This key was revoked on ${key.revokedAt.toISOString()}.`, {
       headers: INVALID_TOKEN,
+      refusedKey: known(key),
     });
   }
   if (key.expiresAt && key.expiresAt <= at) {
-    throw new ApiError("key_expired", expiredDetail(key), { headers: INVALID_TOKEN });
+    throw new ApiError("key_expired", expiredDetail(key), { headers: INVALID_TOKEN, refusedKey: known(key) });
   }
   const licence = keyLicenceRefusal(key, at);
-  if (licence !== null) throw new ApiError("licence_inactive", licence);
+  if (licence !== null) throw new ApiError("licence_inactive", licence, { refusedKey: known(key) });
   return key;
 }
+
+const known = (key: ApiKeyRecord) => ({ id: key.id, orgId: key.orgId });

@@ -8,7 +8,13 @@ export type ParamError = { param: string; message: string };
 export class ApiError extends Error {
   override name = "ApiError";
   readonly code: ApiErrorCode;
-  readonly options: { errors?: ParamError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> };
+  readonly options: {
+    errors?: ParamError[];
+    headers?: Record<string, string>;
+    extensions?: Record<string, unknown>;
+    /** The known key this refuses, never sent: the request log files the request under it. */
+    refusedKey?: { id: string; orgId: string };
+  };
 
   constructor(code: ApiErrorCode, message: string, options: ApiError["options"] = {}) {
     super(message);

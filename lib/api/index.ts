@@ -26,6 +26,7 @@ import {
   type RequestTrace,
 } from "./pipeline.ts";
 import { matchEndpoint } from "./router.ts";
+import type { RequestLogRecorder } from "../request-log/recorder.ts";
 
 export type { ApiRequest, ApiResponse } from "./pipeline.ts";
 export { isApiPath } from "./router.ts";
@@ -66,6 +67,8 @@ export async function startApi(options: {
   trustedHops?: number;
   /** Told of every answer: its route (the operation id), status and time taken. */
   observe?: (route: string, status: number, seconds: number) => void;
+  /** Keeps each key's refused answers and a sample of its admitted ones (written off the request path). */
+  requestLog?: RequestLogRecorder;
 }): Promise<Api> {
   const keys = options.keys;
   const unfollow = await keys.follow(options.bus);
@@ -101,6 +104,7 @@ export async function startApi(options: {
     trustedHops: options.trustedHops ?? 0,
   };
   const observe = options.observe;
+  const requestLog = options.requestLog;
   // Every answer, from either entry, in the request's log scope, with one access line. Plain
   // functions over the pipeline's promise: each async layer on the way cost every request a
   // promise and a turn of the microtask queue.
@@ -112,6 +116,24 @@ export async function startApi(options: {
         const seconds = (performance.now() - started) / 1000;
         const route = endpoint?.operationId ?? "unknown";
         observe?.(route, response.status, seconds);
+        // A request with no known key (none sent, or one that does not exist) has no one to be
+        // shown to; a console member's reads are not a key's.
+        const logged = trace.key ?? trace.refusedKey;
+        const at = Date.now();
+        if (requestLog && logged && requestLog.keeps(logged.id, response.status, at)) {
+          requestLog.add({
+            orgId: logged.orgId,
+            keyId: logged.id,
+            at,
+            method: request.method,
+            path: request.path,
+            query: request.query,
+            status: response.status,
+            code: trace.code ?? null,
+            latencyMs: seconds * 1000,
+            requestId: trace.requestId,
+          });
+        }
         logAccess({
           request_id: trace.requestId,
           method: request.method,

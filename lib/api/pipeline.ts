@@ -75,7 +75,7 @@ export async function serve(
     const { key, keyValue } = principal;
     const member = principal.userId !== null;
     if (principal.userId !== null) trace.userId = principal.userId;
-    else trace.key = { id: key.id, hint: keyHint(keyValue) };
+    else trace.key = { id: key.id, hint: keyHint(keyValue), orgId: key.orgId };
     // Before admission: a stream over the limit is refused, and not counted.
     slot = endpoint?.stream ? streamSlot(services, key, member, at) : null;
     try {
@@ -169,6 +169,8 @@ export async function serve(
     }
   } catch (error) {
     response = problemAnswer(error, requestId, request.method, limitHeaders);
+    trace.code = error instanceof ApiError ? error.code : "internal_error";
+    if (error instanceof ApiError && error.options.refusedKey) trace.refusedKey = error.options.refusedKey;
   }
   // A counted request is answered once its count is journaled, whatever the answer. A count that
   // could not be written was taken back: the request is answered as one the service could not count.
@@ -177,6 +179,7 @@ export async function serve(
       await journaled;
     } catch (error) {
       if (response.stream) slot?.release();
+      trace.code = "unavailable";
       return problemAnswer(unavailableError(error, "count the request"), requestId, request.method, limitHeaders);
     }
   }

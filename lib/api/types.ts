@@ -130,4 +130,15 @@ export type ApiServices = {
 };
 
 /** Who a request was for, once known, for its access log line (never the key itself). */
-export type RequestTrace = { requestId: string; key?: { id: string; hint: string }; userId?: string };
+export type RequestTrace = {
+  requestId: string;
+  key?: { id: string; hint: string; orgId: string };
+  userId?: string;
+  /** A known key that was refused (revoked, expired, licence, address): the request log files it under it. */
+  refusedKey?: KnownKey;
+  /** The problem's code, when the answer is one. */
+  code?: ApiErrorCode;
+};
+
+/** A key the service knows, by its id and its organisation's. */
+export type KnownKey = { id: string; orgId: string };

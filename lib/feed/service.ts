@@ -53,6 +53,8 @@ export async function startFeed(
     log?: (line: string) => void;
     /** Run while this instance leads; null when SIM=off. */
     source?: FeedSource | null;
+    /** More retention for the leader's minute job, after the feed's own (the request log's). */
+    prune?: (at: Date) => Promise<unknown>;
   } = {},
 ): Promise<FeedService> {
   const log = options.log ?? ((line: string) => logger().info(line));
@@ -74,6 +76,11 @@ export async function startFeed(
       await dropArchiveBefore(handle.db, new Date(at.getTime() - config.HISTORY_SECONDS * 1000));
     } catch (error) {
       logger().error({ err: error }, "Pruning the feed's history failed");
+    }
+    try {
+      await options.prune?.(now());
+    } catch (error) {
+      logger().error({ err: error }, "Pruning failed");
     }
   };
 

@@ -35,6 +35,11 @@ export const SERVICE_ERRORS = {
     description: "Provider ingest: the batch holds more than 5,000 updates or 10 MB; send it in smaller batches.",
   },
   empty_batch: { status: 400, title: "Empty batch", description: "Provider ingest: the batch holds no updates." },
+  payload_too_large: {
+    status: 413,
+    title: "Payload too large",
+    description: "Console sign-in and sign-out: the form posted is larger than the few kilobytes it can be.",
+  },
   invalid_metrics_token: {
     status: 401,
     title: "Unauthorized",

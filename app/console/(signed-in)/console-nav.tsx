@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/console", label: "Overview" },
   { href: "/console/keys", label: "API keys" },
   { href: "/console/usage", label: "Usage" },
+  { href: "/console/requests", label: "Requests" },
   { href: "/console/webhooks", label: "Webhooks" },
   { href: "/console/licence", label: "Licence" },
   { href: "/console/plan", label: "Plan" },

@@ -8,3 +8,4 @@ export * from "./audit.ts";
 export * from "./console.ts";
 export * from "./status.ts";
 export * from "./webhooks.ts";
+export * from "./request-log.ts";
