@@ -122,7 +122,13 @@ export function describeTrace(events: TraceEvent[], threshold = 50): string[] {
     );
   }
   const long = tasks.filter((task) => task.dur! >= threshold * 1_000);
-  lines.push(`  tasks of ${threshold} ms and more: ${long.length}`);
+  const longCpu = long.filter((task) => (task.tdur ?? 0) >= threshold * 1_000).length;
+  const cpu = long.map((task) => (task.tdur ?? 0) / 1_000).sort((a, b) => a - b);
+  lines.push(
+    `  tasks of ${threshold} ms and more: ${long.length}, of which ${longCpu} used ${threshold} ms of CPU or more ` +
+      `(the rest waited for a core); their CPU time median ${(cpu[Math.floor(cpu.length / 2)] ?? 0).toFixed(1)} ms, ` +
+      `max ${(cpu.at(-1) ?? 0).toFixed(1)} ms`,
+  );
   for (const task of long.slice(0, 12)) {
     const inside = thread.filter((e) => e !== task && e.ts >= task.ts && e.ts < task.ts + task.dur!);
     const parts = new Map<string, number>();
