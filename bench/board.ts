@@ -7,9 +7,9 @@
 // with the simulator on at BENCH_SIM_SPEED (600: its live events change every few hundred ms) and
 // 200 live soccer events of bench/data.ts posted through the provider ingest. On top of the
 // simulator, this script moves BENCH_BOARD_RATE (100) of those 200 events' prices a second, in
-// batches every 100 ms, alternating up and down. The browser signs in as the demo organisation's
-// admin (real time, every sport) and opens the board; the server runs on CPU 0, the browser on
-// CPU 1 where taskset exists.
+// batches every 100 ms, each event's match winner alternating up and down. The browser signs in as
+// the demo organisation's admin (real time, every sport) and opens the board; the server runs on
+// CPU 0, this run's browser on CPU 1 where taskset exists.
 //
 // Measured in the page, over every minute of BENCH_BOARD_MINUTES (10):
 // - long tasks over 50 ms (PerformanceObserver `longtask`), per minute;
@@ -19,26 +19,60 @@
 // - frames per second (requestAnimationFrame callbacks);
 // - the JS heap after a garbage collection (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage),
 //   after the first minute and after the last: flat means the last is within 10 % (or 2 MB) of the first.
+// - the main thread's time in tasks, script, style and layout (CDP Performance.getMetrics), and the
+//   CPU seconds all the browser's processes used (/proc): on a shared machine, wall time includes
+//   waiting for a core, CPU time does not; the load average is printed at the start and the end.
 // Targets: no long task over 50 ms, message-to-paint p95 under 100 ms, heap flat. The script prints
 // PASS or FAIL for each; it asserts no timing. It exits non-zero only when something broke.
-import { spawnSync } from "node:child_process";
+//
+// BENCH_BOARD_TRACE=<seconds> records a Chromium trace of that long in the first minute and prints
+// what the main thread's tasks were made of, wall and CPU time (bench/board-trace.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { demoSignIn } from "../testing/console.ts";
-import { CAN_PIN, pin } from "../testing/cpu.ts";
+import { CAN_PIN, childPids, cpuSeconds, pin } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { startServer } from "../testing/processes.ts";
+import { describeTrace, recordTrace } from "./board-trace.ts";
 import { liveSoccer } from "./data.ts";
 
 const MINUTES = Number(process.env.BENCH_BOARD_MINUTES ?? 10);
 const RATE = Number(process.env.BENCH_BOARD_RATE ?? 100);
 const SIM_SPEED = process.env.BENCH_SIM_SPEED ?? "600";
+const TRACE_SECONDS = Number(process.env.BENCH_BOARD_TRACE ?? 0);
 const LIVE_EVENTS = 200;
 
-type Minute = { longTasks: number; longestTask: number; frames: number; delays: number[]; heapMB?: number };
+type Minute = {
+  longTasks: number;
+  longestTask: number;
+  frames: number;
+  delays: number[];
+  heapMB?: number;
+  /** The main thread's time in tasks, script, style and layout over the minute (ms, CDP Performance). */
+  thread: Record<"task" | "script" | "style" | "layout", number>;
+  /** CPU seconds of all the browser's processes over the minute (/proc): work, not time waiting for a core. */
+  browserCpu: number;
+};
+
+/** The browser's processes: this process's children other than the server, and all theirs. */
+function browserPids(serverPid: number): number[] {
+  const all: number[] = [];
+  const walk = (pid: number) => {
+    all.push(pid);
+    for (const child of childPids(pid)) walk(child);
+  };
+  for (const child of childPids(process.pid)) if (child !== serverPid) walk(child);
+  return all;
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ");
 
 const quantile = (values: number[], q: number) => {
   if (values.length === 0) return NaN;
@@ -54,8 +88,11 @@ async function main(): Promise<void> {
   const events = liveSoccer(LIVE_EVENTS, Date.now());
   await ingest(server.url, events);
 
-  // The feed: RATE price moves a second over the 200 events, in batches every 100 ms.
+  // The feed: RATE price moves a second over the 200 events, in batches every 100 ms. Each move
+  // takes an event's match winner between its first prices and those prices times 1.04, so every
+  // move flashes and the prices stay where the ingest accepts them (a random walk drifted under 1.0).
   const sequences = new Map(events.map((event) => [event.event_id, 1]));
+  const raised = new Map<string, boolean>();
   let tick = 0;
   const driver = setInterval(() => {
     const batch: FeedUpdate[] = [];
@@ -63,16 +100,17 @@ async function main(): Promise<void> {
       const event = events[(tick * 7 + i * 13) % events.length]!;
       const sequence = sequences.get(event.event_id)! + 1;
       sequences.set(event.event_id, sequence);
-      const up = (tick + i) % 2 === 0;
-      const markets = event.markets!.map((market) => ({
-        ...market,
-        outcomes: market.outcomes.map((outcome) => ({
+      const up = !raised.get(event.event_id);
+      raised.set(event.event_id, up);
+      const first = event.markets![0]!;
+      const market = {
+        ...first,
+        outcomes: first.outcomes.map((outcome) => ({
           ...outcome,
-          price: Math.round(outcome.price * (up ? 1.04 : 1 / 1.04) * 100) / 100,
+          price: up ? Math.round(outcome.price * 104) / 100 : outcome.price,
         })),
-      }));
-      event.markets = markets;
-      batch.push({ event_id: event.event_id, sequence, markets: [markets[0]!] });
+      };
+      batch.push({ event_id: event.event_id, sequence, markets: [market] });
     }
     tick++;
     ingest(server.url, batch).catch((error: unknown) => console.error(`bench: ingest failed: ${String(error)}`));
@@ -83,11 +121,10 @@ async function main(): Promise<void> {
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  if (CAN_PIN) {
-    for (const line of spawnSync("pgrep", ["-f", "chromium"]).stdout.toString().split("\n").filter(Boolean)) {
-      pin(Number(line), 1);
-    }
-  }
+  // This run's browser only (the children of this process other than the server, and theirs):
+  // other browsers on a shared machine are not ours to move.
+  if (CAN_PIN) for (const pid of browserPids(server.process.pid!)) pin(pid, 1);
+  const browserCpu = () => browserPids(server.process.pid!).reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
   await page.addInitScript(() => {
     const state = { longTasks: [] as number[], frames: 0, delays: [] as number[], where: {} as Record<string, number> };
     (globalThis as unknown as { __bench: typeof state }).__bench = state;
@@ -144,8 +181,23 @@ async function main(): Promise<void> {
       ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? "; server on CPU 0, browser on CPU 1" : ""}`,
   );
 
+  await cdp.send("Performance.enable");
+  const threadTimes = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    const value = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1_000;
+    return {
+      task: value("TaskDuration"),
+      script: value("ScriptDuration"),
+      style: value("RecalcStyleDuration"),
+      layout: value("LayoutDuration"),
+    };
+  };
+  console.log(`bench: load average at the start ${loadAverage()} (${os.availableParallelism()} cores)`);
+
   const minutes: Minute[] = [];
   for (let m = 0; m < MINUTES; m++) {
+    const before = await threadTimes();
+    const cpuBefore = browserCpu();
     await page.evaluate(() => {
       const state = (globalThis as unknown as { __bench: { longTasks: number[]; frames: number; delays: number[] } })
         .__bench;
@@ -155,7 +207,13 @@ async function main(): Promise<void> {
     });
     if (m === 0)
       await page.evaluate(() => ((globalThis as unknown as { __bench: { where: object } }).__bench.where = {}));
-    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    if (m === 0 && TRACE_SECONDS > 0) {
+      const started = Date.now();
+      for (const line of describeTrace(await recordTrace(cdp, TRACE_SECONDS))) console.log(line);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - started))));
+    } else await new Promise((resolve) => setTimeout(resolve, 60_000));
+    const after = await threadTimes();
+    const cpuAfter = browserCpu();
     const sample = await page.evaluate(
       () => (globalThis as unknown as { __bench: { longTasks: number[]; frames: number; delays: number[] } }).__bench,
     );
@@ -164,13 +222,23 @@ async function main(): Promise<void> {
       longestTask: Math.max(0, ...sample.longTasks),
       frames: sample.frames,
       delays: sample.delays,
+      thread: {
+        task: after.task - before.task,
+        script: after.script - before.script,
+        style: after.style - before.style,
+        layout: after.layout - before.layout,
+      },
+      browserCpu: cpuAfter - cpuBefore,
     };
     if (m === 0 || m === MINUTES - 1) minute.heapMB = await heapMB();
     minutes.push(minute);
     console.log(
       `  minute ${m + 1}: long tasks ${minute.longTasks} (longest ${minute.longestTask.toFixed(0)} ms), ` +
         `${(minute.frames / 60).toFixed(1)} fps, message to paint p50 ${quantile(minute.delays, 0.5).toFixed(1)} ms ` +
-        `p95 ${quantile(minute.delays, 0.95).toFixed(1)} ms over ${minute.delays.length} messages` +
+        `p95 ${quantile(minute.delays, 0.95).toFixed(1)} ms over ${minute.delays.length} messages, ` +
+        `main thread ${(minute.thread.task / 600).toFixed(1)} % busy (script ${minute.thread.script.toFixed(0)}, ` +
+        `style ${minute.thread.style.toFixed(0)}, layout ${minute.thread.layout.toFixed(0)} ms), ` +
+        `browser CPU ${minute.browserCpu.toFixed(1)} s` +
         (minute.heapMB !== undefined ? `, heap ${minute.heapMB.toFixed(1)} MB` : ""),
     );
   }
@@ -190,14 +258,24 @@ async function main(): Promise<void> {
   const first = minutes[0]!.heapMB!;
   const last = minutes.at(-1)!.heapMB!;
   const flat = last <= Math.max(first * 1.1, first + 2);
-  console.log(`\nboard, ${MINUTES} minute(s), ${delays.length} messages painted:`);
+  const longest = Math.max(...minutes.map((minute) => minute.longestTask));
+  const per = (key: keyof Minute["thread"]) =>
+    minutes.reduce((sum, minute) => sum + minute.thread[key], 0) / minutes.length;
   console.log(
-    `  long tasks over 50 ms: ${(longTasks / minutes.length).toFixed(1)} per minute (${longTasks} in all)  ${longTasks === 0 ? "PASS" : "FAIL"}`,
+    `\nboard, ${MINUTES} minute(s), ${delays.length} messages painted; load average at the end ${loadAverage()}:`,
+  );
+  console.log(
+    `  long tasks over 50 ms: ${(longTasks / minutes.length).toFixed(1)} per minute (${longTasks} in all, longest ${longest.toFixed(0)} ms)  ${longTasks === 0 ? "PASS" : "FAIL"}`,
   );
   console.log(
     `  message to paint: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms  ${p95 < 100 ? "PASS" : "FAIL"} (p95 under 100 ms)`,
   );
   console.log(`  frames per second: ${fps.toFixed(1)}`);
+  console.log(
+    `  main thread per minute: ${(per("task") / 1_000).toFixed(1)} s in tasks (${(per("task") / 600).toFixed(1)} %), ` +
+      `script ${(per("script") / 1_000).toFixed(1)} s, style ${(per("style") / 1_000).toFixed(1)} s, layout ${(per("layout") / 1_000).toFixed(1)} s; ` +
+      `the browser's processes used ${(minutes.reduce((sum, minute) => sum + minute.browserCpu, 0) / minutes.length).toFixed(1)} CPU s a minute`,
+  );
   console.log(
     `  JS heap after GC: ${first.toFixed(1)} MB after the first minute, ${last.toFixed(1)} MB after minute ${MINUTES}  ` +
       `${flat ? "PASS" : "FAIL"} (flat: within 10 % or 2 MB)`,

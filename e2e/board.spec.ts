@@ -67,6 +67,12 @@ test("the board lists the events in play, grouped, and a visitor signs in on the
   await expect(page.getByRole("heading", { name: "Premier League" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "NBA" })).toBeVisible();
   await expect(row(page, "e2e-ars-che")).toContainText("Arsenal");
+  // A row that has not changed for 5 s shows its age, and the age goes on counting.
+  const age = row(page, "e2e-bos-lal").getByTestId("row-age");
+  await expect(age).toBeVisible({ timeout: 10_000 });
+  const first = Number(/^(\d+)s ago$/.exec((await age.textContent()) ?? "")?.[1]);
+  expect(first).toBeGreaterThanOrEqual(5);
+  await expect(age).toHaveText(new RegExp(`^(${first + 1}|${first + 2}|${first + 3})s ago$`), { timeout: 5_000 });
   if (info.project.name === "phone") {
     // One column and the main market only.
     await expect(row(page, "e2e-ars-che").locator('[data-market-type="handicap"]')).toBeHidden();

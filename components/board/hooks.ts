@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { z } from "zod";
 import { openStream, type StreamMessage } from "./stream";
 import type { Freshness, StreamStore } from "./stream-store";
@@ -56,6 +56,47 @@ export function useClock(): number {
     () => clockNow,
     () => 0,
   );
+}
+
+// The ages of rows: one timer writes each element's text, and only when it changed; elements are
+// written and never read, so no layout is forced, and nothing re-renders.
+type Aged = { at: number; quietSeconds: number; text: string; format: AgeFormat };
+type AgeFormat = (now: number, at: number, quietSeconds: number) => string;
+const aged = new Map<HTMLElement, Aged>();
+let ageTimer: ReturnType<typeof setInterval> | undefined;
+
+function writeAge(element: HTMLElement, age: Aged, now: number): void {
+  const text = age.format(now, age.at, age.quietSeconds);
+  if (text === age.text) return;
+  age.text = text;
+  element.textContent = text;
+  element.hidden = text === "";
+}
+
+/** A ref for an element whose text is the age of `at`, kept current each second without rendering. */
+export function useAgeTicker(at: number, quietSeconds: number, format: AgeFormat) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const age: Aged = { at, quietSeconds, text: element.textContent ?? "", format };
+    writeAge(element, age, Date.now());
+    aged.set(element, age);
+    if (!ageTimer) {
+      ageTimer = setInterval(() => {
+        const now = Date.now();
+        for (const [each, age] of aged) writeAge(each, age, now);
+      }, 1_000);
+    }
+    return () => {
+      aged.delete(element);
+      if (aged.size === 0) {
+        clearInterval(ageTimer);
+        ageTimer = undefined;
+      }
+    };
+  }, [at, quietSeconds, format]);
+  return ref;
 }
 
 /** `value` once it has stayed the same for `ms`: what a control settled on, not each step on the way. */

@@ -205,7 +205,11 @@ type RowProps = {
   pins: Pins;
 };
 
-/** One event in play: re-renders when its own event or markets change, not when others do. */
+/**
+ * One event in play: re-renders when its own event or markets change, not when others do; of its
+ * parts, only those whose event or market object changed render again (a price move renders its
+ * market's cells, not the link, the score or the other markets).
+ */
 const Row = memo(function Row({ id, store, columns, format, pinned, pins }: RowProps) {
   const subscribe = useCallback((listener: () => void) => store.subscribeRow(id, listener), [store, id]);
   const read = useCallback(() => store.row(id), [store, id]);
@@ -220,58 +224,83 @@ const Row = memo(function Row({ id, store, columns, format, pinned, pins }: RowP
       data-status={event.status}
       className={`${GRID} border-b border-(--b-line) px-3 py-2 [contain-intrinsic-size:auto_4.5rem] [content-visibility:auto] last:border-b-0`}
     >
-      <div role="cell" className="flex min-w-0 items-start gap-2">
-        <button
-          type="button"
-          aria-pressed={pinned}
-          aria-label={`${pinned ? "Unpin" : "Pin"} ${event.home} v ${event.away}`}
-          onClick={() => pins.toggle(id)}
-          className={`mt-0.5 text-lg leading-none ${pinned ? "text-(--b-warn)" : "text-(--b-muted)"}`}
-        >
-          {pinned ? "★" : "☆"}
-        </button>
-        <div className="min-w-0 flex-1">
-          <Link href={`/board/${encodeURIComponent(id)}`} className="block hover:underline">
-            {(["home", "away"] as const).map((side) => (
-              <span key={side} className="flex justify-between gap-2">
-                <span className="truncate">{event[side]}</span>
-                <span data-testid={`score-${side}`} className="font-semibold tabular-nums">
-                  {event.score[side]}
-                </span>
-              </span>
-            ))}
-          </Link>
-          <span className="flex flex-wrap gap-x-2 text-xs text-(--b-muted)">
-            {event.status === "suspended" ? <span className="font-semibold text-(--b-down)">Suspended</span> : null}
-            <span>{[event.period, event.clock].filter(Boolean).join(" · ")}</span>
-            <Age at={row.changedAt} />
-          </span>
-        </div>
-      </div>
+      <EventCell id={id} event={event} store={store} pinned={pinned} pins={pins} />
       {columns.map((column, index) => (
         <div key={column.type} role="cell" className={index > 0 ? "hidden md:block" : ""}>
-          <MarketCells row={row} type={column.type} store={store} format={format} />
+          <MarketCells market={marketOf(row, column.type)} type={column.type} store={store} format={format} />
         </div>
       ))}
     </div>
   );
 });
 
+/** The market in play of its type (the goal, set or round to come), else the last one settled. */
+function marketOf(row: BoardRow, type: ColumnType) {
+  return (
+    row.markets.find((m) => m.type === type && m.status !== "settled") ?? row.markets.findLast((m) => m.type === type)
+  );
+}
+
+/** The event's cell: pin, sides and score, period and clock, and how long since the row changed (kept by RowAge). */
+const EventCell = memo(function EventCell(props: {
+  id: string;
+  event: BoardRow["event"];
+  store: BoardStore;
+  pinned: boolean;
+  pins: Pins;
+}) {
+  const { id, event, store, pinned, pins } = props;
+  return (
+    <div role="cell" className="flex min-w-0 items-start gap-2">
+      <button
+        type="button"
+        aria-pressed={pinned}
+        aria-label={`${pinned ? "Unpin" : "Pin"} ${event.home} v ${event.away}`}
+        onClick={() => pins.toggle(id)}
+        className={`mt-0.5 text-lg leading-none ${pinned ? "text-(--b-warn)" : "text-(--b-muted)"}`}
+      >
+        {pinned ? "★" : "☆"}
+      </button>
+      <div className="min-w-0 flex-1">
+        <Link href={`/board/${encodeURIComponent(id)}`} className="block hover:underline">
+          {(["home", "away"] as const).map((side) => (
+            <span key={side} className="flex justify-between gap-2">
+              <span className="truncate">{event[side]}</span>
+              <span data-testid={`score-${side}`} className="font-semibold tabular-nums">
+                {event.score[side]}
+              </span>
+            </span>
+          ))}
+        </Link>
+        <span className="flex flex-wrap gap-x-2 text-xs text-(--b-muted)">
+          {event.status === "suspended" ? <span className="font-semibold text-(--b-down)">Suspended</span> : null}
+          <span>{[event.period, event.clock].filter(Boolean).join(" · ")}</span>
+          <RowAge id={id} store={store} />
+        </span>
+      </div>
+    </div>
+  );
+});
+
+/** The row's age, on its own: a price move changes it without rendering the event's cell again. */
+function RowAge({ id, store }: { id: string; store: BoardStore }) {
+  const subscribe = useCallback((listener: () => void) => store.subscribeRow(id, listener), [store, id]);
+  const read = useCallback(() => store.row(id)?.changedAt ?? 0, [store, id]);
+  return <Age at={useSyncExternalStore(subscribe, read, read)} />;
+}
+
 /** A market's outcomes as price cells, with the line for handicap and total. */
-function MarketCells({
-  row,
+const MarketCells = memo(function MarketCells({
+  market,
   type,
   store,
   format,
 }: {
-  row: BoardRow;
+  market: BoardRow["markets"][number] | undefined;
   type: ColumnType;
   store: BoardStore;
   format: OddsFormat;
 }) {
-  const market =
-    // The market in play of its type (the goal, set or round to come), else the last one settled.
-    row.markets.find((m) => m.type === type && m.status !== "settled") ?? row.markets.findLast((m) => m.type === type);
   if (!market) return <span className="block text-center text-xs text-(--b-muted)">Not offered</span>;
   return (
     <MarketPrices
@@ -282,7 +311,7 @@ function MarketCells({
       label={(name, index) => shortLabel(type, name, index, market.outcomes.length)}
     />
   );
-}
+});
 
 /** Short cell labels: 1 X 2 for a winner market, the name with its line otherwise. */
 function shortLabel(type: ColumnType, name: string, index: number, count: number): string {

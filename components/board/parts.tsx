@@ -1,7 +1,7 @@
 "use client";
 
 import { memo, useLayoutEffect } from "react";
-import { useClock, useFreshness, useStoredValue } from "./hooks";
+import { useAgeTicker, useClock, useFreshness, useStoredValue } from "./hooks";
 import { formatPrice, type OddsFormat } from "./odds-format";
 import type { Flash, Market, StreamStore } from "./stream-store";
 
@@ -96,21 +96,28 @@ export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSec
   );
 }
 
-/** How long ago, shown only when it is more than a few seconds: fresh rows stay quiet. */
-export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: number }) {
-  const now = useClock();
-  if (now === 0) return null;
+/** The text of an age: empty while it is under `quietSeconds` (fresh rows stay quiet). */
+export function ageText(now: number, at: number, quietSeconds = 5): string {
   const seconds = Math.max(0, Math.floor((now - at) / 1_000));
-  if (seconds < quietSeconds) return null;
-  const text = seconds < 60 ? `${seconds}s` : seconds < 3_600 ? `${Math.floor(seconds / 60)}m` : "1h+";
+  if (seconds < quietSeconds) return "";
+  return `${seconds < 60 ? `${seconds}s` : seconds < 3_600 ? `${Math.floor(seconds / 60)}m` : "1h+"} ago`;
+}
+
+/**
+ * How long ago, shown only when it is more than a few seconds. The text is written by one ticker
+ * for every age on the page (`useAgeTicker`), not by rendering: re-rendering every row's age each
+ * second was a task of its own on a board of hundreds of rows.
+ */
+export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: number }) {
+  const ref = useAgeTicker(at, quietSeconds, ageText);
   return (
     <span
+      ref={ref}
+      hidden
       data-testid="row-age"
       className="text-xs tabular-nums text-(--b-muted)"
       title="Time since this row last changed"
-    >
-      {text} ago
-    </span>
+    />
   );
 }
 
@@ -128,7 +135,10 @@ type PriceProps = {
   label?: string;
 };
 
-/** One outcome's price; flashes green up or red down when it moves, locked while suspended. */
+/**
+ * One outcome's price; flashes green up or red down when it moves, locked while suspended. Its size
+ * is the grid's and its own height, so it is contained: a new price lays out the cell, not the page.
+ */
 export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format, flash, label }: PriceProps) {
   const outcome = market.outcomes[outcomeIndex];
   if (!outcome) return <span className="block h-11 rounded-md bg-(--b-cell)" aria-hidden="true" />;
@@ -143,7 +153,7 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
         data-locked="true"
         aria-label={`${name}: ${settled ? outcome.status : "suspended"}`}
         data-outcome-status={outcome.status}
-        className="flex h-11 min-w-0 flex-col items-center justify-center rounded-md border border-(--b-line) bg-(--b-cell) text-(--b-muted)"
+        className="flex h-11 min-w-0 flex-col items-center justify-center rounded-md border border-(--b-line) bg-(--b-cell) text-(--b-muted) [contain:strict]"
       >
         <span className="max-w-full truncate px-1 text-[0.7rem] leading-tight">{name}</span>
         <span className="text-sm font-semibold">{settled ?? <LockIcon />}</span>
@@ -155,19 +165,20 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
       data-testid="price"
       data-flash={flash?.direction}
       aria-label={`${name}: ${formatPrice(outcome.price, format)}`}
-      className="relative flex h-11 min-w-0 flex-col items-center justify-center overflow-hidden rounded-md border border-(--b-line) bg-(--b-cell)"
+      className="relative isolate flex h-11 min-w-0 flex-col items-center justify-center overflow-hidden rounded-md border border-(--b-line) bg-(--b-cell) [contain:strict]"
     >
       {flash ? (
+        // Behind the text (the cell is its own stacking context), so the text needs no layer of its own.
         <span
           key={flash.sequence}
           aria-hidden="true"
-          className={`absolute inset-0 text-right text-xs ${flash.direction === "up" ? "flash-up" : "flash-down"}`}
+          className={`absolute inset-0 -z-10 text-right text-xs ${flash.direction === "up" ? "flash-up" : "flash-down"}`}
         >
           {flash.direction === "up" ? "▲ " : "▼ "}
         </span>
       ) : null}
-      <span className="relative max-w-full truncate px-1 text-[0.7rem] leading-tight text-(--b-muted)">{name}</span>
-      <span className="relative text-sm font-semibold tabular-nums">{formatPrice(outcome.price, format)}</span>
+      <span className="max-w-full truncate px-1 text-[0.7rem] leading-tight text-(--b-muted)">{name}</span>
+      <span className="text-sm font-semibold tabular-nums">{formatPrice(outcome.price, format)}</span>
     </span>
   );
 });
