@@ -10,7 +10,7 @@
 //
 // It exits non-zero when a figure fails, so that a run can be told apart at a glance.
 import { SPORTS, type Sport } from "../lib/db/schema/index.ts";
-import { calibrationByDecile, figuresOf, passes, playGames } from "../lib/sim/realism.ts";
+import { BEST_OF_FIVE, calibrationByDecile, figuresOf, GRAND_SLAM, passes, playGames } from "../lib/sim/realism.ts";
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 2000);
 const SEED = process.env.BENCH_SEED ?? "realism";
@@ -19,12 +19,22 @@ const sports = (process.env.BENCH_SPORTS?.split(",") ?? SPORTS) as Sport[];
 const fixed = (x: number) => (Math.abs(x) >= 20 ? x.toFixed(1) : x.toFixed(2));
 let failed = 0;
 console.log(`${GAMES} games a sport, seed "${SEED}"\n`);
-for (const sport of sports) {
+// Tennis twice: best of three on the tours, best of five in the men's Grand Slam.
+type Run = { sport: Sport; label: string; competition?: string; ref?: typeof BEST_OF_FIVE };
+const runs = sports.flatMap((sport): Run[] =>
+  sport === "tennis"
+    ? [
+        { sport, label: "tennis" },
+        { sport, label: "tennis, best of five", competition: GRAND_SLAM, ref: BEST_OF_FIVE },
+      ]
+    : [{ sport, label: sport }],
+);
+for (const { sport, label, competition, ref } of runs) {
   const started = performance.now();
-  const records = playGames(sport, GAMES, SEED);
-  const figures = figuresOf(sport, records);
+  const records = playGames(sport, GAMES, SEED, competition);
+  const figures = figuresOf(sport, records, ref);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`${sport} (${seconds} s)`);
+  console.log(`${label} (${seconds} s)`);
   for (const f of figures) {
     const ok = passes(f);
     if (!ok) failed++;

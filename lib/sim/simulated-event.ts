@@ -80,7 +80,7 @@ export class SimulatedEvent {
     this.suspendAfter = suspended ? fateRng.int(600, Math.max(900, this.model.typicalDuration * 0.6)) : Infinity;
     this.suspensionLength = fateRng.int(120, 600);
     this.rng = seededRandom(`${plan.seed}:play`);
-    this.game = this.model.create(this.rng, fateRng.normal() * 0.6);
+    this.game = this.model.create(this.rng, fateRng.normal() * 0.6, plan.competition);
     if (this.fate === "postponed") this.kickoffSecond = POSTPONEMENT;
     this.second = SimulatedEvent.FIRST_SECOND;
     this.prematch = new PrematchMarket(plan.seed);
