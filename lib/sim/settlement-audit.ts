@@ -50,6 +50,7 @@ function updatesOf(event: SimulatedEvent): FeedUpdate[] {
 /** The problems of one event's updates, counted into `audit`. */
 export function auditEvent(sport: Sport, updates: FeedUpdate[], audit: SettlementAudit): void {
   const last = new Map<string, Market>();
+  const resettled = new Set<string>();
   let status: string = "upcoming";
   let score = { home: 0, away: 0 };
   for (const update of updates) {
@@ -62,7 +63,7 @@ export function auditEvent(sport: Sport, updates: FeedUpdate[], audit: Settlemen
     for (const market of update.markets ?? []) {
       const previous = last.get(market.id);
       if (previous?.status === "settled") {
-        if (JSON.stringify(previous) !== JSON.stringify(market)) audit.problems.resettled++;
+        if (JSON.stringify(previous) !== JSON.stringify(market)) resettled.add(market.id);
         continue;
       }
       last.set(market.id, market);
@@ -73,6 +74,7 @@ export function auditEvent(sport: Sport, updates: FeedUpdate[], audit: Settlemen
     }
   }
   audit.markets += last.size;
+  audit.problems.resettled += resettled.size;
   for (const market of last.values()) if (market.status !== "settled") audit.problems.unsettled++;
   if (status !== "finished") return;
   // Each goal (or CS2 round) settles a market of its own, won by its scorer, and one more ends "No goal".
