@@ -1,7 +1,7 @@
 import type { Sport } from "../db/schema/index.ts";
 import type { FeedUpdate } from "../feed/schemas.ts";
 import type { Figure } from "./realism.ts";
-import { SimulatedEvent, type EventPlan, type Fate } from "./simulated-event.ts";
+import { fateOf, SimulatedEvent, type EventPlan, type Fate } from "./simulated-event.ts";
 
 // The settlement of simulated events checked from what the feed receives, event after event: the
 // settlement figures of `npm run bench:realism`. Each check counts the events (or markets) that
@@ -106,11 +106,10 @@ export function auditSettlement(sport: Sport, count: number, abandoned: number, 
   const events: SimulatedEvent[] = [];
   for (let i = 0; i < count; i++) events.push(new SimulatedEvent(plan(sport, `${seed}-${sport}-${i}`)));
   for (let i = 0, found = 0; found < abandoned && i < 100_000; i++) {
-    const event = new SimulatedEvent(plan(sport, `${seed}-${sport}-abandoned-${i}`));
-    if (event.fate === "abandoned") {
-      events.push(event);
-      found++;
-    }
+    const chosen = plan(sport, `${seed}-${sport}-abandoned-${i}`);
+    if (fateOf(chosen) !== "abandoned") continue;
+    events.push(new SimulatedEvent(chosen));
+    found++;
   }
   for (const event of events) {
     audit.events++;
