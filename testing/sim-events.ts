@@ -1,6 +1,6 @@
 import type { Sport } from "../lib/db/schema/index.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
-import { SimulatedEvent, type EventPlan, type Fate } from "../lib/sim/simulated-event.ts";
+import { fateOf, SimulatedEvent, type EventPlan, type Fate } from "../lib/sim/simulated-event.ts";
 
 // Simulated events for unit tests: a plan at kickoff 0 and real-time speed, run as the simulator runs them.
 
@@ -31,9 +31,9 @@ export function runToEnd(event: SimulatedEvent, stepMs = 4_000): FeedUpdate[] {
 export function eventsFated(sport: Sport, fate: Fate, count: number): SimulatedEvent[] {
   const found: SimulatedEvent[] = [];
   for (let i = 0; found.length < count; i++) {
-    if (i > 10_000) throw new Error(`no ${fate} ${sport} event among 10,000 seeds`);
-    const event = new SimulatedEvent(simPlan(sport, `fate-${i}`));
-    if (event.fate === fate) found.push(event);
+    if (i > 100_000) throw new Error(`no ${fate} ${sport} event among 100,000 seeds`);
+    const plan = simPlan(sport, `fate-${i}`);
+    if (fateOf(plan) === fate) found.push(new SimulatedEvent(plan));
   }
   return found;
 }

@@ -37,8 +37,11 @@ export type SportModel<State> = {
   sport: Sport;
   /** Typical simulated seconds from kickoff to the end, for the schedule. */
   typicalDuration: number;
-  /** `edge` > 0 favours the home side; about N(0, 1) across events. */
-  create(rng: Random, edge: number): State;
+  /**
+   * `edge` > 0 favours the home side; about N(0, 1) across events. `competition` is the event's
+   * competition, for the sports whose format depends on it (tennis's Grand Slams).
+   */
+  create(rng: Random, edge: number, competition?: string): State;
   /** One simulated second of play or break. Returns true when a side scored. */
   step(state: State, rng: Random): boolean;
   isOver(state: State): boolean;
@@ -171,33 +174,46 @@ export function oneWinner(
 }
 
 /**
+ * The chance that the first side wins each later unit of a race: one figure, or two when it
+ * depends on who won the unit before (momentum): [after the first side won it, after the second].
+ */
+export type UnitChance = number | [afterFirst: number, afterSecond: number];
+
+/**
  * The probability that a race of units (sets, maps) between two sides ends in an outcome: from
  * `won` units each, with the current unit won by the first side with probability `current` and
- * every later one with `p`. `settled(a, b)` is 1 or 0 once the outcome is known, else undefined.
+ * every later one as `p` says. `settled(a, b)` is 1 or 0 once the outcome is known, else undefined.
  */
 function race(
   won: [number, number],
   current: number,
-  p: number,
+  p: UnitChance,
   settled: (a: number, b: number) => number | undefined,
 ): number {
   const memo = new Map<string, number>();
-  const from = (a: number, b: number): number => {
-    const known = settled(a, b) ?? memo.get(`${a}:${b}`);
+  const chance = (last: 0 | 1) => (typeof p === "number" ? p : p[last]);
+  const from = (a: number, b: number, last: 0 | 1): number => {
+    const known = settled(a, b) ?? memo.get(`${a}:${b}:${last}`);
     if (known !== undefined) return known;
-    const value = p * from(a + 1, b) + (1 - p) * from(a, b + 1);
-    memo.set(`${a}:${b}`, value);
+    const q = chance(last);
+    const value = q * from(a + 1, b, 0) + (1 - q) * from(a, b + 1, 1);
+    memo.set(`${a}:${b}:${last}`, value);
     return value;
   };
-  return settled(won[0], won[1]) ?? current * from(won[0] + 1, won[1]) + (1 - current) * from(won[0], won[1] + 1);
+  return settled(won[0], won[1]) ?? current * from(won[0] + 1, won[1], 0) + (1 - current) * from(won[0], won[1] + 1, 1);
 }
 
 /** P(the first side wins a race to `target` units). */
-export function raceProbability(won: [number, number], target: number, current: number, p: number): number {
+export function raceProbability(won: [number, number], target: number, current: number, p: UnitChance): number {
   return race(won, current, p, (a, b) => (a >= target ? 1 : b >= target ? 0 : undefined));
 }
 
 /** P(a deciding unit is played): both sides reach target - 1. */
-export function goesTheDistance(won: [number, number], target: number, current: number, p: number): number {
+export function goesTheDistance(won: [number, number], target: number, current: number, p: UnitChance): number {
   return race(won, current, p, (a, b) => (Math.min(a, b) >= target - 1 ? 1 : Math.max(a, b) >= target ? 0 : undefined));
+}
+
+/** P(more than `line` units are played in a race to `target`). */
+export function unitsOver(won: [number, number], target: number, line: number, current: number, p: UnitChance): number {
+  return race(won, current, p, (a, b) => (a + b > line ? 1 : Math.max(a, b) >= target ? 0 : undefined));
 }

@@ -162,6 +162,7 @@ const LEAGUES: Record<Sport, [string, string | null][]> = {
   tennis: [
     ["Harbour Open (ATP 500)", null],
     ["Lakemont Classic (WTA 500)", null],
+    ["Crownfield Championships (Grand Slam, men's singles)", null],
   ],
   "american-football": [
     ["Premier Football League", "Northland"],
@@ -181,12 +182,12 @@ const LEAGUES: Record<Sport, [string, string | null][]> = {
   ],
 };
 
-function sidesOf(sport: Sport, league: number): string[] {
+function sidesOf(sport: Sport, league: number, name: string): string[] {
   const rng = seededRandom(`${sport}:${league}`);
   const out = new Set<string>();
   while (out.size < 16) {
     if (sport === "tennis") {
-      out.add(`${rng.pick(league === 0 ? FIRST : FIRST_WOMEN)} ${rng.pick(LAST)}`);
+      out.add(`${rng.pick(name.includes("WTA") ? FIRST_WOMEN : FIRST)} ${rng.pick(LAST)}`);
     } else if (sport === "cs2") {
       out.add(
         `${rng.pick(CITIES).split(" ")[0]} ${rng.pick(["Esports", "Gaming", "Five", "Syndicate", "Collective"])}`,
@@ -204,7 +205,7 @@ const world = new Map<Sport, Competition[]>();
 export function competitionsOf(sport: Sport): Competition[] {
   let competitions = world.get(sport);
   if (!competitions) {
-    competitions = LEAGUES[sport].map(([name, country], i) => ({ name, country, sides: sidesOf(sport, i) }));
+    competitions = LEAGUES[sport].map(([name, country], i) => ({ name, country, sides: sidesOf(sport, i, name) }));
     world.set(sport, competitions);
   }
   return competitions;

@@ -18,6 +18,17 @@ type MarketDraft = Omit<Market, "updated_at">;
 
 export type Fate = "normal" | "postponed" | "cancelled" | "abandoned";
 
+/** The fate an event's plan gives it: the first draw of its `fate` generator. */
+function fateFrom(fateRng: Random, sport: Sport): Fate {
+  const roll = fateRng.next();
+  const abandoned = 0.03 + ABANDONED[sport];
+  return roll < 0.02 ? "postponed" : roll < 0.03 ? "cancelled" : roll < abandoned ? "abandoned" : "normal";
+}
+
+/** An event's fate without simulating it, to pick events by fate cheaply. */
+export const fateOf = (plan: Pick<EventPlan, "sport" | "seed">): Fate =>
+  fateFrom(seededRandom(`${plan.seed}:fate`), plan.sport);
+
 export type EventPlan = {
   id: string;
   sport: Sport;
@@ -38,6 +49,19 @@ const RESCHEDULED_AT = -5400;
 const POSTPONEMENT = 6 * 3600;
 const CANCELLED_AT = -10800;
 const SCORE_SUSPENSION = 8;
+/**
+ * The share of events abandoned once started: weather and pitches stop the outdoor sports, while
+ * indoor ones (and CS2's servers) stop far more rarely (docs/simulator.md).
+ */
+const ABANDONED: Record<Sport, number> = {
+  soccer: 0.01,
+  tennis: 0.01,
+  baseball: 0.01,
+  "american-football": 0.003,
+  cs2: 0.002,
+  basketball: 0.001,
+  "ice-hockey": 0.001,
+};
 const PRICE_REFRESH = 10;
 const MARKETS_PER_UPDATE = 50;
 // Sequences count simulated seconds from a point well before any announcement, four per second.
@@ -74,13 +98,12 @@ export class SimulatedEvent {
     this.plan = plan;
     this.model = MODELS[plan.sport];
     const fateRng = seededRandom(`${plan.seed}:fate`);
-    const roll = fateRng.next();
-    this.fate = roll < 0.02 ? "postponed" : roll < 0.03 ? "cancelled" : roll < 0.04 ? "abandoned" : "normal";
+    this.fate = fateFrom(fateRng, plan.sport);
     const suspended = this.fate === "abandoned" || fateRng.chance(0.04);
     this.suspendAfter = suspended ? fateRng.int(600, Math.max(900, this.model.typicalDuration * 0.6)) : Infinity;
     this.suspensionLength = fateRng.int(120, 600);
     this.rng = seededRandom(`${plan.seed}:play`);
-    this.game = this.model.create(this.rng, fateRng.normal() * 0.6);
+    this.game = this.model.create(this.rng, fateRng.normal() * 0.6, plan.competition);
     if (this.fate === "postponed") this.kickoffSecond = POSTPONEMENT;
     this.second = SimulatedEvent.FIRST_SECOND;
     this.prematch = new PrematchMarket(plan.seed);

@@ -8,7 +8,7 @@ import { halfLine, pointsQuotes } from "./points.ts";
 // score wins; a scoreless overtime ends level. Figures: docs/simulator.md.
 const QUARTER = 15 * 60;
 const OVERTIME = 10 * 60;
-const CLOCK_RUNS = 0.33;
+const CLOCK_RUNS = 0.35;
 /** Points a side of strength 1 scores in a game, as the model plays it (measured). */
 const MEAN_POINTS = 22.8;
 /** The share of the sides' difference in strength that the score effects leave in the margin. */

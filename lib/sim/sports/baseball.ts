@@ -4,7 +4,8 @@ import { pointsQuotes } from "./points.ts";
 // Nine innings of plate appearances (outs, walks, singles to home runs) with runners advancing
 // base by base; the home side skips the bottom of the 9th when ahead and wins on a walk-off;
 // extra innings start with a runner on second. There is no game clock.
-const HALF_BREAK = 150;
+/** Between halves, as under the pitch clock's rules (two minutes and a little). */
+const HALF_BREAK = 125;
 const RUNS_PER_HALF = 0.5;
 /** Runs grow faster than hitting (more runners on base for each hit): as strength to this power (measured). */
 const RUNS_POWER = 1.77;
@@ -29,6 +30,9 @@ export type BaseballState = {
   errors: Pair;
   edge: number;
 };
+
+/** Simulated seconds to a plate appearance's end: about 95 on average, as with the pitch clock. */
+const plateAppearance = (rng: { int(a: number, b: number): number }) => rng.int(50, 140);
 
 const batting = (s: BaseballState): 0 | 1 => (s.top ? 1 : 0);
 
@@ -71,7 +75,7 @@ function halfInningsLeft(s: BaseballState): Pair {
 
 export const baseball: SportModel<BaseballState> = {
   sport: "baseball",
-  typicalDuration: 2 * 60 * 60 + 45 * 60,
+  typicalDuration: 2 * 60 * 60 + 40 * 60,
   create(rng, edge) {
     return {
       inning: 1,
@@ -81,7 +85,7 @@ export const baseball: SportModel<BaseballState> = {
       over: false,
       outs: 0,
       bases: [false, false, false],
-      paLeft: rng.int(60, 200),
+      paLeft: plateAppearance(rng),
       strength: [(1 + HOME) * (1 + 0.06 * edge), (1 - HOME) * (1 - 0.06 * edge)],
       runs: [0, 0],
       hits: [0, 0],
@@ -102,7 +106,7 @@ export const baseball: SportModel<BaseballState> = {
       return false;
     }
     if (--s.paLeft > 0) return false;
-    s.paLeft = rng.int(60, 200);
+    s.paLeft = plateAppearance(rng);
     const side = batting(s);
     const q = s.strength[side];
     const roll = rng.next();

@@ -10,7 +10,7 @@ import { nextGoalMarkets } from "./next-goal.ts";
 const PERIOD = 20 * 60;
 const OVERTIME = 5 * 60;
 const INTERMISSION = 18 * 60;
-const CLOCK_RUNS = 0.5; // share of real seconds in which the game clock runs
+const CLOCK_RUNS = 0.58; // share of real seconds in which the game clock runs
 /** Each side's rate at even strength, home and away, per game. */
 const EVEN_STRENGTH: Pair = [2.65, 2.4];
 /** The goals the power plays add, as a share of the even-strength rate (measured). */

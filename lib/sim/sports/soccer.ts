@@ -22,6 +22,8 @@ export type SoccerState = {
   yellow: Pair;
   red: Pair;
   possession: number; // home share, 0..1
+  /** Minutes and seconds played when the last half ended, the clock shown at half and full time. */
+  whistle: number;
 };
 
 const perSecond = (perMatch: number) => perMatch / (2 * HALF);
@@ -54,6 +56,7 @@ export const soccer: SportModel<SoccerState> = {
       yellow: [0, 0],
       red: [0, 0],
       possession: 0.5 + 0.04 * edge,
+      whistle: 0,
     };
   },
   step(s, rng) {
@@ -86,7 +89,8 @@ export const soccer: SportModel<SoccerState> = {
     s.possession = Math.min(0.75, Math.max(0.25, s.possession + (rng.next() - 0.5) * 0.002));
     const half = s.phase === "1st half" ? 0 : 1;
     if (s.seconds >= HALF + s.added[half]) {
-      Object.assign(s, { phase: half === 0 ? "Half time" : "Full time", seconds: 0 });
+      const whistle = half * HALF + s.seconds;
+      Object.assign(s, { phase: half === 0 ? "Half time" : "Full time", seconds: 0, whistle });
     }
     return scored;
   },
@@ -94,7 +98,8 @@ export const soccer: SportModel<SoccerState> = {
   inBreak: (s) => s.phase === "Half time",
   view(s) {
     const played = s.phase === "1st half" ? s.seconds : s.phase === "Half time" ? HALF : HALF + s.seconds;
-    const clock = s.phase === "Half time" ? "45:00" : s.phase === "Full time" ? "90:00" : clockUp(played);
+    // At the whistle the clock stays where the half ended, stoppage time included, as a real one does.
+    const clock = s.phase === "Half time" || s.phase === "Full time" ? clockUp(s.whistle) : clockUp(played);
     const possession = Math.round(s.possession * 100);
     return {
       score: { home: s.goals[0], away: s.goals[1] },

@@ -1,17 +1,24 @@
-import { goesTheDistance, raceProbability, stat, twoWay, overUnder, type SportModel } from "../model.ts";
+import { raceProbability, stat, twoWay, overUnder, unitsOver, type SportModel } from "../model.ts";
 
-// Best of three sets, point by point on serve (about 62% of points go to the server), games with
+// Best of three sets (five in a men's Grand Slam), point by point on serve (about 62% of points go to the server), games with
 // deuce, sets to six with a tiebreak at 6-6. The score is sets; games and points are statistics.
 // Prices come from the exact Markov chain of points, games and sets.
 type Pair = [number, number];
+/** The lift in points won on serve for the winner of the last set (and the drop for its loser): sets hang together as on the tour (measured). */
+const MOMENTUM = 0.02;
+/** Simulated seconds from one point to the next: the point itself and the serve clock's 25 seconds. */
+const POINT = [20, 42] as const;
 export type TennisState = {
+  bestOf: 3 | 5;
   sets: Pair[]; // games in each set so far; the last is the current one
   setsWon: Pair;
   points: Pair; // in the current game or tiebreak
   tiebreak: boolean;
   server: 0 | 1;
   tiebreakFirstServer: 0 | 1;
-  serveWin: Pair; // P(point won) when serving
+  /** P(point won) when serving: `baseServe` from the players' skill, `serveWin` with the momentum of the last set. */
+  baseServe: Pair;
+  serveWin: Pair;
   pointLeft: number;
   breakLeft: number;
   over: boolean;
@@ -60,35 +67,49 @@ const gameProbability = (p: number, a = 0, b = 0) => firstByTwo(p, 4, a, b);
 /** P(the first player wins a tiebreak) from (a, b), with q the first player's share of points. */
 const tiebreakProbability = (q: number, a = 0, b = 0) => firstByTwo(q, 7, a, b);
 
-function setProbability(s: TennisState, games: Pair, server: 0 | 1): number {
-  return remembered(`set:${s.serveWin[0]}:${s.serveWin[1]}`, `${games[0]}:${games[1]}:${server}`, () =>
-    setFrom(s, games, server),
+/** P(the first player wins a set) from `games`, `server` to serve, each winning `serve` of points on serve. */
+function setProbability(serve: Pair, games: Pair, server: 0 | 1): number {
+  return remembered(`set:${serve[0]}:${serve[1]}`, `${games[0]}:${games[1]}:${server}`, () =>
+    setFrom(serve, games, server),
   );
 }
 
-function setFrom(s: TennisState, games: Pair, server: 0 | 1): number {
+function setFrom(serve: Pair, games: Pair, server: 0 | 1): number {
   const [a, b] = games;
   if ((a >= 6 && a - b >= 2) || a === 7) return 1;
   if ((b >= 6 && b - a >= 2) || b === 7) return 0;
-  if (a === 6 && b === 6) return tiebreakProbability(pointShare(s));
-  const hold = gameProbability(s.serveWin[server]);
+  if (a === 6 && b === 6) return tiebreakProbability(pointShare(serve));
+  const hold = gameProbability(serve[server]);
   const firstWins = server === 0 ? hold : 1 - hold;
   const next = (1 - server) as 0 | 1;
-  return firstWins * setProbability(s, [a + 1, b], next) + (1 - firstWins) * setProbability(s, [a, b + 1], next);
+  return (
+    firstWins * setProbability(serve, [a + 1, b], next) + (1 - firstWins) * setProbability(serve, [a, b + 1], next)
+  );
 }
 
-const pointShare = (s: TennisState) => (s.serveWin[0] + 1 - s.serveWin[1]) / 2;
+const pointShare = (serve: Pair) => (serve[0] + 1 - serve[1]) / 2;
+
+/** The points on serve after `lastSetWinner` took a set: momentum lifts the winner and drops the loser. */
+const withMomentum = (base: Pair, lastSetWinner: 0 | 1 | null): Pair =>
+  lastSetWinner === null
+    ? base
+    : lastSetWinner === 0
+      ? [base[0] + MOMENTUM, base[1] - MOMENTUM]
+      : [base[0] - MOMENTUM, base[1] + MOMENTUM];
+
+/** P(the first player wins a set from its start), the first server drawn at random. */
+const neutralSet = (serve: Pair) => (setProbability(serve, [0, 0], 0) + setProbability(serve, [0, 0], 1)) / 2;
 
 /** P(the home player wins the set being played), from the current point. */
 function currentSetProbability(s: TennisState): number {
   const games = s.sets.at(-1)!;
-  if (s.tiebreak) return tiebreakProbability(pointShare(s), s.points[0], s.points[1]);
+  if (s.tiebreak) return tiebreakProbability(pointShare(s.serveWin), s.points[0], s.points[1]);
   const serverGame = gameProbability(s.serveWin[s.server], s.points[s.server], s.points[1 - s.server]);
   const homeGame = s.server === 0 ? serverGame : 1 - serverGame;
   const next = (1 - s.server) as 0 | 1;
   return (
-    homeGame * setProbability(s, [games[0] + 1, games[1]], next) +
-    (1 - homeGame) * setProbability(s, [games[0], games[1] + 1], next)
+    homeGame * setProbability(s.serveWin, [games[0] + 1, games[1]], next) +
+    (1 - homeGame) * setProbability(s.serveWin, [games[0], games[1] + 1], next)
   );
 }
 
@@ -113,7 +134,8 @@ function winPoint(s: TennisState, side: 0 | 1): void {
   if (setOver) {
     s.setsWon[side]++;
     s.lastSetWinner = side;
-    if (s.setsWon[side] === 2) {
+    s.serveWin = withMomentum(s.baseServe, side);
+    if (s.setsWon[side] === setsToWin(s)) {
       s.over = true;
       return;
     }
@@ -129,20 +151,27 @@ function winPoint(s: TennisState, side: 0 | 1): void {
   if ((games[0] + games[1]) % 2 === 1) s.breakLeft = 90;
 }
 
+/** Men's singles at a Grand Slam are best of five sets; every other match best of three. */
+export const bestOfSets = (competition = ""): 3 | 5 =>
+  competition.includes("Grand Slam") && !competition.includes("WTA") && !/women/i.test(competition) ? 5 : 3;
+const setsToWin = (s: TennisState) => (s.bestOf + 1) / 2;
+
 export const tennis: SportModel<TennisState> = {
   sport: "tennis",
   typicalDuration: 100 * 60,
-  create(rng, edge) {
+  create(rng, edge, competition) {
     const skill = 0.05 * Math.tanh(edge);
     return {
+      bestOf: bestOfSets(competition),
       sets: [[0, 0]],
       setsWon: [0, 0],
       points: [0, 0],
       tiebreak: false,
       server: rng.chance(0.5) ? 0 : 1,
       tiebreakFirstServer: 0,
+      baseServe: [0.62 + skill, 0.62 - skill],
       serveWin: [0.62 + skill, 0.62 - skill],
-      pointLeft: rng.int(25, 50),
+      pointLeft: rng.int(POINT[0], POINT[1]),
       breakLeft: 0,
       over: false,
       aces: [0, 0],
@@ -157,7 +186,7 @@ export const tennis: SportModel<TennisState> = {
       return false;
     }
     if (--s.pointLeft > 0) return false;
-    s.pointLeft = rng.int(25, 50);
+    s.pointLeft = rng.int(POINT[0], POINT[1]);
     const server = s.server;
     const serverWins = rng.chance(s.serveWin[server]);
     if (serverWins && rng.chance(0.1)) s.aces[server]++;
@@ -183,11 +212,18 @@ export const tennis: SportModel<TennisState> = {
     };
   },
   quotes(s, sides) {
-    const neutralSet = (setProbability(s, [0, 0], 0) + setProbability(s, [0, 0], 1)) / 2;
+    // Every later set as momentum leaves it: after the home player won the set before, or the away player.
+    const later: [number, number] = [
+      neutralSet(withMomentum(s.baseServe, 0)),
+      neutralSet(withMomentum(s.baseServe, 1)),
+    ];
     const current = s.over ? Number(s.lastSetWinner === 0) : currentSetProbability(s);
     const won = s.setsWon;
-    const match = s.over ? Number(s.setsWon[0] === 2) : raceProbability(won, 2, current, neutralSet);
-    const threeSets = s.over ? Number(s.sets.length === 3) : goesTheDistance(won, 2, current, neutralSet);
+    const target = setsToWin(s);
+    // The total's line sits between the fewest sets a match can take and one more (2.5, or 3.5 in best of five).
+    const line = target + 0.5;
+    const match = s.over ? Number(s.setsWon[0] === target) : raceProbability(won, target, current, later);
+    const over = s.over ? Number(s.sets.length > line) : unitsOver(won, target, line, current, later);
     // A market per set: those finished are settled by their games, the one in play is open.
     const setMarkets = s.sets.map((games, i) => {
       const finished = i < s.sets.length - 1 || s.over;
@@ -200,12 +236,12 @@ export const tennis: SportModel<TennisState> = {
         finished ? games[0] - games[1] : undefined,
       );
     });
-    // Three sets are certain once the third starts, two once the match ends in two.
+    // Over is certain once a set past the line starts; under once the match ends short of it.
     const setsPlayed = s.sets.length;
     return [
       twoWay("match_winner", "match_winner", "Match winner", sides, match, s.over ? won[0] - won[1] : undefined),
       ...setMarkets,
-      overUnder("total", "Total sets", 2.5, threeSets, setsPlayed === 3 || s.over ? setsPlayed : undefined),
+      overUnder("total", "Total sets", line, over, setsPlayed > line || s.over ? setsPlayed : undefined),
     ];
   },
 };
