@@ -10,6 +10,8 @@ export type SoakSample = {
   instance: string;
   rssBytes: number;
   heapBytes: number;
+  /** Memory V8 knows of outside its heap (Buffers, mostly). */
+  externalBytes: number;
   lagP99Ms: number;
   handles: number;
 };
