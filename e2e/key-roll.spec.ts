@@ -1,30 +1,16 @@
 import { expect, test, type Page } from "@playwright/test";
-import { startLiveServer, type LiveServer } from "./support/live-server.ts";
-import { expectFitsAndAccessible } from "./support/page-checks.ts";
+import { liveServerForFile } from "./support/live-server.ts";
+import { checkConsolePage } from "./support/page-checks.ts";
 
 // Rolling a production key in the console, as the demo organisation's admin (a verified licence on
 // the Pro plan) does it: the successor is shown once, and both keys are in the list, the old one
 // expiring at the end of the overlap and still working until then.
 
-let server: LiveServer;
-
-test.beforeAll(async () => {
-  // A server of its own starts slowly on a busy machine.
-  test.setTimeout(120_000);
-  server = await startLiveServer();
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
-
-async function checkPage(page: Page, name: string, project: string): Promise<void> {
-  await expectFitsAndAccessible(page, name);
-  await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
-}
+const server = liveServerForFile();
+const checkPage = checkConsolePage;
 
 const me = async (page: Page, key: string) => {
-  const answer = await page.request.get(`${server.url}/api/v1/me`, { headers: { "x-api-key": key } });
+  const answer = await page.request.get(`${server().url}/api/v1/me`, { headers: { "x-api-key": key } });
   return { status: answer.status(), data: ((await answer.json()) as { data: Record<string, unknown> }).data };
 };
 
@@ -33,12 +19,12 @@ test("an admin rolls a production key: the successor shown once, both keys liste
 }, testInfo) => {
   const project = testInfo.project.name;
   const name = `Feed ${project}`;
-  await page.goto(`${server.url}/console/sign-in`);
-  await page.getByLabel("E-mail").fill(server.demo.email);
-  await page.getByLabel("Password").fill(server.demo.password);
+  await page.goto(`${server().url}/console/sign-in`);
+  await page.getByLabel("E-mail").fill(server().demo.email);
+  await page.getByLabel("Password").fill(server().demo.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Console", exact: true })).toBeVisible({ timeout: 20_000 });
-  await page.goto(`${server.url}/console/keys`);
+  await page.goto(`${server().url}/console/keys`);
 
   await page.getByLabel("Name (optional)").fill(name);
   await page.getByRole("button", { name: "Create production key" }).click();

@@ -2,7 +2,7 @@ import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { utcDay } from "../lib/clock.ts";
 import { slugify } from "../lib/organisations.ts";
-import { startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { liveServerForFile } from "./support/live-server.ts";
 
 // From a licence typed into the console to production keys and back: the record waits for the
 // operator, who verifies it with the CLI; production keys follow; once the operator revokes it,
@@ -14,24 +14,15 @@ const PASSWORD = "correct horse battery staple";
 // busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-let server: LiveServer;
-
 // Each of the operator's commands stops the server, runs the CLI and starts the server again.
 test.describe.configure({ timeout: 600_000 });
 
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  server = await startLiveServer();
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = liveServerForFile();
 
 async function goTo(page: Page, name: string): Promise<void> {
   // The phone folds the console's navigation away; the address works on both.
   const paths: Record<string, string> = { Licence: "licence", Plan: "plan", "API keys": "keys" };
-  await page.goto(`${server.url}/console/${paths[name]}`);
+  await page.goto(`${server().url}/console/${paths[name]}`);
 }
 
 test("a licence waits for the operator, gives production keys once verified, and stops them when revoked", async ({
@@ -40,7 +31,7 @@ test("a licence waits for the operator, gives production keys once verified, and
   const organisation = `Licence ${testInfo.project.name} ${randomBytes(4).toString("hex")}`;
   const slug = slugify(organisation);
 
-  await page.goto(`${server.url}/console/sign-up`);
+  await page.goto(`${server().url}/console/sign-up`);
   await page.getByLabel("Organisation name").fill(organisation);
   await page.getByLabel("Your name").fill("Lena Licence");
   await page.getByLabel("E-mail").fill(`${slug}@licence.example`);
@@ -71,9 +62,9 @@ test("a licence waits for the operator, gives production keys once verified, and
   await expect(page.getByRole("button", { name: "Create production key" })).toHaveCount(0);
 
   // The operator checks the register, verifies the licence and approves the plan.
-  const pending = await server.operator<{ reference: string }[]>(["licence", "list", "--status", "pending"]);
+  const pending = await server().operator<{ reference: string }[]>(["licence", "list", "--status", "pending"]);
   expect(pending.map((l) => l.reference)).toContain("GLA/RGL/042");
-  expect(await server.operator(["licence", "verify", "--org", slug])).toMatchObject({ verification: "verified" });
+  expect(await server().operator(["licence", "verify", "--org", slug])).toMatchObject({ verification: "verified" });
 
   await goTo(page, "Licence");
   await expect(page.getByTestId("licence-status")).toContainText("GLA/RGL/042 was verified on");
@@ -86,13 +77,13 @@ test("a licence waits for the operator, gives production keys once verified, and
   expect(key).toMatch(/^svc_sk_[0-9A-Za-z]{32}$/);
   await page.getByRole("button", { name: "I have stored it" }).click();
 
-  const served = await page.request.get(`${server.url}/api/v1/me`, { headers: { "x-api-key": key } });
+  const served = await page.request.get(`${server().url}/api/v1/me`, { headers: { "x-api-key": key } });
   expect(served.status()).toBe(200);
   expect((await served.json()).data).toMatchObject({ environment: "production", plan: "starter" });
 
   // The operator revokes it: the key is refused, not counted, and the organisation is told why.
-  await server.operator(["licence", "revoke", "--org", slug, "--reason", "Suspended by the authority"]);
-  const refused = await page.request.get(`${server.url}/api/v1/me`, { headers: { "x-api-key": key } });
+  await server().operator(["licence", "revoke", "--org", slug, "--reason", "Suspended by the authority"]);
+  const refused = await page.request.get(`${server().url}/api/v1/me`, { headers: { "x-api-key": key } });
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({
     code: "licence_inactive",

@@ -1,46 +1,32 @@
-import { expect, test, type Page } from "@playwright/test";
-import { startLiveServer, type LiveServer } from "./support/live-server.ts";
-import { expectFitsAndAccessible } from "./support/page-checks.ts";
+import { expect, test } from "@playwright/test";
+import { liveServerForFile } from "./support/live-server.ts";
+import { checkConsolePage } from "./support/page-checks.ts";
 
 // The Requests page as the demo organisation's admin uses it: a request the API refused is found
 // by the request id its answer carried, with its status, code and path, and the filters narrow
 // the log to it; never with the key in the page.
 
-let server: LiveServer;
-
-test.beforeAll(async () => {
-  // A server of its own starts slowly on a busy machine.
-  test.setTimeout(120_000);
-  server = await startLiveServer();
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
-
-async function checkPage(page: Page, name: string, project: string): Promise<void> {
-  await expectFitsAndAccessible(page, name);
-  await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
-}
+const server = liveServerForFile();
+const checkPage = checkConsolePage;
 
 test("the Requests page finds a refused request by its request id, and filters by status and code", async ({
   page,
 }, testInfo) => {
   const project = testInfo.project.name;
-  await page.goto(`${server.url}/console/sign-in`);
-  await page.getByLabel("E-mail").fill(server.demo.email);
-  await page.getByLabel("Password").fill(server.demo.password);
+  await page.goto(`${server().url}/console/sign-in`);
+  await page.getByLabel("E-mail").fill(server().demo.email);
+  await page.getByLabel("Password").fill(server().demo.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Console", exact: true })).toBeVisible({ timeout: 20_000 });
 
   // A key of this run's own, and a request the API refuses with it.
-  await page.goto(`${server.url}/console/keys`);
+  await page.goto(`${server().url}/console/keys`);
   await page.getByLabel("Name (optional)").fill(`Requests ${project}`);
   await page.getByRole("button", { name: "Create production key" }).click();
   const key = await page.getByTestId("production-section").getByTestId("shown-key").inputValue();
   expect(key).toMatch(/^svc_sk_/);
   await page.getByRole("button", { name: "I have stored it" }).click();
-  const answer = await page.request.get(`${server.url}/api/v1/events/no-such-event-${project}`, {
+  const answer = await page.request.get(`${server().url}/api/v1/events/no-such-event-${project}`, {
     headers: { "x-api-key": key },
   });
   expect(answer.status()).toBe(404);
@@ -71,7 +57,7 @@ test("the Requests page finds a refused request by its request id, and filters b
   await checkPage(page, "requests-found", project);
 
   // The filters: this key's 4xx with not_found hold the request; its 5xx hold nothing.
-  await page.goto(`${server.url}/console/requests`);
+  await page.goto(`${server().url}/console/requests`);
   const keyOption = search.getByLabel("Key").locator("option", { hasText: `Requests ${project} (` });
   await search.getByLabel("Key").selectOption((await keyOption.getAttribute("value"))!);
   await search.getByLabel("Status").selectOption("4xx");

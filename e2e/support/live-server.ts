@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { demoSignIn } from "../../testing/console.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
@@ -32,6 +32,23 @@ export type LiveServer = {
   signal(signal: "SIGSTOP" | "SIGCONT"): void;
   stop(): Promise<void>;
 };
+
+/**
+ * A server of the spec file's own, started before its first test and stopped after its last; the
+ * returned function gives it to the tests.
+ */
+export function liveServerForFile(): () => LiveServer {
+  let server: LiveServer | undefined;
+  test.beforeAll(async () => {
+    // A server of its own starts slowly on a busy machine.
+    test.setTimeout(120_000);
+    server = await startLiveServer();
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
+}
 
 export async function startLiveServer(
   env: Record<string, string> = {},

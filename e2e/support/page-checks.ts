@@ -20,3 +20,9 @@ export async function expectFitsAndAccessible(page: Page, name: string): Promise
     `${name}: axe`,
   ).toEqual([]);
 }
+
+/** A console page fits and passes axe; its screenshot is kept under e2e/screenshots. */
+export async function checkConsolePage(page: Page, name: string, project: string): Promise<void> {
+  await expectFitsAndAccessible(page, name);
+  await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
+}
