@@ -48,7 +48,21 @@ const POSTPONED_AT = -7200;
 const RESCHEDULED_AT = -5400;
 const POSTPONEMENT = 6 * 3600;
 const CANCELLED_AT = -10800;
-const SCORE_SUSPENSION = 8;
+/**
+ * Seconds a score keeps the markets suspended, as books hold them: a soccer goal through the
+ * celebration, the review and the restart; a touchdown through the try and the kickoff; a hockey goal
+ * to the face-off; a baseball run to the next batter; a CS2 round through the buy time; a tennis
+ * game to the next point; a basket hardly at all (basketball books price through play).
+ */
+export const SCORE_SUSPENSION: Record<Sport, number> = {
+  soccer: 60,
+  "american-football": 45,
+  "ice-hockey": 40,
+  baseball: 20,
+  cs2: 15,
+  tennis: 10,
+  basketball: 4,
+};
 /**
  * The share of events abandoned once started: weather and pitches stop the outdoor sports, while
  * indoor ones (and CS2's servers) stop far more rarely (docs/simulator.md).
@@ -188,7 +202,7 @@ export class SimulatedEvent {
     }
     this.played++;
     const scored = this.model.step(this.game, this.rng);
-    if (scored) this.marketsSuspendedUntil = t + SCORE_SUSPENSION;
+    if (scored) this.marketsSuspendedUntil = t + SCORE_SUSPENSION[this.plan.sport];
     if (this.model.isOver(this.game)) {
       this.status = "finished";
       this.refreshMarkets();

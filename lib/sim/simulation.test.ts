@@ -5,7 +5,7 @@ import { canMove } from "../feed/status.ts";
 import { SPORT_MARKET_TYPES } from "../sports.ts";
 import { LADDER, overround } from "./ladder.ts";
 import { runToEnd, simPlan as plan } from "../../testing/sim-events.ts";
-import { SimulatedEvent } from "./simulated-event.ts";
+import { SCORE_SUSPENSION, SimulatedEvent } from "./simulated-event.ts";
 
 type EventFields = NonNullable<FeedUpdate["event"]>;
 
@@ -174,6 +174,27 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it("keeps the markets suspended after a score for as long as the sport's books do", () => {
+    // Seconds from a score to its markets open again: longer when a break falls in between.
+    const gaps: number[] = [];
+    for (const seed of ["a", "b"]) {
+      const event = new SimulatedEvent(plan(sport, seed));
+      let suspendedAt: number | undefined;
+      for (let t = -4 * 3600_000; !event.done && gaps.length < 12; t += 1_000) {
+        for (const update of event.advanceTo(t)) {
+          const winner = update.markets?.find((m) => m.type === "match_winner");
+          if (update.event?.score && update.event.status === "live" && winner?.status === "suspended") suspendedAt = t;
+          else if (suspendedAt !== undefined && winner?.status === "open" && update.event?.status !== "suspended") {
+            gaps.push((t - suspendedAt) / 1000);
+            suspendedAt = undefined;
+          }
+        }
+      }
+    }
+    expect(gaps.length).toBeGreaterThan(0);
+    expect(Math.min(...gaps), gaps.join(", ")).toBe(SCORE_SUSPENSION[sport]);
   });
 
   it("settles every market at the end", () => {
