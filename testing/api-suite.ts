@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "../lib/audit.ts";
 import { openDatabase } from "../lib/db/index.ts";
+import { revokeKey } from "../lib/keys/index.ts";
 import { apiClient, checkedAnswers } from "./api.ts";
 import { BACKENDS, POSTGRES, type Backend, type TestDatabase, useTestDatabase } from "./databases.ts";
 import { FEED_TOKEN, ingest } from "./feed.ts";
-import { organisationWithKeys } from "./organisations.ts";
-import { admin, startServer, type RunningServer } from "./processes.ts";
+import { organisationOn, type OrganisationWithKeys } from "./organisations.ts";
+import { startServer, type RunningServer } from "./processes.ts";
 
 // The public API's suite, shared by its files (tests/integration/api/, one per operation): each
 // file runs on both entry points (our node:http server and Next's route handlers) over PGlite and
@@ -110,7 +112,7 @@ const ENTRIES: Entry[] = BACKENDS.flatMap((backend) =>
     : [{ backend, entry: "node" as const }],
 );
 
-export type Keys = Awaited<ReturnType<typeof organisationWithKeys>>;
+export type Keys = OrganisationWithKeys;
 export type EventBody = { id: string; sport: string; status: string; kickoff: string; sandbox: boolean };
 type Client = ReturnType<typeof apiClient>;
 
@@ -170,19 +172,26 @@ export function describeApi(title: string, tests: (api: ApiSuite) => void, optio
       beforeAll(async () => {
         checkedBefore = checkedAnswers.count;
         const env = database().env;
-        api.starter = await organisationWithKeys(env, "starter-org", { plan: "starter", sandboxSport: "soccer" });
-        api.enterprise = await organisationWithKeys(env, "big-org", { plan: "enterprise", sandboxSport: "tennis" });
-        api.gone = await organisationWithKeys(env, "gone-org", { plan: "pro", sandboxSport: "soccer" });
-        api.full = await organisationWithKeys(env, "full-org", { plan: "starter", sandboxSport: "soccer" });
-        await admin(["key", "revoke", "--id", api.gone.production.id], env);
+        // One opening of the database for every organisation: PGlite admits one process, and each
+        // opening costs a second on a busy machine.
         const handle = await openDatabase(database().config);
-        await handle.db.execute(
-          sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${api.gone.sandbox.id}`,
-        );
-        await handle.db.execute(sql`
-        insert into usage_monthly (key_id, month, requests)
-        values (${api.full.sandbox.id}, date_trunc('month', now() at time zone 'utc')::date, 999)`);
-        await handle.close();
+        try {
+          const made = (slug: string, plan: string, sandboxSport: string) =>
+            organisationOn(handle.db, database().config, slug, { plan, sandboxSport });
+          api.starter = await made("starter-org", "starter", "soccer");
+          api.enterprise = await made("big-org", "enterprise", "tennis");
+          api.gone = await made("gone-org", "pro", "soccer");
+          api.full = await made("full-org", "starter", "soccer");
+          await revokeKey(handle.db, api.gone.production.id, null, { actor: OPERATOR, at: new Date() });
+          await handle.db.execute(
+            sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${api.gone.sandbox.id}`,
+          );
+          await handle.db.execute(sql`
+          insert into usage_monthly (key_id, month, requests)
+          values (${api.full.sandbox.id}, date_trunc('month', now() at time zone 'utc')::date, 999)`);
+        } finally {
+          await handle.close();
+        }
 
         api.server = await startServer({
           ...env,

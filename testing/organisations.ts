@@ -53,29 +53,38 @@ export async function productionKeys(
   return keys;
 }
 
+export type OrganisationWithKeys = { orgId: string; sandbox: CreatedKey; production: CreatedKey };
+
 /** An organisation with a verified licence, a plan, its sandbox key and one production key. */
 export function organisationWithKeys(
   env: Record<string, string>,
   slug: string,
   options: { plan: string; sandboxSport: string },
-): Promise<{ orgId: string; sandbox: CreatedKey; production: CreatedKey }> {
-  const config = loadConfig(env);
-  return withDatabase(env, async (db) => {
-    await seedReferenceData(db);
-    const at = new Date();
-    const org = await createOrganisation(db, { name: `Org ${slug}`, slug }, OPERATOR);
-    await license(db, org.id, `L-${slug}`, `${slug} Ltd`, at);
-    await setPlan(db, org.id, options.plan, OPERATOR);
-    const sandbox = await createSandboxKey(
-      db,
-      org.id,
-      { sport: options.sandboxSport },
-      { actor: OPERATOR, at, ttlDays: config.SANDBOX_KEY_TTL_DAYS },
-    );
-    recordSecret(sandbox.key);
-    const [production] = await productionKeys(db, org.id, 1, at);
-    return { orgId: org.id, sandbox: { id: sandbox.summary.id, key: sandbox.key }, production: production! };
-  });
+): Promise<OrganisationWithKeys> {
+  return withDatabase(env, (db) => organisationOn(db, loadConfig(env), slug, options));
+}
+
+/** organisationWithKeys on a database already open: for several at once. */
+export async function organisationOn(
+  db: Database,
+  config: { SANDBOX_KEY_TTL_DAYS: number },
+  slug: string,
+  options: { plan: string; sandboxSport: string },
+): Promise<OrganisationWithKeys> {
+  await seedReferenceData(db);
+  const at = new Date();
+  const org = await createOrganisation(db, { name: `Org ${slug}`, slug }, OPERATOR);
+  await license(db, org.id, `L-${slug}`, `${slug} Ltd`, at);
+  await setPlan(db, org.id, options.plan, OPERATOR);
+  const sandbox = await createSandboxKey(
+    db,
+    org.id,
+    { sport: options.sandboxSport },
+    { actor: OPERATOR, at, ttlDays: config.SANDBOX_KEY_TTL_DAYS },
+  );
+  recordSecret(sandbox.key);
+  const [production] = await productionKeys(db, org.id, 1, at);
+  return { orgId: org.id, sandbox: { id: sandbox.summary.id, key: sandbox.key }, production: production! };
 }
 
 /**

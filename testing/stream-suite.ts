@@ -2,7 +2,8 @@ import { afterAll, beforeAll } from "vitest";
 import { apiClient } from "./api.ts";
 import { describeEachBackend, type Backend, type TestDatabase, useTestDatabase } from "./databases.ts";
 import { FEED_TOKEN, ingest } from "./feed.ts";
-import { organisationWithKeys } from "./organisations.ts";
+import { openDatabase } from "../lib/db/index.ts";
+import { organisationOn, type OrganisationWithKeys } from "./organisations.ts";
 import { startServer, type RunningServer } from "./processes.ts";
 import { openSse, type SseClient } from "./sse.ts";
 
@@ -59,7 +60,7 @@ export const prices = (id: string, type: string, price: number) => ({
   markets: [market(id, type, price)],
 });
 
-type Keys = Awaited<ReturnType<typeof organisationWithKeys>>;
+type Keys = OrganisationWithKeys;
 type Client = ReturnType<typeof apiClient>;
 
 /** What a file's tests are given, filled in before the first of them runs. */
@@ -103,12 +104,17 @@ export function describeStreams(title: string, tests: (suite: StreamSuite) => vo
 
     beforeAll(async () => {
       const env = database().env;
-      suite.keys = await organisationWithKeys(env, "stream-org", { plan: "starter", sandboxSport: "soccer" });
-      suite.quietKeys = await organisationWithKeys(env, "token-org", { plan: "pro", sandboxSport: "soccer" });
-      suite.historyKeys = await organisationWithKeys(env, "history-org", {
-        plan: "enterprise",
-        sandboxSport: "soccer",
-      });
+      // One opening of the database for every organisation (PGlite admits one process).
+      const handle = await openDatabase(database().config);
+      try {
+        const made = (slug: string, plan: string) =>
+          organisationOn(handle.db, database().config, slug, { plan, sandboxSport: "soccer" });
+        suite.keys = await made("stream-org", "starter");
+        suite.quietKeys = await made("token-org", "pro");
+        suite.historyKeys = await made("history-org", "enterprise");
+      } finally {
+        await handle.close();
+      }
       suite.server = await startServer({
         ...env,
         FEED_TOKEN,
