@@ -29,8 +29,11 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["testing/global-setup.ts"],
           setupFiles: ["testing/log-check.ts"],
-          // Each file starts real server processes; on two cores, one file at a time is faster.
-          fileParallelism: false,
+          // Each file starts real server processes and spends most of its time waiting on them (flushes,
+          // pings, delays): two files at a time on two cores. Every file has its own ports, scratch
+          // databases and data folders, so files never share state.
+          fileParallelism: true,
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
