@@ -63,15 +63,58 @@ function summarise(suitesPassed: boolean): void {
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
+    testResults: VitestFile[];
   }>("test-results/vitest.json");
-  const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
-    "test-results/playwright.json",
-  );
+  const playwright = readJson<{
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    suites?: PlaywrightSuite[];
+  }>("test-results/playwright.json");
   const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats.expected ?? 0) + (playwright?.stats.flaky ?? 0);
   const reportedFailures = (vitest?.numFailedTests ?? 0) + (playwright?.stats.unexpected ?? 0);
   // A suite that failed without a failing test (a crash, a setup error) still counts as a failure.
   const failed = !suitesPassed && reportedFailures === 0 ? 1 : reportedFailures;
   const skipped = (vitest ? vitest.numPendingTests + vitest.numTodoTests : 0) + (playwright?.stats.skipped ?? 0);
+  // Named again at the end: a CI log kept only by its tail still says which tests failed and why.
+  const failures = [...vitestFailures(vitest), ...playwrightFailures(playwright?.suites ?? [])];
+  if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join("\n")}`);
   console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exitCode = suitesPassed && failed === 0 ? 0 : 1;
+}
+
+type VitestFile = {
+  name: string;
+  message?: string;
+  assertionResults: { status: string; fullName: string; failureMessages: string[] | null }[];
+};
+type PlaywrightSuite = {
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; ok: boolean; tests?: { projectName?: string }[] }[];
+};
+
+/** A failure message's first line, short enough for a log line. */
+function firstLine(message: string | undefined): string {
+  const line = (message ?? "").split("\n").find((text) => text.trim() !== "") ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function vitestFailures(report: { testResults?: VitestFile[] } | null): string[] {
+  const lines: string[] = [];
+  for (const file of report?.testResults ?? []) {
+    const name = file.name.replace(`${process.cwd()}/`, "");
+    const failed = file.assertionResults.filter((test) => test.status === "failed");
+    for (const test of failed) lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed outside its tests (an import or a hook) has no failed test to name.
+    if (failed.length === 0 && file.message) lines.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+function playwrightFailures(suites: PlaywrightSuite[]): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => `${spec.file}:${spec.line} › ${spec.title} [${spec.tests?.[0]?.projectName ?? ""}]`),
+    ...playwrightFailures(suite.suites ?? []),
+  ]);
 }
