@@ -20,6 +20,7 @@ import { startApi, type Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
 import { startFeed } from "../lib/feed/service.ts";
 import { startInstanceMeter, type Admission, type Meter } from "../lib/metering/index.ts";
+import { RequestLogRecorder } from "../lib/request-log/recorder.ts";
 import { seed } from "../seeds/index.ts";
 
 /** Admits everything, counts nothing, sends no rate-limit headers: the API without metering. */
@@ -61,8 +62,12 @@ const handle = await openDatabase(config);
 await seed(handle.db, now());
 const feed = await startFeed(handle, config, { log: (line) => console.error(line) });
 const { meter } = await startInstanceMeter(handle, config, feed.bus, now);
+// Both APIs keep a request log, as server.ts's does, so the two differ in metering only.
+const requestLog = new RequestLogRecorder(handle.db);
+requestLog.start();
 const common = {
   db: handle.db,
+  requestLog,
   bus: feed.bus,
   views: feed.views,
   now,
@@ -83,6 +88,7 @@ async function stop(): Promise<void> {
   await Promise.all([close(metered), close(unmetered)]);
   await meteredApi.close();
   await unmeteredApi.close();
+  await requestLog.close();
   await feed.stop();
   await handle.close();
   // Anything still open (a timer of a library) does not keep the process.

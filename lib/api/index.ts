@@ -68,7 +68,7 @@ export async function startApi(options: {
   /** Told of every answer: its route (the operation id), status and time taken. */
   observe?: (route: string, status: number, seconds: number) => void;
   /** Keeps each key's refused answers and a sample of its admitted ones (written off the request path). */
-  requestLog?: RequestLogRecorder;
+  requestLog: RequestLogRecorder;
 }): Promise<Api> {
   const keys = options.keys;
   const unfollow = await keys.follow(options.bus);
@@ -120,7 +120,7 @@ export async function startApi(options: {
         // shown to; a console member's reads are not a key's.
         const logged = trace.key ?? trace.refusedKey;
         const at = Date.now();
-        if (requestLog && logged && requestLog.keeps(logged.id, response.status, at)) {
+        if (logged && requestLog.keeps(logged.id, response.status, at)) {
           requestLog.add({
             orgId: logged.orgId,
             keyId: logged.id,
