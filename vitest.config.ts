@@ -11,6 +11,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "lib/**/*.test.ts",
+            "app/**/*.test.ts",
             "components/**/*.test.ts",
             "seeds/**/*.test.ts",
             "bench/**/*.test.ts",

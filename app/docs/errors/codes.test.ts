@@ -4,16 +4,16 @@ import { fileURLToPath } from "node:url";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import ErrorsPage from "../../app/docs/errors/page.tsx";
-import { API_ERRORS } from "../api/error-codes.ts";
-import { problemType } from "./problem.ts";
-import { SERVICE_ERRORS } from "./service-errors.ts";
+import ErrorsPage from "./page.tsx";
+import { API_ERRORS } from "../../../lib/api/error-codes.ts";
+import { problemType } from "../../../lib/http/problem.ts";
+import { SERVICE_ERRORS } from "../../../lib/http/service-errors.ts";
 
 // Every code a problem body can carry has its section on the reference page of errors: the codes
 // of the two tables, and every code the sources answer with, found by reading them (a problem built
 // by hand with a code in neither table would have a `type` that leads nowhere).
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const TABLES = { ...API_ERRORS, ...SERVICE_ERRORS } as Record<string, { status: number; title: string }>;
 
 function sources(dir: string): string[] {
