@@ -1,6 +1,7 @@
 import type { MarketType, Sport, Stat } from "../db/schema/index.ts";
 import type { Random } from "./random.ts";
 import { lineResults, type Result } from "./settlement.ts";
+import type { Incident } from "./suspensions.ts";
 
 /** What an event shows at one moment, in the sport's own terms. */
 export type GameView = {
@@ -42,8 +43,11 @@ export type SportModel<State> = {
    * competition, for the sports whose format depends on it (tennis's Grand Slams).
    */
   create(rng: Random, edge: number, competition?: string): State;
-  /** One simulated second of play or break. Returns true when a side scored. */
-  step(state: State, rng: Random): boolean;
+  /**
+   * One simulated second of play or break. Returns what in it books suspend their markets for (a
+   * score, a penalty, a review: suspensions.ts), most often nothing.
+   */
+  step(state: State, rng: Random): readonly Incident[];
   isOver(state: State): boolean;
   /** True while the game stands still (breaks): suspensions are not started then. */
   inBreak(state: State): boolean;

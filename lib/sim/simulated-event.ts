@@ -7,11 +7,13 @@ import { PREMATCH_REFRESH, PrematchMarket, prematchQuotes } from "./prematch.ts"
 import { seededRandom, type Random } from "./random.ts";
 import { decidedResults, resultsAtEnd, type Result } from "./settlement.ts";
 import { MODELS } from "./sports/index.ts";
+import { suspensionFor } from "./suspensions.ts";
 
 // One simulated event from announcement to the end: the sport's model for play, and around it
 // the lifecycle every sport shares (pre-match markets from the announcement, lineups an hour
 // before, now and then a postponement, a cancellation or a suspension, markets suspended for a
-// moment after a score, settled as the game decides them, and voided when the event is abandoned). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
+// while after a score, a penalty, a red card, a break of serve or a review (suspensions.ts),
+// settled as the game decides them, and voided when the event is abandoned). Its whole life is a pure function of its plan, so whoever replays it gets the same event.
 
 /** A market as the simulator sends it: the ingest sets `updated_at`. */
 type MarketDraft = Omit<Market, "updated_at">;
@@ -48,21 +50,6 @@ const POSTPONED_AT = -7200;
 const RESCHEDULED_AT = -5400;
 const POSTPONEMENT = 6 * 3600;
 const CANCELLED_AT = -10800;
-/**
- * Seconds a score keeps the markets suspended, as books hold them: a soccer goal through the
- * celebration, the review and the restart; a touchdown through the try and the kickoff; a hockey goal
- * to the face-off; a baseball run to the next batter; a CS2 round through the buy time; a tennis
- * game to the next point; a basket hardly at all (basketball books price through play).
- */
-export const SCORE_SUSPENSION: Record<Sport, number> = {
-  soccer: 60,
-  "american-football": 45,
-  "ice-hockey": 40,
-  baseball: 20,
-  cs2: 15,
-  tennis: 10,
-  basketball: 4,
-};
 /**
  * The share of events abandoned once started: weather and pitches stop the outdoor sports, while
  * indoor ones (and CS2's servers) stop far more rarely (docs/simulator.md).
@@ -193,20 +180,26 @@ export class SimulatedEvent {
       }
       return;
     }
-    // Live.
-    if (this.played >= this.suspendAfter && this.suspendedFor === 0 && !this.model.inBreak(this.game)) {
+    // Live. The event's own suspension waits for the markets to reopen, so a penalty's or a
+    // review's wait (which the game stands still through) is never cut short by it.
+    const marketsHeld = t < this.marketsSuspendedUntil;
+    if (this.played >= this.suspendAfter && this.suspendedFor === 0 && !this.model.inBreak(this.game) && !marketsHeld) {
       this.status = "suspended";
       this.suspendedFor = 1;
       this.refreshMarkets();
       return;
     }
     this.played++;
-    const scored = this.model.step(this.game, this.rng);
-    if (scored) this.marketsSuspendedUntil = t + SCORE_SUSPENSION[this.plan.sport];
+    const reopens = t === this.marketsSuspendedUntil;
+    const incidents = this.model.step(this.game, this.rng);
+    for (const incident of incidents) {
+      const until = t + suspensionFor(incident, this.plan.sport);
+      this.marketsSuspendedUntil = Math.max(this.marketsSuspendedUntil, until);
+    }
     if (this.model.isOver(this.game)) {
       this.status = "finished";
       this.refreshMarkets();
-    } else if (scored || t - this.lastPriced >= PRICE_REFRESH || t === this.marketsSuspendedUntil) {
+    } else if (incidents.length > 0 || reopens || t - this.lastPriced >= PRICE_REFRESH) {
       this.refreshMarkets();
     }
   }

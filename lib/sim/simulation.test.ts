@@ -5,7 +5,8 @@ import { canMove } from "../feed/status.ts";
 import { SPORT_MARKET_TYPES } from "../sports.ts";
 import { LADDER, overround } from "./ladder.ts";
 import { runToEnd, simPlan as plan } from "../../testing/sim-events.ts";
-import { SCORE_SUSPENSION, SimulatedEvent } from "./simulated-event.ts";
+import { SimulatedEvent } from "./simulated-event.ts";
+import { SUSPENSION } from "./suspensions.ts";
 
 type EventFields = NonNullable<FeedUpdate["event"]>;
 
@@ -177,15 +178,20 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
   });
 
   it("keeps the markets suspended after a score for as long as the sport's books do", () => {
-    // Seconds from a score to its markets open again: longer when a break falls in between.
+    // Seconds from a score to its markets open again: longer when a break or another incident
+    // (a red card, a break of serve, a review) falls in between.
     const gaps: number[] = [];
     for (const seed of ["a", "b"]) {
       const event = new SimulatedEvent(plan(sport, seed));
       let suspendedAt: number | undefined;
+      let score = "";
       for (let t = -4 * 3600_000; !event.done && gaps.length < 12; t += 1_000) {
         for (const update of event.advanceTo(t)) {
           const winner = update.markets?.find((m) => m.type === "match_winner");
-          if (update.event?.score && update.event.status === "live" && winner?.status === "suspended") suspendedAt = t;
+          const scoreNow = update.event?.score ? JSON.stringify(update.event.score) : score;
+          const scored = scoreNow !== score;
+          score = scoreNow;
+          if (scored && update.event?.status === "live" && winner?.status === "suspended") suspendedAt = t;
           else if (suspendedAt !== undefined && winner?.status === "open" && update.event?.status !== "suspended") {
             gaps.push((t - suspendedAt) / 1000);
             suspendedAt = undefined;
@@ -194,7 +200,7 @@ describe.each(SPORTS)("a simulated %s event, start to end", (sport) => {
       }
     }
     expect(gaps.length).toBeGreaterThan(0);
-    expect(Math.min(...gaps), gaps.join(", ")).toBe(SCORE_SUSPENSION[sport]);
+    expect(Math.min(...gaps), gaps.join(", ")).toBe(SUSPENSION.score[sport]);
   });
 
   it("settles every market at the end", () => {

@@ -1,4 +1,5 @@
 import { clockDown, quarterPeriod, stat, type SportModel } from "../model.ts";
+import { NOTHING, SCORED, SUSPENSION, type Incident } from "../suspensions.ts";
 import { halfLine, pointsQuotes } from "./points.ts";
 
 // Four 15-minute quarters of drives, about 22 a game. Each drive's result is drawn when it starts
@@ -17,6 +18,11 @@ const MARGIN_KEPT = 0.92;
 const HOME = 0.045;
 /** The drop in a drive's scoring chance per touchdown of lead, in the second half. */
 const SCORE_EFFECT = 0.1;
+/** The share of drives whose last play goes to a replay review (about one a game), and its length. */
+const REVIEWED = 0.05;
+const REVIEW = SUSPENSION["video review"]["american-football"]!;
+const REVIEWED_SCORE: readonly Incident[] = Object.freeze(["score", "video review"] as const);
+const REVIEWED_PLAY: readonly Incident[] = Object.freeze(["video review"] as const);
 
 type Pair = [number, number];
 type DriveResult = "touchdown" | "field goal" | "safety" | "punt" | "turnover";
@@ -42,6 +48,8 @@ export type FootballState = {
   handicapLine: number;
   totalLine: number;
   edge: number;
+  /** Seconds left of a replay review, while play and the clock stand still. */
+  reviewLeft: number;
 };
 
 /** The extra field-goal chance of a drive: in overtime, or late when a kick wins or ties. */
@@ -141,19 +149,25 @@ export const americanFootball: SportModel<FootballState> = {
       handicapLine: -halfLine(expectedMargin(strength)),
       totalLine: halfLine(MEAN_POINTS * (strength[0] + strength[1])),
       edge,
+      reviewLeft: 0,
     };
     startDrive(s, rng);
     return s;
   },
   step(s, rng) {
-    if (s.over) return false;
+    if (s.over) return NOTHING;
+    if (s.reviewLeft > 0) {
+      s.reviewLeft--;
+      return NOTHING;
+    }
     if (s.inBreak) {
       if (--s.breakLeft <= 0) s.inBreak = false;
-      return false;
+      return NOTHING;
     }
-    if (!rng.chance(CLOCK_RUNS)) return false;
+    if (!rng.chance(CLOCK_RUNS)) return NOTHING;
     s.clock--;
     let scored = false;
+    let reviewed = false;
     if (--s.driveLeft <= 0) {
       const side = s.offense;
       const other = (1 - side) as 0 | 1;
@@ -182,6 +196,8 @@ export const americanFootball: SportModel<FootballState> = {
       } else if (s.driveResult === "turnover") {
         s.turnovers[side]++;
       }
+      // A scoring play or a turnover (or a spot) under review: the call stands, as most do.
+      reviewed = rng.chance(REVIEWED);
       s.offense = other;
       startDrive(s, rng);
     }
@@ -200,7 +216,11 @@ export const americanFootball: SportModel<FootballState> = {
         if (s.period === 3 || s.period === 5) startDrive(s, rng);
       }
     }
-    return scored;
+    if (reviewed && !s.over) {
+      s.reviewLeft = REVIEW;
+      return scored ? REVIEWED_SCORE : REVIEWED_PLAY;
+    }
+    return scored ? SCORED : NOTHING;
   },
   isOver: (s) => s.over,
   inBreak: (s) => s.inBreak,

@@ -1,4 +1,5 @@
 import { ordinal, stat, type SportModel } from "../model.ts";
+import { NOTHING, SCORED } from "../suspensions.ts";
 import { pointsQuotes } from "./points.ts";
 
 // Nine innings of plate appearances (outs, walks, singles to home runs) with runners advancing
@@ -96,16 +97,16 @@ export const baseball: SportModel<BaseballState> = {
     };
   },
   step(s, rng) {
-    if (s.over) return false;
+    if (s.over) return NOTHING;
     if (s.inBreak) {
       if (--s.breakLeft <= 0) {
         s.inBreak = false;
         // Extra innings start with the last out of the previous inning on second base.
         if (s.inning > 9) s.bases = [false, true, false];
       }
-      return false;
+      return NOTHING;
     }
-    if (--s.paLeft > 0) return false;
+    if (--s.paLeft > 0) return NOTHING;
     s.paLeft = plateAppearance(rng);
     const side = batting(s);
     const q = s.strength[side];
@@ -153,7 +154,7 @@ export const baseball: SportModel<BaseballState> = {
         s.breakLeft = HALF_BREAK;
       }
     }
-    return runs > 0;
+    return runs > 0 ? SCORED : NOTHING;
   },
   isOver: (s) => s.over,
   inBreak: (s) => s.inBreak,

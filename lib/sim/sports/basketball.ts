@@ -1,4 +1,5 @@
 import { clockDown, quarterPeriod, stat, type SportModel } from "../model.ts";
+import { NOTHING, SCORED } from "../suspensions.ts";
 import { halfLine, pointsQuotes } from "./points.ts";
 
 // Four 12-minute quarters with a clock that stops often, possessions of about 15 seconds ending
@@ -90,12 +91,12 @@ export const basketball: SportModel<BasketballState> = {
     };
   },
   step(s, rng) {
-    if (s.over) return false;
+    if (s.over) return NOTHING;
     if (s.inBreak) {
       if (--s.breakLeft <= 0) s.inBreak = false;
-      return false;
+      return NOTHING;
     }
-    if (!rng.chance(CLOCK_RUNS)) return false;
+    if (!rng.chance(CLOCK_RUNS)) return NOTHING;
     s.clock--;
     let scored = false;
     if (--s.possessionLeft <= 0) {
@@ -150,7 +151,7 @@ export const basketball: SportModel<BasketballState> = {
         s.breakLeft = s.period === 3 ? 15 * 60 : 130;
       }
     }
-    return scored;
+    return scored ? SCORED : NOTHING;
   },
   isOver: (s) => s.over,
   inBreak: (s) => s.inBreak,

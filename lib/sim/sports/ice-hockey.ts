@@ -1,5 +1,6 @@
 import { finalScoreGrid } from "../odds.ts";
 import { clockDown, handicap, overUnder, stat, twoWay, type SportModel } from "../model.ts";
+import { NOTHING, SCORED, type Incident } from "../suspensions.ts";
 import { nextGoalMarkets } from "./next-goal.ts";
 
 // Three 20-minute periods with a stopping clock, goals as a Poisson process (about 3 a side),
@@ -64,7 +65,7 @@ export const iceHockey: SportModel<HockeyState> = {
     };
   },
   step(s, rng) {
-    if (s.phase === "Final") return false;
+    if (s.phase === "Final") return NOTHING;
     if (s.phase.startsWith("Intermission") || s.phase === "End of regulation") {
       s.clock++;
       const breakLength = s.phase === "End of regulation" ? 120 : INTERMISSION;
@@ -72,7 +73,7 @@ export const iceHockey: SportModel<HockeyState> = {
         const next: Phase = s.phase === "Intermission 1" ? "P2" : s.phase === "Intermission 2" ? "P3" : "OT";
         Object.assign(s, { phase: next, clock: next === "OT" ? OVERTIME : PERIOD });
       }
-      return false;
+      return NOTHING;
     }
     if (s.phase === "SO") {
       s.clock++;
@@ -82,13 +83,14 @@ export const iceHockey: SportModel<HockeyState> = {
         s.scorers.push(side);
         s.shots[side]++;
         Object.assign(s, { phase: "Final", clock: 0 });
-        return true;
+        return SCORED;
       }
-      return false;
+      return NOTHING;
     }
-    if (!rng.chance(CLOCK_RUNS)) return false;
+    if (!rng.chance(CLOCK_RUNS)) return NOTHING;
     s.clock--;
     let scored = false;
+    let penalty = false;
     for (const side of [0, 1] as const) {
       const other = side === 0 ? 1 : 0;
       const powerPlay = s.penaltyLeft[other] > 0 && s.penaltyLeft[side] === 0;
@@ -110,6 +112,7 @@ export const iceHockey: SportModel<HockeyState> = {
       else if (rng.chance(perSecond(3.5))) {
         s.penaltyLeft[side] = 120;
         s.penaltyMinutes[side] += 2;
+        penalty = true;
       }
     }
     if (s.phase === "OT" && scored) {
@@ -124,7 +127,10 @@ export const iceHockey: SportModel<HockeyState> = {
         Object.assign(s, { phase: NEXT[s.phase], clock: 0 });
       }
     }
-    return scored;
+    if (!penalty) return scored ? SCORED : NOTHING;
+    // A penalty called gives the other side a power play: books suspend for it too.
+    const incidents: Incident[] = scored ? ["score", "power play"] : ["power play"];
+    return incidents;
   },
   isOver: (s) => s.phase === "Final",
   inBreak: (s) => s.phase.startsWith("Intermission") || s.phase === "End of regulation",

@@ -1,11 +1,31 @@
 import { finalScoreGrid } from "../odds.ts";
+import type { Random } from "../random.ts";
 import { clockUp, handicap, oneWinner, overUnder, stat, type MarketQuote, type SportModel } from "../model.ts";
+import { NOTHING, SCORED, SUSPENSION, type Incident } from "../suspensions.ts";
 import { nextGoalMarkets } from "./next-goal.ts";
 
 // Goals as a Poisson process at club-football rates (about 2.6 a match, home advantage included),
-// shots and cards around them, two halves of 45 minutes plus stoppage time.
+// shots and cards around them, two halves of 45 minutes plus stoppage time. Some goals are
+// penalties: awarded at once or after a VAR review, play stops until the kick (figures in
+// docs/simulator.md).
 const HALF = 45 * 60;
 const HALF_TIME_BREAK = 15 * 60;
+/** The goals a match the sides' rates are set around (1.45 + 1.15 between equal sides). */
+const MEAN_GOALS = 2.6;
+/** Penalties a match and the share scored, as in the top European leagues since VAR. */
+const PENALTIES = 0.28;
+const CONVERTED = 0.78;
+/** VAR on-field reviews for a possible penalty a match, and the share that end in one. */
+const REVIEWS = 0.2;
+const REVIEW_GIVES = 0.5;
+// A side's penalties (given at once, and reviews) follow its threat; its goals from open play are
+// what is left of its rate, so the goals a match stay where they were.
+const AWARDED = (PENALTIES - REVIEWS * REVIEW_GIVES) / MEAN_GOALS;
+const REVIEWED = REVIEWS / MEAN_GOALS;
+const OPEN_PLAY = 1 - (PENALTIES * CONVERTED) / MEAN_GOALS;
+/** Seconds from a penalty's award to the kick, and from a review's start to its call: as long as books hold the markets. */
+const PENALTY_WAIT = SUSPENSION.penalty.soccer!;
+const REVIEW_WAIT = SUSPENSION["video review"].soccer!;
 
 type Pair = [number, number];
 export type SoccerState = {
@@ -21,9 +41,12 @@ export type SoccerState = {
   corners: Pair;
   yellow: Pair;
   red: Pair;
+  penalties: Pair; // awarded
   possession: number; // home share, 0..1
   /** Minutes and seconds played when the last half ended, the clock shown at half and full time. */
   whistle: number;
+  /** Play stopped for a penalty to `side` or a review of one: seconds to the kick or the call. */
+  stoppage: { kind: "penalty" | "review"; side: 0 | 1; left: number } | null;
 };
 
 const perSecond = (perMatch: number) => perMatch / (2 * HALF);
@@ -35,6 +58,37 @@ function remainingPlay(s: SoccerState): number {
   if (s.phase === "2nd half") return Math.max(0, HALF + s.added[1] - s.seconds);
   return 0;
 }
+
+function goal(s: SoccerState, side: 0 | 1): void {
+  s.goals[side]++;
+  s.scorers.push(side);
+  s.shots[side]++;
+  s.onTarget[side]++;
+}
+
+function award(s: SoccerState, side: 0 | 1): void {
+  s.penalties[side]++;
+  s.stoppage = { kind: "penalty", side, left: PENALTY_WAIT };
+}
+
+/** A second of a stoppage: at its end the penalty is kicked, or the review gives one or not. */
+function stoppage(s: SoccerState, stopped: NonNullable<SoccerState["stoppage"]>, rng: Random): readonly Incident[] {
+  if (--stopped.left > 0) return NOTHING;
+  s.stoppage = null;
+  if (stopped.kind === "review") {
+    if (!rng.chance(REVIEW_GIVES)) return NOTHING;
+    award(s, stopped.side);
+    return GIVEN;
+  }
+  if (rng.chance(CONVERTED)) {
+    goal(s, stopped.side);
+    return SCORED;
+  }
+  // Saved or missed: a shot, not a goal.
+  s.shots[stopped.side]++;
+  return NOTHING;
+}
+const GIVEN: readonly Incident[] = Object.freeze(["penalty"] as const);
 
 export const soccer: SportModel<SoccerState> = {
   sport: "soccer",
@@ -55,25 +109,27 @@ export const soccer: SportModel<SoccerState> = {
       corners: [0, 0],
       yellow: [0, 0],
       red: [0, 0],
+      penalties: [0, 0],
       possession: 0.5 + 0.04 * edge,
       whistle: 0,
+      stoppage: null,
     };
   },
   step(s, rng) {
     s.seconds++;
     if (s.phase === "Half time") {
       if (s.seconds >= HALF_TIME_BREAK) Object.assign(s, { phase: "2nd half", seconds: 0 });
-      return false;
+      return NOTHING;
     }
-    if (s.phase === "Full time") return false;
-    let scored = false;
+    if (s.phase === "Full time") return NOTHING;
+    // The clock runs on while play waits for the kick or the call, and the half waits too.
+    if (s.stoppage) return stoppage(s, s.stoppage, rng);
+    let incidents: Incident[] | null = null;
+    const add = (incident: Incident) => (incidents ??= []).push(incident);
     for (const side of [0, 1] as const) {
-      if (rng.chance(s.goalRate[side])) {
-        s.goals[side]++;
-        s.scorers.push(side);
-        s.shots[side]++;
-        s.onTarget[side]++;
-        scored = true;
+      if (rng.chance(s.goalRate[side] * OPEN_PLAY)) {
+        goal(s, side);
+        add("score");
       } else if (rng.chance(s.shotRate[side])) {
         s.shots[side]++;
         if (rng.chance(0.3)) s.onTarget[side]++;
@@ -84,15 +140,25 @@ export const soccer: SportModel<SoccerState> = {
         s.red[side]++;
         s.goalRate[side] *= 0.7;
         s.shotRate[side] *= 0.8;
+        add("red card");
+      }
+      const box = rng.next();
+      if (s.stoppage) continue;
+      if (box < s.goalRate[side] * AWARDED) {
+        award(s, side);
+        add("penalty");
+      } else if (box < s.goalRate[side] * (AWARDED + REVIEWED)) {
+        s.stoppage = { kind: "review", side, left: REVIEW_WAIT };
+        add("video review");
       }
     }
     s.possession = Math.min(0.75, Math.max(0.25, s.possession + (rng.next() - 0.5) * 0.002));
     const half = s.phase === "1st half" ? 0 : 1;
-    if (s.seconds >= HALF + s.added[half]) {
+    if (!s.stoppage && s.seconds >= HALF + s.added[half]) {
       const whistle = half * HALF + s.seconds;
       Object.assign(s, { phase: half === 0 ? "Half time" : "Full time", seconds: 0, whistle });
     }
-    return scored;
+    return incidents ?? NOTHING;
   },
   isOver: (s) => s.phase === "Full time",
   inBreak: (s) => s.phase === "Half time",
@@ -112,6 +178,7 @@ export const soccer: SportModel<SoccerState> = {
         stat("Corners", ...s.corners),
         stat("Yellow cards", ...s.yellow),
         stat("Red cards", ...s.red),
+        stat("Penalties", ...s.penalties),
       ],
     };
   },

@@ -1,4 +1,5 @@
 import { raceProbability, stat, twoWay, overUnder, unitsOver, type SportModel } from "../model.ts";
+import { NOTHING, SCORED, type Incident } from "../suspensions.ts";
 
 // Best of three sets (five in a men's Grand Slam), point by point on serve (about 62% of points go to the server), games with
 // deuce, sets to six with a tiebreak at 6-6. The score is sets; games and points are statistics.
@@ -8,6 +9,7 @@ type Pair = [number, number];
 const MOMENTUM = 0.02;
 /** Simulated seconds from one point to the next: the point itself and the serve clock's 25 seconds. */
 const POINT = [20, 42] as const;
+const BROKEN: readonly Incident[] = Object.freeze(["score", "break of serve"] as const);
 export type TennisState = {
   bestOf: 3 | 5;
   sets: Pair[]; // games in each set so far; the last is the current one
@@ -180,20 +182,23 @@ export const tennis: SportModel<TennisState> = {
     };
   },
   step(s, rng) {
-    if (s.over) return false;
+    if (s.over) return NOTHING;
     if (s.breakLeft > 0) {
       s.breakLeft--;
-      return false;
+      return NOTHING;
     }
-    if (--s.pointLeft > 0) return false;
+    if (--s.pointLeft > 0) return NOTHING;
     s.pointLeft = rng.int(POINT[0], POINT[1]);
     const server = s.server;
+    const tiebreak = s.tiebreak;
     const serverWins = rng.chance(s.serveWin[server]);
     if (serverWins && rng.chance(0.1)) s.aces[server]++;
     if (!serverWins && rng.chance(0.1)) s.doubleFaults[server]++;
     winPoint(s, serverWins ? server : ((1 - server) as 0 | 1));
-    // A game won (the points start again) is the tennis "score" that markets react to.
-    return s.points[0] + s.points[1] === 0;
+    // A game won (the points start again) is the tennis "score" that markets react to; one won
+    // against the serve (not a tiebreak, which both serve) is a break, which books hold longer.
+    if (s.points[0] + s.points[1] !== 0) return NOTHING;
+    return serverWins || tiebreak ? SCORED : BROKEN;
   },
   isOver: (s) => s.over,
   inBreak: (s) => s.breakLeft > 0,
