@@ -35,6 +35,10 @@ export default defineConfig({
           // databases and data folders, so files never share state.
           fileParallelism: true,
           maxWorkers: 2,
+          // A second try for a test that failed once: these tests wait on real servers, databases and
+          // timers on a shared two-core machine. npm test names every test that needed it, with the
+          // first try's failure, so a test that fails now and then is seen, not hidden.
+          retry: 1,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

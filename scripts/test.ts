@@ -77,6 +77,10 @@ function summarise(suitesPassed: boolean): void {
   // Named again at the end: a CI log kept only by its tail still says which tests failed and why.
   const failures = [...vitestFailures(vitest), ...playwrightFailures(playwright?.suites ?? [])];
   if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join("\n")}`);
+  const retried = vitestRetried(vitest);
+  if (retried.length > 0) {
+    console.log(`\npassed on a second try (failed once):\n${retried.map((line) => `  ${line}`).join("\n")}`);
+  }
   console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exitCode = suitesPassed && failed === 0 ? 0 : 1;
 }
@@ -92,6 +96,8 @@ type PlaywrightSuite = {
   specs?: { title: string; file: string; line: number; ok: boolean; tests?: { projectName?: string }[] }[];
 };
 
+const relative = (file: string) => file.replace(`${process.cwd()}/`, "");
+
 /** A failure message's first line, short enough for a log line. */
 function firstLine(message: string | undefined): string {
   const line = (message ?? "").split("\n").find((text) => text.trim() !== "") ?? "";
@@ -101,13 +107,25 @@ function firstLine(message: string | undefined): string {
 function vitestFailures(report: { testResults?: VitestFile[] } | null): string[] {
   const lines: string[] = [];
   for (const file of report?.testResults ?? []) {
-    const name = file.name.replace(`${process.cwd()}/`, "");
+    const name = relative(file.name);
     const failed = file.assertionResults.filter((test) => test.status === "failed");
     for (const test of failed) lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     // A file that failed outside its tests (an import or a hook) has no failed test to name.
     if (failed.length === 0 && file.message) lines.push(`${name}: ${firstLine(file.message)}`);
   }
   return lines;
+}
+
+/** Tests that passed on their retry: vitest keeps the failed try's errors beside the pass. */
+function vitestRetried(report: { testResults?: VitestFile[] } | null): string[] {
+  return (report?.testResults ?? []).flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === "passed" && (test.failureMessages?.length ?? 0) > 0)
+      .map(
+        (test) =>
+          `${file.name.replace(`${process.cwd()}/`, "")} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+      ),
+  );
 }
 
 function playwrightFailures(suites: PlaywrightSuite[]): string[] {
