@@ -14,7 +14,12 @@ export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * 86_400_000);
 }
 
-/** `YYYY-MM-DD` of the UTC day of `date`. */
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `YYYY-MM-DD` of the UTC day of `date` (years 1000 to 9999). From its parts, not `toISOString()`:
+ * a production key's licence is judged by it on every request, and this is a fifth of the cost.
+ */
 export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  return `${date.getUTCFullYear()}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
 }
