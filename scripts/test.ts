@@ -96,7 +96,10 @@ type PlaywrightSuite = {
   specs?: { title: string; file: string; line: number; ok: boolean; tests?: { projectName?: string }[] }[];
 };
 
-const relative = (file: string) => file.replace(`${process.cwd()}/`, "");
+/** A path as the run shows it: from the project's folder. */
+function relative(file: string): string {
+  return file.replace(`${process.cwd()}/`, "");
+}
 
 /** A failure message's first line, short enough for a log line. */
 function firstLine(message: string | undefined): string {
