@@ -77,7 +77,7 @@ function summarise(suitesPassed: boolean): void {
   // Named again at the end: a CI log kept only by its tail still says which tests failed and why.
   const failures = [...vitestFailures(vitest), ...playwrightFailures(playwright?.suites ?? [])];
   if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join("\n")}`);
-  const retried = vitestRetried(vitest);
+  const retried = [...vitestRetried(vitest), ...playwrightFlaky(playwright?.suites ?? [])];
   if (retried.length > 0) {
     console.log(`\npassed on a second try (failed once):\n${retried.map((line) => `  ${line}`).join("\n")}`);
   }
@@ -93,7 +93,13 @@ type VitestFile = {
 type PlaywrightSuite = {
   file?: string;
   suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; line: number; ok: boolean; tests?: { projectName?: string }[] }[];
+  specs?: {
+    title: string;
+    file: string;
+    line: number;
+    ok: boolean;
+    tests?: { projectName?: string; status?: string }[];
+  }[];
 };
 
 /** A path as the run shows it: from the project's folder. */
@@ -124,10 +130,7 @@ function vitestRetried(report: { testResults?: VitestFile[] } | null): string[] 
   return (report?.testResults ?? []).flatMap((file) =>
     file.assertionResults
       .filter((test) => test.status === "passed" && (test.failureMessages?.length ?? 0) > 0)
-      .map(
-        (test) =>
-          `${file.name.replace(`${process.cwd()}/`, "")} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
-      ),
+      .map((test) => `${relative(file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`),
   );
 }
 
@@ -137,5 +140,17 @@ function playwrightFailures(suites: PlaywrightSuite[]): string[] {
       .filter((spec) => !spec.ok)
       .map((spec) => `${spec.file}:${spec.line} › ${spec.title} [${spec.tests?.[0]?.projectName ?? ""}]`),
     ...playwrightFailures(suite.suites ?? []),
+  ]);
+}
+
+/** Specs that passed on their retry ("flaky" in Playwright's report), with their project. */
+function playwrightFlaky(suites: PlaywrightSuite[]): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((test) => test.status === "flaky")
+        .map((test) => `${spec.file}:${spec.line} › ${spec.title} [${test.projectName ?? ""}]`),
+    ),
+    ...playwrightFlaky(suite.suites ?? []),
   ]);
 }
