@@ -17,6 +17,7 @@ export default defineConfig({
             "bench/**/*.test.ts",
             "proof/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "testing/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "packages/*/scripts/**/*.test.ts",
           ],

@@ -23,6 +23,7 @@ import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
 import { broken, fmt, GENERATOR, pinServer, reportBroken, run, waitForItems, CONNECTIONS } from "./load.ts";
 import { summarise, type CpuProfile } from "./cpu-profile.ts";
+import { HEAP_SAMPLING, summariseHeap, watchCollections, type HeapProfile } from "./heap-profile.ts";
 
 const UPCOMING_EVENTS = 50;
 const LIVE_EVENTS = 200;
@@ -94,6 +95,19 @@ async function profile(
         `; profile: ${file}`,
     );
     console.log(summarise(taken, { requests: measured.ok, cpuSeconds: cpu, root: ROOT }));
+    console.log("");
+    // Then what the same load allocates, garbage included: the collector's work on V8's own
+    // threads follows the bytes allocated, and the CPU profile above does not show it.
+    await inspector.call("HeapProfiler.enable");
+    await inspector.call("HeapProfiler.startSampling", HEAP_SAMPLING);
+    const collections = await watchCollections(inspector.call);
+    const allocating = await run(`${title}, allocation`, target, SECONDS);
+    const collected = await collections(allocating.ok);
+    const { profile: heap } = await inspector.call<{ profile: HeapProfile }>("HeapProfiler.stopSampling");
+    writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap));
+    console.log(`${title}: allocation, sampled every ${HEAP_SAMPLING.samplingInterval} bytes, garbage included`);
+    console.log(summariseHeap(heap, { requests: allocating.ok, root: ROOT }));
+    console.log(collected);
     console.log("");
   } finally {
     inspector.close();

@@ -9,7 +9,7 @@
 // the exact status, headers and body our server sent for the same URL, and doing nothing else. The
 // load generator (bench/load.ts: wrk when installed, else autocannon in this process;
 // BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64),
-// pipelining 1, BENCH_WARMUP_SECONDS (3) of warm-up each, then BENCH_SECONDS (10) measured per side,
+// pipelining 1, BENCH_WARMUP_SECONDS (15) of warm-up each, then BENCH_SECONDS (10) measured per side,
 // in BENCH_ROUNDS (5) alternating rounds. Loopback only.
 //
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
@@ -28,6 +28,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { threadsPerRequest } from "../testing/cpu.ts";
 import { startServer, type RunningServer } from "../testing/processes.ts";
 import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
@@ -182,6 +183,11 @@ function report(comparison: Comparison, judge: (ratio: Ratios, p99: number) => s
       ms,
     )}`,
   );
+  if (ours.threads !== null) {
+    console.log(`  CPU per request by thread, µs (user + kernel):`);
+    console.log(`    baseline: ${threadsPerRequest(baseline.threads, baseline.requests)}`);
+    console.log(`    ours:     ${threadsPerRequest(ours.threads, ours.requests)}`);
+  }
   // Judged on the median round: one round disturbed by other work on a shared machine moves the
   // worst round's p99 by tens of ms for the baseline as well as for ours (the spread above shows it).
   console.log(`  ${judge(ratio, median(ours.rounds.map((r) => r.p99)))}`);

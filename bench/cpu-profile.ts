@@ -19,7 +19,7 @@ export type CpuProfile = {
 type Entry = { name: string; where: string; own: boolean; self: number; total: number };
 
 /** Where a frame's code lives: a project file relative to `root`, a package, a Node module, or V8. */
-function origin(url: string, root: string): { where: string; own: boolean } {
+export function origin(url: string, root: string): { where: string; own: boolean } {
   if (url === "") return { where: "V8 / native", own: false };
   if (url.startsWith("node:")) return { where: url, own: false };
   const file = url.startsWith("file://") ? decodeURIComponent(new URL(url).pathname) : url;

@@ -1,7 +1,7 @@
 // The load-measurement machinery the HTTP benchmarks share (bench/api.ts, bench/metering.ts): one
 // side at a time loaded by wrk when installed, else autocannon in this process (BENCH_TOOL=autocannon
 // to choose it), BENCH_CONNECTIONS connections (64), pipelining 1; two sides measured in alternating
-// rounds (measurePair: BENCH_WARMUP_SECONDS (3) of warm-up each, then BENCH_SECONDS (10) per side in
+// rounds (measurePair: BENCH_WARMUP_SECONDS (15) of warm-up each, then BENCH_SECONDS (10) per side in
 // BENCH_ROUNDS (5) rounds); each server's CPU from /proc (Linux only) and the load generator's; the
 // report's table rows; and waitForItems, for a server to list what was just ingested. Failures
 // under load are collected in `broken`, for the bench to report and exit non-zero; nothing here
@@ -11,11 +11,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { CAN_PIN, cpuSeconds, onCore, pin } from "../testing/cpu.ts";
+import { CAN_PIN, cpuSeconds, onCore, pin, threadCpuSeconds, threadCpuSince, type ThreadCpu } from "../testing/cpu.ts";
 import { roundSeconds } from "./rounds.ts";
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+// Long enough for V8 to finish optimising the hot code: with 3 s, its background compilation
+// still cost our server several µs a request in the measured rounds (docs/benchmarks.md).
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -65,6 +67,8 @@ export type Figures = {
   serverCpu: number | null;
   /** The load generator's (this process's) share of one core. */
   clientCpu: number;
+  /** The server's CPU over the measured runs by thread; null where /proc is not there. */
+  threads: ThreadCpu | null;
   /** Each measured round on its own, for the spread. */
   rounds: { rps: number; cpuPerRequest: number | null; p99: number }[];
 };
@@ -79,6 +83,7 @@ export type Run = {
   latencies: number[] | null;
   percentiles: { p50: number; p99: number } | null;
   serverCpu: number | null;
+  threads: ThreadCpu | null;
   clientCpu: number;
 };
 
@@ -110,6 +115,7 @@ async function runWrk(label: string, target: Target, seconds: number): Promise<R
   for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name}: ${value}`);
   args.push(target.url);
   const serverBefore = cpuSeconds(target.pid);
+  const threadsBefore = threadCpuSeconds(target.pid);
   // taskset execs wrk in the same process, so child.pid is wrk's for its CPU.
   const [command, commandArgs] = onCore(LOAD_CORE, "wrk", args);
   const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
@@ -121,10 +127,19 @@ async function runWrk(label: string, target: Target, seconds: number): Promise<R
   await new Promise((resolve) => child.on("close", resolve));
   clearInterval(sampler);
   const serverAfter = cpuSeconds(target.pid);
+  const threads = threadsUsed(threadsBefore, threadCpuSeconds(target.pid));
   const line = /^BENCH (.*)$/m.exec(output);
   if (!line) {
     broken.push(`${label}: wrk printed no figures: ${output.trim().slice(0, 300)}`);
-    return { ok: 0, seconds, latencies: null, percentiles: { p50: NaN, p99: NaN }, serverCpu: null, clientCpu: 0 };
+    return {
+      ok: 0,
+      seconds,
+      latencies: null,
+      percentiles: { p50: NaN, p99: NaN },
+      serverCpu: null,
+      threads: null,
+      clientCpu: 0,
+    };
   }
   const figures = JSON.parse(line[1]!) as Record<
     "requests" | "us" | "non2xx" | "errors" | "timeouts" | "p50" | "p99",
@@ -142,6 +157,7 @@ async function runWrk(label: string, target: Target, seconds: number): Promise<R
     latencies: null,
     percentiles: { p50: figures.p50 / 1000, p99: figures.p99 / 1000 },
     serverCpu: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    threads,
     clientCpu,
   };
 }
@@ -167,9 +183,11 @@ async function runAutocannon(label: string, target: Target, seconds: number): Pr
     if (status >= 200 && status < 300) latencies.push(milliseconds);
   });
   const serverBefore = cpuSeconds(target.pid);
+  const threadsBefore = threadCpuSeconds(target.pid);
   const clientBefore = process.cpuUsage();
   const result = await instance;
   const serverAfter = cpuSeconds(target.pid);
+  const threads = threadsUsed(threadsBefore, threadCpuSeconds(target.pid));
   const client = process.cpuUsage(clientBefore);
   const problems: string[] = [];
   if (result.non2xx > 0) {
@@ -187,8 +205,26 @@ async function runAutocannon(label: string, target: Target, seconds: number): Pr
     latencies,
     percentiles: null,
     serverCpu: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    threads,
     clientCpu: (client.user + client.system) / 1e6,
   };
+}
+
+const threadsUsed = (before: ThreadCpu | null, after: ThreadCpu | null) =>
+  before === null || after === null ? null : threadCpuSince(before, after);
+
+/** The runs' thread figures added up by thread name; null when any run lacks them. */
+function addThreads(runs: Run[]): ThreadCpu | null {
+  if (runs.some((r) => r.threads === null)) return null;
+  const total: ThreadCpu = {};
+  for (const r of runs) {
+    for (const [name, { user, kernel }] of Object.entries(r.threads!)) {
+      const thread = (total[name] ??= { user: 0, kernel: 0 });
+      thread.user += user;
+      thread.kernel += kernel;
+    }
+  }
+  return total;
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
@@ -210,6 +246,7 @@ export function figures(runs: Run[]): Figures {
     p99: p99s.length ? Math.max(...p99s) : percentile(latencies, 99),
     requests: runs.reduce((sum, r) => sum + r.ok, 0),
     serverCpu,
+    threads: addThreads(runs),
     clientCpu: runs.reduce((sum, r) => sum + r.clientCpu, 0) / seconds,
     rounds: runs.map((r) => ({
       rps: r.ok / r.seconds,

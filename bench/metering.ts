@@ -16,7 +16,7 @@
 //
 // The load generator (bench/load.ts: wrk when installed, else autocannon in this process;
 // BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64),
-// pipelining 1, BENCH_WARMUP_SECONDS (3) of warm-up each, then BENCH_SECONDS (10) measured per side,
+// pipelining 1, BENCH_WARMUP_SECONDS (15) of warm-up each, then BENCH_SECONDS (10) measured per side,
 // in BENCH_ROUNDS (5) alternating rounds. Loopback only. Both sides are one process, so the server
 // CPU of each is that process's while the side was loaded (the metered side's flush timer runs in
 // it throughout). It prints req/s, p50, p99, server CPU per request of each side, the ratio
