@@ -264,6 +264,9 @@ test("the event page charts each market's line movement and shows the event as i
   const slider = page.getByRole("slider", { name: /Moment shown/ });
   const chosen = page.getByTestId("moment-chosen");
   await expect(slider).toBeEnabled();
+  // The range's end is the live view: until the page's clock has passed the moment, it is not a
+  // moment of the past the walk can reach, and the walk would run on to the window's start.
+  await expect.poll(async () => Number(await slider.getAttribute("max"))).toBeGreaterThan(past);
   await slider.focus();
   const label = `as of ${clockTime(past)}`;
   // Each step waits for the label to move on: read before it did, one step too many would pass the moment.
