@@ -8,8 +8,8 @@
 // 200 live soccer events of bench/data.ts posted through the provider ingest. On top of the
 // simulator, this script moves BENCH_BOARD_RATE (100) of those 200 events' prices a second, in
 // batches every 100 ms, each event's match winner alternating up and down. The browser signs in as
-// the demo organisation's admin (real time, every sport) and opens the board; the server runs on
-// CPU 0, this run's browser on CPU 1 where taskset exists.
+// the demo organisation's admin (real time, every sport) and opens the board; the server and this
+// script run on CPU 0, this run's browser on CPU 1 where taskset exists.
 //
 // Measured in the page, over every minute of BENCH_BOARD_MINUTES (10):
 // - long tasks over 50 ms (PerformanceObserver `longtask`), per minute;
@@ -84,6 +84,9 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-board-"));
   const server = await startServer({ DATA_DIR: dataDir, FEED_TOKEN, SIM: "on", SIM_SPEED }, { checkLogs: false });
   pin(server.process.pid!, 0);
+  // This process (the feed below and Playwright's client) runs beside the server: the browser's
+  // core is the browser's alone, as a viewer's machine gives the board one.
+  pin(process.pid, 0);
   const demo = demoSignIn(server.output());
   const events = liveSoccer(LIVE_EVENTS, Date.now());
   await ingest(server.url, events);
@@ -178,7 +181,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `bench: board with ${rows} rows (${LIVE_EVENTS} posted, the rest the simulator's), ${RATE} price moves a second` +
-      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? "; server on CPU 0, browser on CPU 1" : ""}`,
+      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? "; server and feed on CPU 0, browser on CPU 1" : ""}`,
   );
 
   await cdp.send("Performance.enable");
