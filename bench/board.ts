@@ -195,7 +195,7 @@ async function main(): Promise<void> {
       layout: value("LayoutDuration"),
     };
   };
-  console.log(`bench: load average at the start ${loadAverage()} (${os.availableParallelism()} cores)`);
+  console.log(`bench: load average at the start ${loadAverage()} (${os.cpus().length} cores)`);
 
   const minutes: Minute[] = [];
   for (let m = 0; m < MINUTES; m++) {
