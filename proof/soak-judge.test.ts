@@ -12,6 +12,7 @@ function hour(shape: (minute: number) => Partial<SoakSample>): SoakSample[] {
       instance,
       rssBytes: 200 * MB + ((minute * 7) % 5) * MB,
       heapBytes: 60 * MB + ((minute * 3) % 7) * MB,
+      heapCommittedBytes: 80 * MB,
       externalBytes: 20 * MB,
       lagP99Ms: 12,
       handles: 1_010,

@@ -10,6 +10,8 @@ export type SoakSample = {
   instance: string;
   rssBytes: number;
   heapBytes: number;
+  /** V8's heap as committed: RSS less this and the external memory is the native rest (allocator, code). */
+  heapCommittedBytes: number;
   /** Memory V8 knows of outside its heap (Buffers, mostly). */
   externalBytes: number;
   lagP99Ms: number;

@@ -83,6 +83,7 @@ async function sample(url: string): Promise<Omit<SoakSample, "minute" | "instanc
     return {
       rssBytes: metric(text, "process_resident_memory_bytes"),
       heapBytes: metric(text, "nodejs_heap_size_used_bytes"),
+      heapCommittedBytes: metric(text, "nodejs_heap_size_total_bytes"),
       externalBytes: metric(text, "nodejs_external_memory_bytes"),
       lagP99Ms: metric(text, "nodejs_eventloop_lag_p99_seconds") * 1000,
       handles: metric(text, "nodejs_active_handles_total"),
@@ -261,7 +262,9 @@ function formatSample(s: SoakMinute): string {
     s.instance.padEnd(11),
     mb(s.rssBytes).padStart(8),
     mb(s.heapBytes).padStart(8),
+    mb(s.heapCommittedBytes).padStart(8),
     mb(s.externalBytes).padStart(8),
+    mb(s.rssBytes - s.heapCommittedBytes - s.externalBytes).padStart(8),
     s.lagP99Ms.toFixed(1).padStart(8),
     String(s.handles).padStart(8),
     (s.apiP99Ms === null ? "-" : String(s.apiP99Ms)).padStart(8),
@@ -270,7 +273,7 @@ function formatSample(s: SoakMinute): string {
   ].join(" ");
 }
 
-export const SAMPLE_HEADER = `  ${"minute".padStart(6)} ${"instance".padEnd(11)} ${"RSS MB".padStart(8)} ${"heap MB".padStart(8)} ${"ext MB".padStart(8)} ${"lag p99".padStart(8)} ${"handles".padStart(8)} ${"API p99".padStart(8)} ${"requests".padStart(9)} ${"messages".padStart(9)}`;
+export const SAMPLE_HEADER = `  ${"minute".padStart(6)} ${"instance".padEnd(11)} ${"RSS MB".padStart(8)} ${"heap MB".padStart(8)} ${"V8 MB".padStart(8)} ${"ext MB".padStart(8)} ${"rest MB".padStart(8)} ${"lag p99".padStart(8)} ${"handles".padStart(8)} ${"API p99".padStart(8)} ${"requests".padStart(9)} ${"messages".padStart(9)}`;
 
 export function formatSoakReport(report: SoakReport): string {
   const o = report.options;
