@@ -2,6 +2,7 @@
 
 import { memo, useLayoutEffect } from "react";
 import { useAgeTicker, useClock, useFreshness, useStoredValue } from "./hooks";
+import { fade } from "./flash-fade";
 import { formatPrice, type OddsFormat } from "./odds-format";
 import type { Flash, Market, StreamStore } from "./stream-store";
 
@@ -171,6 +172,9 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
         // Behind the text (the cell is its own stacking context), so the text needs no layer of its own.
         <span
           key={flash.sequence}
+          ref={(element) => {
+            if (element) fade(element, flash.at);
+          }}
           aria-hidden="true"
           className={`absolute inset-0 -z-10 text-right text-xs ${flash.direction === "up" ? "flash-up" : "flash-down"}`}
         >
