@@ -24,8 +24,10 @@ export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/support/global-setup.ts",
   outputDir: "test-results/e2e",
+  // Two files at a time: most of a spec's time is waiting on its server and browser, and the specs
+  // that restart, stop or run the operator's CLI on a server do it on a server of their file's own.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   forbidOnly: !!process.env.CI,
   // One more try for a spec that failed: these drive a real server and browser on a shared two-core machine. npm test
   // names every spec that needed it ("flaky"), so one that fails now and then is seen and fixed, not hidden.
