@@ -9,7 +9,9 @@
 // simulator, this script moves BENCH_BOARD_RATE (100) of those 200 events' prices a second, in
 // batches every 100 ms, each event's match winner alternating up and down. The browser signs in as
 // the demo organisation's admin (real time, every sport) and opens the board; the server and this
-// script run on CPU 0, this run's browser on CPU 1 where taskset exists.
+// script run on CPU 0, this run's browser on CPU 1 where taskset exists. BENCH_BOARD_PIN=off leaves
+// the browser on every core (beside the server): its compositor, raster and GPU threads then need
+// not take turns with the page's main thread, as on a viewer's machine of several cores.
 //
 // Measured in the page, over every minute of BENCH_BOARD_MINUTES (10):
 // - long tasks over 50 ms (PerformanceObserver `longtask`), per minute;
@@ -27,7 +29,11 @@
 //
 // BENCH_BOARD_TRACE=<seconds> records a Chromium trace of that long in the first minute and prints
 // what the main thread's tasks were made of, wall and CPU time (bench/board-trace.ts).
-import { mkdtempSync, rmSync } from "node:fs";
+// BENCH_BOARD_PROFILE=<seconds> samples the page's JavaScript that long in the first minute (CDP
+// Profiler) and prints the functions that used the most of it, by chunk and position, with the
+// profile written to test-results/board.cpuprofile for DevTools; a build with BROWSER_SOURCE_MAPS=1
+// lets DevTools name the sources.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -37,13 +43,16 @@ import { CAN_PIN, childPids, cpuSeconds, pin } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { startServer } from "../testing/processes.ts";
 import { describeTrace, recordTrace } from "./board-trace.ts";
+import { summarise, type CpuProfile } from "./cpu-profile.ts";
 import { liveSoccer } from "./data.ts";
 
 const MINUTES = Number(process.env.BENCH_BOARD_MINUTES ?? 10);
 const RATE = Number(process.env.BENCH_BOARD_RATE ?? 100);
 const SIM_SPEED = process.env.BENCH_SIM_SPEED ?? "600";
 const TRACE_SECONDS = Number(process.env.BENCH_BOARD_TRACE ?? 0);
+const PROFILE_SECONDS = Number(process.env.BENCH_BOARD_PROFILE ?? 0);
 const LIVE_EVENTS = 200;
+const PIN_BROWSER = CAN_PIN && process.env.BENCH_BOARD_PIN !== "off";
 
 type Minute = {
   longTasks: number;
@@ -126,7 +135,9 @@ async function main(): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   // This run's browser only (the children of this process other than the server, and theirs):
   // other browsers on a shared machine are not ours to move.
-  if (CAN_PIN) for (const pid of browserPids(server.process.pid!)) pin(pid, 1);
+  // Its processes started on this process's core, as children do: moved to theirs.
+  const browserCores = PIN_BROWSER ? 1 : `0-${os.availableParallelism() - 1}`;
+  if (CAN_PIN) for (const pid of browserPids(server.process.pid!)) pin(pid, browserCores);
   const browserCpu = () => browserPids(server.process.pid!).reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
   await page.addInitScript(() => {
     const state = { longTasks: [] as number[], frames: 0, delays: [] as number[], where: {} as Record<string, number> };
@@ -181,7 +192,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `bench: board with ${rows} rows (${LIVE_EVENTS} posted, the rest the simulator's), ${RATE} price moves a second` +
-      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? "; server and feed on CPU 0, browser on CPU 1" : ""}`,
+      ` posted plus the simulator at SIM_SPEED=${SIM_SPEED}; ${MINUTES} minute(s)${CAN_PIN ? `; server and feed on CPU 0, browser on ${PIN_BROWSER ? "CPU 1" : "every CPU"}` : ""}`,
   );
 
   await cdp.send("Performance.enable");
@@ -213,6 +224,17 @@ async function main(): Promise<void> {
     if (m === 0 && TRACE_SECONDS > 0) {
       const started = Date.now();
       for (const line of describeTrace(await recordTrace(cdp, TRACE_SECONDS))) console.log(line);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - started))));
+    } else if (m === 0 && PROFILE_SECONDS > 0) {
+      const started = Date.now();
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+      await new Promise((resolve) => setTimeout(resolve, PROFILE_SECONDS * 1_000));
+      const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+      mkdirSync("test-results", { recursive: true });
+      writeFileSync("test-results/board.cpuprofile", JSON.stringify(profile));
+      console.log(`  the page's JavaScript over ${PROFILE_SECONDS} s (test-results/board.cpuprofile):`);
+      console.log(summarise(profile, { requests: 1, cpuSeconds: null, root: process.cwd(), top: 30 }));
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - started))));
     } else await new Promise((resolve) => setTimeout(resolve, 60_000));
     const after = await threadTimes();

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { entries, summarise, type CpuProfile } from "./cpu-profile.ts";
 
 const ROOT = "/srv/app";
-const frame = (functionName: string, url: string, lineNumber = 0) => ({ functionName, url, lineNumber });
+const frame = (functionName: string, url: string, lineNumber = 0, columnNumber = 0) => ({
+  functionName,
+  url,
+  lineNumber,
+  columnNumber,
+});
 
 // (root) → handle (ours) → serve (ours) → writev (native), and serve → serve (recursion) → writev;
 // (root) → (idle) and (root) → writev of a Node module.
@@ -28,10 +33,10 @@ describe("a CPU profile's summary", () => {
     const { entries: all, samples } = entries(profile, ROOT);
     const of = (name: string) => all.find((e) => e.name === name)!;
     expect(samples).toBe(12);
-    expect(of("serve")).toMatchObject({ where: "lib/api/pipeline.ts:21", own: true, self: 2, total: 6 });
+    expect(of("serve")).toMatchObject({ where: "lib/api/pipeline.ts:21:1", own: true, self: 2, total: 6 });
     expect(of("handle")).toMatchObject({ self: 0, total: 6 });
     expect(of("writev")).toMatchObject({ where: "V8 / native", own: false, self: 4, total: 4 });
-    expect(of("_storeHeader")).toMatchObject({ where: "node:_http_outgoing:438", own: false, self: 2 });
+    expect(of("_storeHeader")).toMatchObject({ where: "node:_http_outgoing:438:1", own: false, self: 2 });
   });
 
   it("gives shares of the busy samples and µs per request from the CPU used", () => {
@@ -39,7 +44,29 @@ describe("a CPU profile's summary", () => {
     const text = summarise(profile, { requests: 100, cpuSeconds: 0.008, root: ROOT });
     expect(text).toContain("8 busy samples (4 idle)");
     expect(text).toMatch(/50\.0 %\s+40\.0 µs {2}writev {2}V8 \/ native/);
-    expect(text).toMatch(/75\.0 %\s+60\.0 µs {2}serve {2}lib\/api\/pipeline\.ts:21/);
+    expect(text).toMatch(/75\.0 %\s+60\.0 µs {2}serve {2}lib\/api\/pipeline\.ts:21:1/);
     expect(text).not.toMatch(/\(idle\)/);
+  });
+
+  it("tells apart the functions of a minified script's one line, and names a page's script by its path", () => {
+    const chunk = "http://127.0.0.1:3000/_next/static/chunks/board.js";
+    const minified: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame("(root)", ""), children: [2, 3] },
+        { id: 2, callFrame: frame("a", chunk, 0, 120), children: [] },
+        { id: 3, callFrame: frame("a", chunk, 0, 4_512), children: [] },
+      ],
+      startTime: 0,
+      endTime: 1_000,
+      samples: [2, 3, 3],
+    };
+    const { entries: all } = entries(minified, ROOT);
+    expect(all.filter((e) => e.name === "a").map((e) => [e.where, e.self])).toEqual([
+      ["/_next/static/chunks/board.js:1:121", 1],
+      ["/_next/static/chunks/board.js:1:4513", 2],
+    ]);
+    expect(summarise(minified, { requests: 1, cpuSeconds: null, root: ROOT })).toMatch(
+      /100\.0 % {2}\/_next\/static\/chunks\/board\.js\n/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import path from "node:path";
 export type CpuProfile = {
   nodes: {
     id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
     hitCount?: number;
     children?: number[];
   }[];
@@ -22,6 +22,8 @@ type Entry = { name: string; where: string; own: boolean; self: number; total: n
 export function origin(url: string, root: string): { where: string; own: boolean } {
   if (url === "") return { where: "V8 / native", own: false };
   if (url.startsWith("node:")) return { where: url, own: false };
+  // A page's script, as a browser profile names it: the served path.
+  if (/^https?:\/\//.test(url)) return { where: new URL(url).pathname, own: false };
   const file = url.startsWith("file://") ? decodeURIComponent(new URL(url).pathname) : url;
   const packageAt = file.lastIndexOf("/node_modules/");
   if (packageAt !== -1) {
@@ -41,13 +43,13 @@ export function entries(profile: CpuProfile, root: string): { entries: Entry[]; 
   else for (const node of profile.nodes) hits.set(node.id, node.hitCount ?? 0);
   const table = new Map<string, Entry>();
   const entryOf = (id: number): Entry => {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { functionName, url, lineNumber, columnNumber = 0 } = byId.get(id)!.callFrame;
     const name = functionName || "(anonymous)";
     const { where, own } = origin(url, root);
-    const key = `${name} ${where}:${lineNumber}`;
-    let entry = table.get(key);
-    if (!entry)
-      table.set(key, (entry = { name, where: url ? `${where}:${lineNumber + 1}` : where, own, self: 0, total: 0 }));
+    // The column too: a minified bundle is one line of many functions.
+    const at = `${where}:${lineNumber + 1}:${columnNumber + 1}`;
+    let entry = table.get(at + name);
+    if (!entry) table.set(at + name, (entry = { name, where: url ? at : where, own, self: 0, total: 0 }));
     return entry;
   };
   const children = new Set(profile.nodes.flatMap((node) => node.children ?? []));
@@ -107,9 +109,8 @@ export function summarise(
     .slice(0, top))
     lines.push(`    ${share(e.self)}${perRequest(e.self)}  ${e.name}  ${e.where}`);
   const files = new Map<string, number>();
-  for (const e of all)
-    if (e.name !== "(idle)")
-      files.set(e.where.replace(/:\d+$/, ""), (files.get(e.where.replace(/:\d+$/, "")) ?? 0) + e.self);
+  const fileOf = (where: string) => where.replace(/(:\d+)+$/, "");
+  for (const e of all) if (e.name !== "(idle)") files.set(fileOf(e.where), (files.get(fileOf(e.where)) ?? 0) + e.self);
   lines.push("  self, by file or package:");
   for (const [where, count] of [...files].sort((a, b) => b[1] - a[1]).slice(0, top))
     lines.push(`    ${share(count)}${perRequest(count)}  ${where}`);

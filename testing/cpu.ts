@@ -10,10 +10,11 @@ import os from "node:os";
 export const CAN_PIN = os.availableParallelism() >= 2 && spawnSync("taskset", ["-V"]).error === undefined;
 
 /**
- * Moves a process and all its threads onto `core`; a no-op where nothing can be pinned. Where
- * taskset refuses, why is added to `refusals` (a benchmark's list of what broke).
+ * Moves a process and all its threads onto `core` (or a taskset list of cores, "0-1"); a no-op
+ * where nothing can be pinned. Where taskset refuses, why is added to `refusals` (a benchmark's
+ * list of what broke).
  */
-export function pin(pid: number, core: number, refusals?: string[]): void {
+export function pin(pid: number, core: number | string, refusals?: string[]): void {
   if (!CAN_PIN) return;
   const result = spawnSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { encoding: "utf8" });
   if (result.status !== 0) refusals?.push(`taskset could not pin ${pid} to core ${core}: ${result.stderr.trim()}`);
