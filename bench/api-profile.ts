@@ -96,8 +96,9 @@ async function profile(
     );
     console.log(summarise(taken, { requests: measured.ok, cpuSeconds: cpu, root: ROOT }));
     console.log("");
-    // Then what the same load allocates, garbage included: the collector's work on V8's own
-    // threads follows the bytes allocated, and the CPU profile above does not show it.
+    // Then what the same load allocates, garbage included: the collector's share of V8's own threads
+    // follows the bytes allocated (the rest is the optimising compiler), and the CPU profile above
+    // shows neither.
     await inspector.call("HeapProfiler.enable");
     await inspector.call("HeapProfiler.startSampling", HEAP_SAMPLING);
     const collections = await watchCollections(inspector.call);

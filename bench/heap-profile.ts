@@ -1,8 +1,9 @@
 // Summaries of a V8 sampling heap profile taken with every sampled object kept, garbage included
 // (the DevTools protocol's HeapProfiler.startSampling with includeObjectsCollectedByMajorGC and
 // ...MinorGC): where the bytes a request allocates come from, by function, in bytes per request.
-// Allocation, not CPU, is what drives the garbage collector's work on V8's worker threads, which a
-// CPU profile of the main thread does not show.
+// V8's worker threads do the collector's work and the optimising compiler's, neither of which a CPU
+// profile of the main thread shows: the bytes allocated rule the collector in or out (the compiler,
+// docs/benchmarks.md found, was most of those threads' time).
 import { origin } from "./cpu-profile.ts";
 
 export type HeapNode = {
