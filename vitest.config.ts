@@ -25,6 +25,8 @@ export default defineConfig({
           // Pure modules without servers: evaluated once per worker rather than once per file, which
           // was more than half of this project's time. A file that leaves state behind fails another.
           isolate: false,
+          // Before the integration files (a project of its own worker count must run in a group of its own).
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -39,6 +41,7 @@ export default defineConfig({
           // databases and data folders, so files never share state.
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           // A second try for a test that failed once: these tests wait on real servers, databases and
           // timers on a shared two-core machine. npm test names every test that needed it, with the
           // first try's failure, so a test that fails now and then is seen, not hidden.
