@@ -1,13 +1,15 @@
 // `npm test`: type-check, lint (with the format check), build, then every vitest suite (unit and
 // integration, against the built server) and the Playwright suite in Chromium. Ends with one
 // line counting all tests: "tests: N passed, N failed, N skipped".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 
 type Step = { name: string; bin: string; args: string[] };
 
-// The package's own scripts, so each check is defined once, in package.json.
-const checks = ["typecheck", "lint", "build"];
+// The package's own scripts, so each check is defined once, in package.json. The type check and the
+// lint only read, each on one core, so they run side by side; the build writes the types the type
+// check reads (.next/types), so it comes after them.
+const readingChecks = ["typecheck", "lint"];
 const suites: Step[] = [
   {
     name: "vitest",
@@ -35,6 +37,24 @@ function runScript(name: string): boolean {
   return spawnSync("npm", ["run", "--silent", name], { stdio: "inherit" }).status === 0;
 }
 
+/** Runs the scripts at once; each one's output is printed whole once all have ended. The first that failed, if any. */
+async function runScriptsTogether(names: string[]): Promise<string | undefined> {
+  const results = await Promise.all(
+    names.map(
+      (name) =>
+        new Promise<{ name: string; output: string; passed: boolean }>((resolve) => {
+          const child = spawn("npm", ["run", "--silent", name], { stdio: ["ignore", "pipe", "pipe"] });
+          let output = "";
+          child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          child.on("close", (code) => resolve({ name, output, passed: code === 0 }));
+        }),
+    ),
+  );
+  for (const { name, output } of results) process.stdout.write(`\n▶ npm run ${name}\n${output}`);
+  return results.find((result) => !result.passed)?.name;
+}
+
 function readJson<T>(file: string): T | null {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as T;
@@ -49,7 +69,7 @@ if (!process.env.TEST_DATABASE_URL) {
 rmSync("test-results", { recursive: true, force: true });
 mkdirSync("test-results", { recursive: true });
 
-const failedCheck = checks.find((name) => !runScript(name));
+const failedCheck = (await runScriptsTogether(readingChecks)) ?? (runScript("build") ? undefined : "build");
 if (failedCheck) {
   console.log(`\n${failedCheck} failed: tests not run.\ntests: 0 passed, 1 failed`);
   process.exitCode = 1;
