@@ -45,8 +45,9 @@ async function runScriptsTogether(names: string[]): Promise<string | undefined> 
         new Promise<{ name: string; output: string; passed: boolean }>((resolve) => {
           const child = spawn("npm", ["run", "--silent", name], { stdio: ["ignore", "pipe", "pipe"] });
           let output = "";
-          child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          // Decoded as a stream, so a character split across two chunks stays whole.
+          child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+          child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
           child.on("close", (code) => resolve({ name, output, passed: code === 0 }));
         }),
     ),
