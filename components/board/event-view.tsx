@@ -12,7 +12,7 @@ import { useClock, useFreshness, useSettled, useStoredValue, useStreamInto } fro
 import { LineMovement } from "./line-movement";
 import type { OddsFormat } from "./odds-format";
 import { BoardFrame, StatusChip, ThemeSwitch } from "./parts";
-import { historyFrom, timelineWindow } from "./past-moment";
+import { chartFrom, historyFrom, timelineWindow } from "./past-moment";
 import { SPORT_LABELS } from "./sports";
 import { TimelineScrubber } from "./timeline-scrubber";
 
@@ -147,7 +147,7 @@ function EventBody(props: {
             markets={state.markets}
             histories={histories}
             live={state.movement}
-            from={Math.min(until, Math.floor(timeline.start / 10) * 10)}
+            from={Math.min(until, chartFrom(timeline, histories.earliest))}
             until={until}
             moment={moment === null ? null : (row?.moment ?? null)}
             format={format}

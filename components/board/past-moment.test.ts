@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   asOfParam,
+  chartFrom,
   clockTime,
   EDGE_SECONDS,
   historyFrom,
@@ -82,6 +83,27 @@ describe("timelineWindow", () => {
       earliest: now,
     });
     expect(fresh.start).toBe(fresh.end);
+  });
+});
+
+describe("chartFrom", () => {
+  const windowFrom = (earliest: number | null) =>
+    timelineWindow({ kickoff: "2026-11-25T14:00:00.000Z", now, historySeconds: HISTORY, delaySeconds: 0, earliest });
+
+  it("begins on a ten-second tick before the event's first state, in the second before a tick too", () => {
+    for (const first of ["2026-11-25T14:58:19.700Z", "2026-11-25T14:58:13.250Z", "2026-11-25T14:58:20.000Z"]) {
+      const earliest = Date.parse(first);
+      const from = chartFrom(windowFrom(earliest), earliest);
+      expect(from % 10).toBe(0);
+      expect(from * 1_000).toBeLessThanOrEqual(earliest);
+      expect(earliest - from * 1_000).toBeLessThan(10_000);
+    }
+  });
+
+  it("begins on the tick before the window's start when the history kept or kickoff limits it", () => {
+    expect(chartFrom(windowFrom(null), null)).toBe(seconds("2026-11-25T14:45:10Z"));
+    const long = Date.parse("2026-11-25T13:00:00.500Z");
+    expect(chartFrom(windowFrom(long), long)).toBe(seconds("2026-11-25T14:45:10Z"));
   });
 });
 

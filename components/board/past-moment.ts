@@ -44,6 +44,18 @@ export function timelineWindow(input: {
   return { start, end, limited: kept > began && kept >= first };
 }
 
+/**
+ * Where the charts begin (s): on a ten-second tick at or before the window's start, and before the
+ * event's first state (`earliest`, ms) when that is what the window begins with. The window rounds
+ * that state's second up, and a chart begun there drew the state at its start as the next change's,
+ * losing the first state when both fell in the second before a tick.
+ */
+export function chartFrom(window: TimelineWindow, earliest: number | null): number {
+  const first = earliest === null ? null : earliest / 1_000;
+  const start = first !== null && Math.ceil(first) === window.start ? Math.floor(first) : window.start;
+  return Math.min(window.end, Math.floor(start / 10) * 10);
+}
+
 /** The moment a position of the range stands for: null at its end, the live view. */
 export function momentOf(value: number, window: TimelineWindow): number | null {
   if (!Number.isFinite(value) || value >= window.end) return null;
