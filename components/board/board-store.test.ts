@@ -3,11 +3,12 @@ import { BoardStore, type EventWithMarkets } from "./board-store.ts";
 import { EventStore } from "./event-store.ts";
 import type { Market } from "./stream-store.ts";
 
-// The stores apply a frame's messages at an animation frame; Node has no frames, so one is a timer
-// here, and the stores below apply at every frame (0 ms) but in the test of their pace.
-const frameByTimer = (callback: FrameRequestCallback) => setTimeout(() => callback(performance.now()), 0);
+// The stores apply a frame's messages at the next animation frame; Node has no frames, so one is
+// a timer here.
 beforeAll(() => {
-  vi.stubGlobal("requestAnimationFrame", frameByTimer);
+  vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) =>
+    setTimeout(() => callback(performance.now()), 0),
+  );
 });
 const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -47,7 +48,7 @@ const freshness = { sandbox: false, delay_seconds: 0, as_of: at };
 
 describe("BoardStore", () => {
   it("applies a frame's messages together and tells only the rows they touched", async () => {
-    const store = new BoardStore(0);
+    const store = new BoardStore();
     store.receive({
       event: "snapshot",
       id: 1,
@@ -82,7 +83,7 @@ describe("BoardStore", () => {
   });
 
   it("takes an event off the board when its play ends, and puts one on when it starts", async () => {
-    const store = new BoardStore(0);
+    const store = new BoardStore();
     store.receive({ event: "snapshot", id: 1, data: { events: [event("a"), event("b")], ...freshness } });
     const { markets, ...finished } = event("a", "finished");
     store.receive({ event: "event", id: 2, data: { event: finished, ...freshness } });
@@ -95,7 +96,7 @@ describe("BoardStore", () => {
   });
 
   it("shows the first state until the stream's snapshot, and never after it", async () => {
-    const store = new BoardStore(0);
+    const store = new BoardStore();
     store.seed([event("seeded")], true, 60);
     expect(store.ids()).toEqual(["seeded"]);
     expect(store.freshnessNow()).toMatchObject({ sandbox: true, delaySeconds: 60 });
@@ -107,7 +108,7 @@ describe("BoardStore", () => {
   });
 
   it("says when a snapshot replaced the board after a gap, and when the feed is stale", async () => {
-    const store = new BoardStore(0);
+    const store = new BoardStore();
     store.receive({ event: "snapshot", id: 1, data: { events: [], ...freshness } });
     store.receive({ event: "stale", id: null, data: { stale: true, ...freshness } });
     await nextFrame();
@@ -124,46 +125,9 @@ describe("BoardStore", () => {
   });
 });
 
-describe("The stores' pace", () => {
-  it("applies at one frame in three at most (50 ms), and a message after a quiet spell at the next frame", () => {
-    const waiting: FrameRequestCallback[] = [];
-    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => waiting.push(callback));
-    try {
-      const frame = (at: number) => {
-        for (const callback of waiting.splice(0)) callback(at);
-      };
-      const store = new BoardStore();
-      const applied: number[] = [];
-      const move = (id: number, price: number, at: number) => {
-        store.receive({
-          event: "markets",
-          id,
-          data: { event_id: "a", markets: [market("a", [price, 3, 4])], ...freshness },
-        });
-        frame(at);
-      };
-      store.receive({ event: "snapshot", id: 1, data: { events: [event("a")], ...freshness } });
-      frame(1_000);
-      expect(store.ids()).toEqual(["a"]);
-      store.subscribeRow("a", () => applied.push(store.row("a")!.markets[0]!.outcomes[0]!.price));
-      // A move every frame at 60 Hz: applied at every third frame, the frame's last price shown.
-      for (let i = 1; i <= 7; i++) move(i + 1, 2 + i / 10, 1_000 + (i * 50) / 3);
-      expect(applied).toEqual([2.3, 2.6]);
-      // The seventh move waits for its frame, however long the stream is then quiet.
-      frame(1_200);
-      expect(applied).toEqual([2.3, 2.6, 2.7]);
-      // After a quiet spell, a message is applied at the next frame.
-      move(9, 2.9, 1_500);
-      expect(applied).toEqual([2.3, 2.6, 2.7, 2.9]);
-    } finally {
-      vi.stubGlobal("requestAnimationFrame", frameByTimer);
-    }
-  });
-});
-
 describe("EventStore", () => {
   it("keeps a timeline of scores, suspensions and the end, newest first", async () => {
-    const store = new EventStore(0);
+    const store = new EventStore();
     const { markets, ...first } = event("a");
     store.receive({
       event: "snapshot",
@@ -188,7 +152,7 @@ describe("EventStore", () => {
   });
 
   it("keeps each market's states as the stream carried them, for its line movement", async () => {
-    const store = new EventStore(0);
+    const store = new EventStore();
     const { markets, ...first } = event("a");
     const lineups = { event_id: "a", home: [], away: [], sandbox: false };
     store.receive({ event: "snapshot", id: 4, data: { event: first, markets, lineups, ...freshness } });

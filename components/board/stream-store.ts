@@ -5,8 +5,8 @@ import type { ConnectionState, Refusal, StreamMessage } from "./stream";
 export type Market = z.infer<typeof MarketSchema>;
 
 // What the board's and the event page's stores share: a stream's messages are queued as they
-// arrive and applied at an animation frame, twenty a second at most (then only what they touched
-// is told), how fresh the data is, and the price moves that make a cell flash.
+// arrive and applied once per animation frame (then only what they touched is told), how fresh
+// the data is, and the price moves that make a cell flash.
 
 export type Flash = { direction: "up" | "down"; at: number; sequence: number };
 
@@ -26,21 +26,6 @@ export type Freshness = {
 };
 
 const FLASH_MS = 1_200;
-
-/**
- * The least time between two frames that apply messages (ms): twenty a second at most. Each frame
- * that changes the page costs the browser its style, layout, paint and commit however little
- * changed, and at 100 price moves a second a change on every frame kept the main thread waiting
- * for its core. A message after a quiet spell is still applied on the next frame.
- */
-export const APPLY_EVERY_MS = 50;
-/** Half a frame at 60 Hz: a frame due a few ms early applies, so 50 ms means every third frame. */
-const FRAME_SLACK_MS = 8;
-
-/** Whether a frame beginning at `frameAt` applies the queue, the last having applied at `appliedAt` (ms). */
-export function frameApplies(frameAt: number, appliedAt: number, everyMs: number): boolean {
-  return frameAt - appliedAt >= everyMs - FRAME_SLACK_MS;
-}
 
 /**
  * What the board benchmark (bench/board.ts) installs before the page loads: for each frame that
@@ -76,19 +61,11 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
   private queue: M[] = [];
   private arrivals: number[] = [];
   private scheduled = false;
-  private appliedAt = -Infinity;
   private flashes = new Map<string, Flash>();
   private flashSequence = 0;
   private freshnessListeners = new Set<() => void>();
   /** Whether a stream snapshot arrived: the first state from a query is then out of date. */
   protected snapshotSeen = false;
-
-  private readonly applyEveryMs: number;
-
-  /** `applyEveryMs`: the least time between two frames that apply messages (0: every frame). */
-  constructor(applyEveryMs = APPLY_EVERY_MS) {
-    this.applyEveryMs = applyEveryMs;
-  }
 
   freshnessNow = (): Freshness => this.freshness;
   subscribeFreshness = (listener: () => void): (() => void) => subscribe(this.freshnessListeners, listener);
@@ -104,18 +81,12 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
     if (frameObserver()) this.arrivals.push(performance.now());
     if (this.scheduled) return;
     this.scheduled = true;
-    // At a frame, and not sooner than applyEveryMs after the last; a hidden tab gets no frames, so
-    // a timer makes sure the queue still drains.
-    const timer = setTimeout(() => this.applyQueue(performance.now()), this.applyEveryMs + 250);
-    const onFrame = (frameAt: number) => {
-      if (!frameApplies(frameAt, this.appliedAt, this.applyEveryMs)) {
-        requestAnimationFrame(onFrame);
-        return;
-      }
+    // Once per frame; a hidden tab gets no frames, so a timer makes sure the queue still drains.
+    const timer = setTimeout(() => this.applyQueue(), 250);
+    requestAnimationFrame(() => {
       clearTimeout(timer);
-      this.applyQueue(frameAt);
-    };
-    requestAnimationFrame(onFrame);
+      this.applyQueue();
+    });
   }
 
   connection(state: ConnectionState): void {
@@ -155,10 +126,9 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
     if (message.event === "stale") this.setFreshness({ stale: message.data.stale === true });
   }
 
-  private applyQueue(at: number): void {
+  private applyQueue(): void {
     if (!this.scheduled) return;
     this.scheduled = false;
-    this.appliedAt = at;
     const messages = this.queue;
     this.queue = [];
     const now = Date.now();
