@@ -42,7 +42,6 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
   const filters = useFilters();
   const [format, setFormat] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
   const pins = usePins();
-  const ids = useSyncExternalStore(store.subscribeList, store.ids, store.ids);
 
   return (
     <BoardFrame>
@@ -82,12 +81,11 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
       </form>
       <BoardGroups
         store={store}
-        ids={ids}
         sport={filters.sport}
         columns={filters.market ? COLUMNS.filter((c) => c.type === filters.market) : COLUMNS}
         format={format}
         pins={pins}
-        loading={odds.isPending && ids.length === 0}
+        pending={odds.isPending}
       />
     </BoardFrame>
   );
@@ -96,17 +94,22 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
 type Column = (typeof COLUMNS)[number];
 type Pins = { pinned: ReadonlySet<string>; toggle(id: string): void };
 
-/** The rows under their sport and competition headings; pinned events first, in a group of their own. */
+/**
+ * The rows under their sport and competition headings; pinned events first, in a group of their own.
+ * The list of events is read here, not by the page: an event coming onto the board or leaving it
+ * (several a second in a busy feed) renders the groups again, not the heading and the settings.
+ */
 function BoardGroups(props: {
   store: BoardStore;
-  ids: readonly string[];
   sport: SportCode | null;
   columns: readonly Column[];
   format: OddsFormat;
   pins: Pins;
-  loading: boolean;
+  /** The first state is still being read. */
+  pending: boolean;
 }) {
-  const { store, ids, sport, columns, format, pins } = props;
+  const { store, sport, columns, format, pins } = props;
+  const ids = useSyncExternalStore(store.subscribeList, store.ids, store.ids);
   // Grouping reads each row's sport and competition, which do not change while it is on the board.
   const groups = useMemo(() => {
     const pinned: string[] = [];
@@ -127,7 +130,8 @@ function BoardGroups(props: {
     return { pinned, bySport };
   }, [ids, store, sport, pins.pinned]);
 
-  if (props.loading) return <p className="py-10 text-center text-(--b-muted)">Loading the events in play…</p>;
+  if (props.pending && ids.length === 0)
+    return <p className="py-10 text-center text-(--b-muted)">Loading the events in play…</p>;
   if (groups.pinned.length === 0 && groups.bySport.size === 0) {
     return (
       <p data-testid="board-empty" className="py-10 text-center text-(--b-muted)">
