@@ -41,8 +41,8 @@ export function percentile(sorted: number[], p: number): number {
 
 /**
  * Findings for a run of `minutes`: for each instance, the end's mean RSS and open handles and its
- * heap's floor (the lowest heap used sampled) within 10 % of the baseline's; the clients' p99 over the end within 25 % (plus 2 ms) of the
- * baseline's. `latencies` are the clients' answers as (minute, ms). Empty when not judged.
+ * heap's floor (the lowest heap used sampled) within 10 % of the baseline's; the clients' p99 over
+ * the end within 25 % (plus 2 ms) of the baseline's. `latencies` are the clients' answers as (minute, ms). Empty when not judged.
  */
 export function judgeSoak(
   minutes: number,
@@ -60,9 +60,8 @@ export function judgeSoak(
       findings.push({ check: instance, problem: "no samples in the baseline or the end window" });
       continue;
     }
-    // The heap used is sampled anywhere in the collector's sawtooth (80 to 180 MB minute to minute in
-    // an hour's run), so its mean over ten samples moves by 10 % with nothing kept; what a leak raises
-    // is the floor, the lowest sample, which the collections in between bring it down to.
+    // The heap used is sampled anywhere in the collector's sawtooth, so its mean over ten samples
+    // moves by 10 % with nothing kept; what a leak raises is the floor, the lowest sample.
     const figures: [string, (s: SoakSample) => number, (values: number[]) => number][] = [
       ["RSS", (s) => s.rssBytes, mean],
       ["heap's floor", (s) => s.heapBytes, (values) => Math.min(...values)],

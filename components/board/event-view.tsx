@@ -147,7 +147,7 @@ function EventBody(props: {
             markets={state.markets}
             histories={histories}
             live={state.movement}
-            from={Math.min(until, chartFrom(timeline, histories.earliest))}
+            from={chartFrom(timeline, histories.earliest)}
             until={until}
             moment={moment === null ? null : (row?.moment ?? null)}
             format={format}
