@@ -4,9 +4,9 @@ import type { BoardStreamMessage } from "@/lib/api/stream-schemas";
 import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
 // The live board's state, kept outside React. Each row is an immutable object replaced when it
-// changes, so a row component reading it with useSyncExternalStore re-renders when its own
-// event or markets change, and no other row does; the list re-renders only when an event comes
-// onto the board or leaves it.
+// changes, so a row component reading it (useStoreValue) re-renders when its own event or markets
+// change, and no other row does; the list re-renders only when an event comes onto the board or
+// leaves it.
 
 export type BoardEvent = z.infer<typeof Event>;
 export type BoardRow = {

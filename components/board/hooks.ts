@@ -1,6 +1,14 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import type { z } from "zod";
 import { openStream, type StreamMessage } from "./stream";
 import type { Freshness, StreamStore } from "./stream-store";
@@ -21,6 +29,30 @@ export function useStreamInto<M extends StreamMessage>(
     });
     return () => connection.close();
   }, [store, path, schema]);
+}
+
+/**
+ * A value of a stream's store, rendered again as a transition when the store says it changed.
+ * React renders a transition in slices of a few milliseconds between the browser's tasks, where
+ * useSyncExternalStore renders every change at once: a frame's burst of price moves on a busy board
+ * was one task of 50 ms and more. Each component keeps the immutable value it last rendered, so no
+ * render mixes two states of one row.
+ */
+export function useStoreValue<T>(subscribe: (listener: () => void) => () => void, read: () => T): T {
+  const [value, setValue] = useState(read);
+  useEffect(() => {
+    const changed = () => startTransition(() => setValue(() => read()));
+    // What changed between the first render and this subscription.
+    changed();
+    return subscribe(changed);
+  }, [subscribe, read]);
+  return value;
+}
+
+/** Tells the store when React committed what it applied, for the board benchmark's message to paint. */
+export function usePaintReport<M extends StreamMessage>(store: StreamStore<M>): void {
+  const batch = useStoreValue(store.subscribeBatch, store.appliedBatch);
+  useLayoutEffect(() => store.committed(batch), [store, batch]);
 }
 
 export function useFreshness<M extends StreamMessage>(store: StreamStore<M>): Freshness {

@@ -4,11 +4,11 @@ import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { OddsAnswer } from "@/lib/api/schemas";
 import { BoardStreamMessage } from "@/lib/api/stream-schemas";
 import { BoardStore, type BoardRow } from "./board-store";
-import { useStoredValue, useStreamInto } from "./hooks";
+import { usePaintReport, useStoredValue, useStoreValue, useStreamInto } from "./hooks";
 import { ODDS_FORMAT_LABELS, ODDS_FORMATS, type OddsFormat } from "./odds-format";
 import { Age, BoardFrame, Choice, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
 import { SPORT_LABELS, type SportCode } from "./sports";
@@ -53,6 +53,7 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
           </p>
         </div>
         <StatusChip store={store} pingSeconds={pingSeconds} />
+        <PaintReport store={store} />
       </div>
       <form
         aria-label="Board settings"
@@ -91,6 +92,12 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
   );
 }
 
+/** On its own, so that the reports re-render nothing else. */
+function PaintReport({ store }: { store: BoardStore }) {
+  usePaintReport(store);
+  return null;
+}
+
 type Column = (typeof COLUMNS)[number];
 type Pins = { pinned: ReadonlySet<string>; toggle(id: string): void };
 
@@ -109,7 +116,7 @@ function BoardGroups(props: {
   pending: boolean;
 }) {
   const { store, sport, columns, format, pins } = props;
-  const ids = useSyncExternalStore(store.subscribeList, store.ids, store.ids);
+  const ids = useStoreValue(store.subscribeList, store.ids);
   // Grouping reads each row's sport and competition, which do not change while it is on the board.
   const groups = useMemo(() => {
     const pinned: string[] = [];
@@ -217,7 +224,7 @@ type RowProps = {
 const Row = memo(function Row({ id, store, columns, format, pinned, pins }: RowProps) {
   const subscribe = useCallback((listener: () => void) => store.subscribeRow(id, listener), [store, id]);
   const read = useCallback(() => store.row(id), [store, id]);
-  const row = useSyncExternalStore(subscribe, read, read);
+  const row = useStoreValue(subscribe, read);
   if (!row) return null;
   const { event } = row;
   return (
@@ -290,7 +297,7 @@ const EventCell = memo(function EventCell(props: {
 function RowAge({ id, store }: { id: string; store: BoardStore }) {
   const subscribe = useCallback((listener: () => void) => store.subscribeRow(id, listener), [store, id]);
   const read = useCallback(() => store.row(id)?.changedAt ?? 0, [store, id]);
-  return <Age at={useSyncExternalStore(subscribe, read, read)} />;
+  return <Age at={useStoreValue(subscribe, read)} />;
 }
 
 /** A market's outcomes as price cells, with the line for handicap and total. */

@@ -28,9 +28,9 @@ export type Freshness = {
 const FLASH_MS = 1_200;
 
 /**
- * What the board benchmark (bench/board.ts) installs before the page loads: for each frame that
- * applied messages, when each of them arrived and when the next frame began (by then the changes
- * are painted). Nothing is recorded without it.
+ * What the board benchmark (bench/board.ts) installs before the page loads: for each batch of
+ * messages applied, when each of them arrived and when the frame after React committed them began
+ * (by then the changes are painted). Nothing is recorded without it.
  */
 type FrameObserver = (arrivals: number[], paintedBy: number) => void;
 const frameObserver = (): FrameObserver | undefined =>
@@ -60,6 +60,10 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
   };
   private queue: M[] = [];
   private arrivals: number[] = [];
+  /** Batches applied and not yet committed by React, for the frame observer only. */
+  private uncommitted: { batch: number; arrivals: number[] }[] = [];
+  private batch = 0;
+  private batchListeners = new Set<() => void>();
   private scheduled = false;
   private flashes = new Map<string, Flash>();
   private flashSequence = 0;
@@ -68,6 +72,9 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
   protected snapshotSeen = false;
 
   freshnessNow = (): Freshness => this.freshness;
+  /** The last batch applied while the frame observer watches; 0 without it. */
+  appliedBatch = (): number => this.batch;
+  subscribeBatch = (listener: () => void): (() => void) => subscribe(this.batchListeners, listener);
   subscribeFreshness = (listener: () => void): (() => void) => subscribe(this.freshnessListeners, listener);
 
   /** The last move of an outcome's price, while its flash is still to be shown. */
@@ -135,12 +142,22 @@ export abstract class StreamStore<M extends StreamMessage = StreamMessage> {
     for (const [key, flash] of this.flashes) if (now - flash.at >= FLASH_MS) this.flashes.delete(key);
     for (const message of messages) this.noteFreshness(message);
     this.apply(messages);
-    const observer = frameObserver();
-    if (observer && this.arrivals.length > 0) {
-      const arrivals = this.arrivals;
+    if (frameObserver() && this.arrivals.length > 0) {
+      this.uncommitted.push({ batch: ++this.batch, arrivals: this.arrivals });
       this.arrivals = [];
-      requestAnimationFrame((paintedBy) => observer(arrivals, paintedBy));
+      // Told in the same task as the rows, so React commits the batch with them (usePaintReport).
+      notify(this.batchListeners);
     }
+  }
+
+  /** React committed what was applied up to `batch`: the next frame paints it. */
+  committed(batch: number): void {
+    const observer = frameObserver();
+    const done = this.uncommitted.filter((each) => each.batch <= batch);
+    if (!observer || done.length === 0) return;
+    this.uncommitted = this.uncommitted.filter((each) => each.batch > batch);
+    const arrivals = done.flatMap((each) => each.arrivals);
+    requestAnimationFrame((paintedBy) => observer(arrivals, paintedBy));
   }
 
   /** Changed markets replace their old selves, in place; a price that moved is kept for its flash. */
