@@ -15,9 +15,9 @@
 //
 // Measured in the page, over every minute of BENCH_BOARD_MINUTES (10):
 // - long tasks over 50 ms (PerformanceObserver `longtask`), per minute;
-// - message to paint: for each frame that applied stream messages, from each message's arrival
-//   (the fetch reader handing it over) to the start of the next frame, by which the change is
-//   painted (an upper bound by up to one frame); p50 and p95;
+// - message to paint: for each batch of stream messages the page applied, from each message's
+//   arrival (the fetch reader handing it over) to the start of the frame after React committed the
+//   batch, by which the change is painted (an upper bound by up to one frame); p50 and p95;
 // - frames per second (requestAnimationFrame callbacks);
 // - the JS heap after a garbage collection (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage),
 //   after the first minute and after the last: flat means the last is within 10 % (or 2 MB) of the first.
