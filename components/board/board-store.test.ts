@@ -176,3 +176,50 @@ describe("EventStore", () => {
     ]);
   });
 });
+
+describe("the board benchmark's frame observer", () => {
+  it("is told each batch's arrivals once React committed it, and only then", async () => {
+    const reported: number[][] = [];
+    vi.stubGlobal("window", { __streamFrameObserver: (arrivals: number[]) => reported.push(arrivals) });
+    try {
+      const store = new BoardStore();
+      let told = 0;
+      store.subscribeBatch(() => told++);
+      store.receive({ event: "snapshot", id: 1, data: { events: [event("a")], ...freshness } });
+      await nextFrame();
+      const send = (id: number) =>
+        store.receive({
+          event: "markets",
+          id,
+          data: { event_id: "a", markets: [market("a", [2, 3, id])], ...freshness },
+        });
+      send(2);
+      send(3);
+      await nextFrame();
+      send(4);
+      await nextFrame();
+      expect([store.appliedBatch(), told]).toEqual([3, 3]);
+      // Applied is not painted: nothing is reported before React's commit.
+      expect(reported).toEqual([]);
+      store.committed(2);
+      await nextFrame();
+      expect(reported.map((arrivals) => arrivals.length)).toEqual([3]);
+      store.committed(2);
+      store.committed(3);
+      await nextFrame();
+      expect(reported.map((arrivals) => arrivals.length)).toEqual([3, 1]);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) =>
+        setTimeout(() => callback(performance.now()), 0),
+      );
+    }
+  });
+
+  it("is not there for viewers: no batch is counted", async () => {
+    const store = new BoardStore();
+    store.receive({ event: "snapshot", id: 1, data: { events: [event("a")], ...freshness } });
+    await nextFrame();
+    expect(store.appliedBatch()).toBe(0);
+  });
+});
