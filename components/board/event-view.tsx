@@ -2,13 +2,13 @@
 
 import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { EventAnswer, LineupAnswer } from "@/lib/api/schemas";
 import { EventStreamMessage } from "@/lib/api/stream-schemas";
 import { BackToBoard, LineupsPanel, MarketList, PastBanner, ScoreCard, Statistics, WhatChanged } from "./event-parts";
 import { readAnswer, retryUnlessRefused, useMarketHistories, usePastRow } from "./event-reads";
 import { EventStore, type EventState, type FollowedEvent } from "./event-store";
-import { useClock, useFreshness, useSettled, useStoredValue, useStreamInto } from "./hooks";
+import { useClock, useFreshness, useSettled, useStoredValue, useStoreValue, useStreamInto } from "./hooks";
 import { LineMovement } from "./line-movement";
 import type { OddsFormat } from "./odds-format";
 import { BoardFrame, StatusChip, ThemeSwitch } from "./parts";
@@ -42,7 +42,7 @@ export function EventView({ id, pingSeconds, historySeconds }: Props) {
     if (event.data) store.seed(event.data, lineups.data ?? null);
   }, [store, event.data, lineups.data]);
   useStreamInto(store, `${path}/stream`, EventStreamMessage);
-  const state = useSyncExternalStore(store.subscribe, store.now, store.now);
+  const state = useStoreValue(store.subscribe, store.now);
 
   if (!state.event) {
     return (
