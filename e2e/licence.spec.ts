@@ -64,7 +64,9 @@ test("a licence waits for the operator, gives production keys once verified, and
   // The operator checks the register, verifies the licence and approves the plan.
   const pending = await server().operator<{ reference: string }[]>(["licence", "list", "--status", "pending"]);
   expect(pending.map((l) => l.reference)).toContain("GLA/RGL/042");
-  expect(await server().operator(["licence", "verify", "--org", slug])).toMatchObject({ verification: "verified" });
+  expect(await server().operator(["licence", "verify", "--org", slug, "--reference", "GLA/RGL/042"])).toMatchObject({
+    verification: "verified",
+  });
 
   await goTo(page, "Licence");
   await expect(page.getByTestId("licence-status")).toContainText("GLA/RGL/042 was verified on");

@@ -4,10 +4,13 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import type { Database } from "./db/index.ts";
 import { auditLog } from "./db/schema/index.ts";
 
-/** Who acts: a signed-in user, or the operator through the CLI, or the seed. */
-export type Actor = { userId: string | null; label: string };
+/**
+ * Who acts: a signed-in member or operator, or the operator through the CLI, or the seed.
+ * `operator`: the entry belongs to the operators' own log too.
+ */
+export type Actor = { userId: string | null; label: string; operator?: boolean };
 
-export const OPERATOR: Actor = { userId: null, label: "operator (cli)" };
+export const OPERATOR: Actor = { userId: null, label: "operator (cli)", operator: true };
 export const SEED: Actor = { userId: null, label: "seed" };
 
 export type AuditAction =
@@ -26,6 +29,7 @@ export type AuditAction =
   | "plan.set"
   | "plan.requested"
   | "plan.approved"
+  | "plan.declined"
   | "key.created"
   | "key.revoked"
   | "key.updated"
@@ -37,7 +41,14 @@ export type AuditAction =
   | "webhook.enabled"
   | "webhook.test_sent"
   | "webhook.redelivered"
-  | "usage.thresholds_set";
+  | "usage.thresholds_set"
+  | "operator.added"
+  | "operator.removed"
+  | "operator.signed_in"
+  | "operator.signed_out"
+  | "operator.viewed_organisation"
+  | "incident.opened"
+  | "incident.updated";
 
 export async function recordAudit(
   db: Database,
@@ -56,6 +67,7 @@ export async function recordAudit(
     action: entry.action,
     target: entry.target ?? null,
     details: entry.details ?? {},
+    operator: entry.actor.operator === true,
   });
 }
 
@@ -74,6 +86,17 @@ export function listAudit(
   options: { limit: number; before?: number },
 ): Promise<AuditEntry[]> {
   const scope = eq(auditLog.orgId, orgId);
+  return db
+    .select()
+    .from(auditLog)
+    .where(options.before ? and(scope, lt(auditLog.id, options.before)) : scope)
+    .orderBy(desc(auditLog.id))
+    .limit(options.limit);
+}
+
+/** The operators' actions across organisations, newest first, a page at a time. */
+export function listOperatorAudit(db: Database, options: { limit: number; before?: number }): Promise<AuditEntry[]> {
+  const scope = eq(auditLog.operator, true);
   return db
     .select()
     .from(auditLog)

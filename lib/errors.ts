@@ -7,6 +7,7 @@ export const DOMAIN_ERROR_CODES = [
   "invalid_input",
   "not_found",
   "conflict",
+  "record_changed",
   "sandbox_key_exists",
   "licence_missing",
   "licence_not_valid",

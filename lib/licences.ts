@@ -1,5 +1,5 @@
 import "#server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit, type Actor, type AuditAction } from "./audit.ts";
 import { utcDay } from "./clock.ts";
@@ -143,10 +143,12 @@ export async function setLicence(
     const review = unchanged
       ? {}
       : { verification: "pending" as const, reviewedAt: null, reviewReason: null, updatedAt: at };
+    // A saved record is a new claim, of a new version, which an operator's look at the old one does not cover.
+    const version = unchanged ? {} : { version: sql`${licences.version} + 1` };
     const [licence] = await tx
       .insert(licences)
       .values({ id: newId("lic"), orgId, ...values, ...review })
-      .onConflictDoUpdate({ target: licences.orgId, set: { ...values, ...review } })
+      .onConflictDoUpdate({ target: licences.orgId, set: { ...values, ...review, ...version } })
       .returning();
     await recordAudit(tx, {
       orgId,
@@ -176,16 +178,32 @@ const REVIEWS: Record<
   revoke: { from: ["verified"], to: "revoked", action: "licence.revoked", reasonRequired: false },
 };
 
+/** What the operator was shown of a record: its version, or its reference, or both. */
+export type ShownLicence = { version?: number; reference?: string };
+
+/** Why a decision on `shown` may not be taken on `current`, or null when it is the record shown. */
+export function changedSinceShown(current: Pick<Licence, "version" | "reference">, shown: ShownLicence): string | null {
+  const changed =
+    (shown.version !== undefined && shown.version !== current.version) ||
+    (shown.reference !== undefined && shown.reference !== current.reference);
+  if (!changed) return null;
+  return (
+    `The record changed: look again. The licence is now ${current.reference} (version ${current.version}), ` +
+    `not the ${shown.reference ?? `version ${shown.version}`} that was shown.`
+  );
+}
+
 /**
  * The operator's decision on the organisation's licence record: verify a pending one, reject a
  * pending one (with a reason the organisation sees), or revoke a verified one. Revoking stops the
- * organisation's production keys on every instance at once.
+ * organisation's production keys on every instance at once. With `shown`, the decision is taken
+ * only on the record the operator was shown: one the organisation changed since is refused.
  */
 export async function reviewLicence(
   db: Database,
   orgId: string,
   review: LicenceReview,
-  options: { actor: Actor; at: Date; reason?: string },
+  options: { actor: Actor; at: Date; reason?: string; shown?: ShownLicence },
 ): Promise<Licence> {
   const rule = REVIEWS[review];
   const reason =
@@ -193,8 +211,11 @@ export async function reviewLicence(
       ? null
       : z.object({ reason: reviewReason }).parse({ reason: options.reason ?? "" }).reason;
   const licence = await db.transaction(async (tx) => {
-    const current = await getLicence(tx, orgId);
+    // Locked: an organisation's save waits until the decision is taken, and then makes a new version.
+    const [current] = await tx.select().from(licences).where(eq(licences.orgId, orgId)).for("update");
     if (!current) throw new DomainError("not_found", "The organisation has no licence record.");
+    const changed = options.shown ? changedSinceShown(current, options.shown) : null;
+    if (changed) throw new DomainError("record_changed", changed);
     if (!rule.from.includes(current.verification)) {
       throw new DomainError(
         "conflict",
@@ -211,7 +232,7 @@ export async function reviewLicence(
       actor: options.actor,
       action: rule.action,
       target: current.id,
-      details: { reference: current.reference, validUntil: current.validUntil, reason },
+      details: { reference: current.reference, version: current.version, validUntil: current.validUntil, reason },
     });
     await announce(tx, orgId);
     return licence!;

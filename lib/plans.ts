@@ -1,5 +1,6 @@
 import "#server-only";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, isNotNull } from "drizzle-orm";
+import { z } from "zod";
 import { recordAudit, type Actor } from "./audit.ts";
 import type { Database } from "./db/index.ts";
 import { organisations, plans } from "./db/schema/index.ts";
@@ -32,6 +33,15 @@ async function productionPlan(db: Database, planCode: string): Promise<Plan> {
   return plan;
 }
 
+// What a new plan or a new request leaves of the last one: nothing waiting, nothing declined.
+const noRequest = {
+  requestedPlanCode: null,
+  planRequestedAt: null,
+  declinedPlanCode: null,
+  planDeclinedReason: null,
+  planDeclinedAt: null,
+};
+
 /**
  * Puts the organisation on a production plan (the sandbox plan is not a choice). `selfService`:
  * the console's choice, which takes plans with a listed price only; the operator sets any plan.
@@ -59,7 +69,7 @@ export async function setPlan(
     if (!previous) throw new DomainError("not_found", `No organisation ${orgId}.`);
     await tx
       .update(organisations)
-      .set({ planCode, requestedPlanCode: null, planRequestedAt: null })
+      .set({ planCode, ...noRequest })
       .where(eq(organisations.id, orgId));
     await recordAudit(tx, {
       orgId,
@@ -89,7 +99,7 @@ export async function requestPlan(
   await db.transaction(async (tx) => {
     await tx
       .update(organisations)
-      .set({ requestedPlanCode: planCode, planRequestedAt: at })
+      .set({ ...noRequest, requestedPlanCode: planCode, planRequestedAt: at })
       .where(eq(organisations.id, orgId));
     await recordAudit(tx, { orgId, actor, action: "plan.requested", target: planCode });
   });
@@ -97,12 +107,89 @@ export async function requestPlan(
 }
 
 /** The operator's approval of the organisation's waiting plan request: the plan starts now. */
-export async function approvePlanRequest(db: Database, orgRef: string, actor: Actor): Promise<Plan> {
+export async function approvePlanRequest(
+  db: Database,
+  orgRef: string,
+  actor: Actor,
+  options: { shown?: string } = {},
+): Promise<Plan> {
   const organisation = await findOrganisation(db, orgRef);
   if (!organisation.requestedPlanCode) {
     throw new DomainError("not_found", `${organisation.name} has no plan request waiting for approval.`);
   }
+  if (options.shown !== undefined && options.shown !== organisation.requestedPlanCode) {
+    throw new DomainError(
+      "record_changed",
+      `The record changed: look again. ${organisation.name} now asks for ${organisation.requestedPlanCode}, not ${options.shown}.`,
+    );
+  }
   const plan = await setPlan(db, organisation.id, organisation.requestedPlanCode, actor);
   await recordAudit(db, { orgId: organisation.id, actor, action: "plan.approved", target: plan.code });
   return plan;
+}
+
+export const declineReason = z.string().trim().min(1, "Give a reason").max(500);
+
+/**
+ * The operator declines the organisation's waiting plan request, with a reason the organisation
+ * sees on its plan page; its current plan stays.
+ */
+export async function declinePlanRequest(
+  db: Database,
+  orgRef: string,
+  reason: string,
+  actor: Actor,
+  at: Date,
+): Promise<Plan> {
+  const why = z.object({ reason: declineReason }).parse({ reason }).reason;
+  const organisation = await findOrganisation(db, orgRef);
+  if (!organisation.requestedPlanCode) {
+    throw new DomainError("not_found", `${organisation.name} has no plan request waiting for approval.`);
+  }
+  const plan = (await getPlan(db, organisation.requestedPlanCode))!;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(organisations)
+      .set({
+        ...noRequest,
+        declinedPlanCode: plan.code,
+        planDeclinedReason: why,
+        planDeclinedAt: at,
+      })
+      .where(eq(organisations.id, organisation.id));
+    await recordAudit(tx, {
+      orgId: organisation.id,
+      actor,
+      action: "plan.declined",
+      target: plan.code,
+      details: { reason: why },
+    });
+  });
+  return plan;
+}
+
+export type PlanRequest = {
+  orgId: string;
+  slug: string;
+  name: string;
+  planCode: string | null;
+  requestedPlanCode: string;
+  planRequestedAt: Date | null;
+};
+
+/** Plan requests waiting for an operator, oldest first. */
+export async function listPlanRequests(db: Database): Promise<PlanRequest[]> {
+  const rows = await db
+    .select({
+      orgId: organisations.id,
+      slug: organisations.slug,
+      name: organisations.name,
+      planCode: organisations.planCode,
+      requestedPlanCode: organisations.requestedPlanCode,
+      planRequestedAt: organisations.planRequestedAt,
+    })
+    .from(organisations)
+    .where(isNotNull(organisations.requestedPlanCode))
+    .orderBy(asc(organisations.planRequestedAt), asc(organisations.id));
+  return rows.map((row) => ({ ...row, requestedPlanCode: row.requestedPlanCode! }));
 }

@@ -19,12 +19,14 @@ import {
 import { overlapSeconds, rollKey } from "../keys/roll.ts";
 import { shownKeyState } from "../keys/states.ts";
 import { updateKey, type KeySettings } from "../keys/settings.ts";
-import { reviewLicence, setLicence, type Licence, type LicenceReview } from "../licences.ts";
+import { setLicence } from "../licences.ts";
 import { createOrganisation, findOrganisation, listOrganisations } from "../organisations.ts";
-import { approvePlanRequest, listPlans, setPlan } from "../plans.ts";
-import { LICENCE_VERIFICATIONS, licences } from "../db/schema/index.ts";
+import { listPlans, setPlan } from "../plans.ts";
 import { resetPassword } from "../users.ts";
+import { optional, required, UsageError, type Options, type Output } from "./arguments.ts";
 import { INCIDENT_OPTIONS, INCIDENT_USAGE, runIncidentCommand } from "./incidents.ts";
+import { OPERATOR_USAGE, runOperatorCommand } from "./operator-commands.ts";
+import { REVIEW_OPTIONS, REVIEW_USAGE, runReviewCommand } from "./review-commands.ts";
 import { runWebhookCommand, WEBHOOK_USAGE } from "./webhook-commands.ts";
 import { REQUESTS_OPTIONS, REQUESTS_USAGE, runRequestsCommand } from "./request-commands.ts";
 
@@ -35,13 +37,9 @@ Commands:
   org list
   licence set --org ORG --reference REF --authority AUTHORITY --holder LEGAL_NAME
               --valid-until YYYY-MM-DD [--valid-from YYYY-MM-DD] [--territory TERRITORY]
-  licence list [--status pending|verified|rejected|revoked]
-  licence verify --org ORG
-  licence reject --org ORG --reason TEXT
-  licence revoke --org ORG [--reason TEXT]
+${REVIEW_USAGE}
   plan list
   plan set --org ORG --plan CODE
-  plan approve --org ORG
   key create --org ORG --env sandbox --sport SPORT
   key create --org ORG --env production [--name NAME]
   key revoke --id KEY_ID
@@ -50,6 +48,7 @@ Commands:
              [--expires ISO_TIME|never]
   key list --org ORG
   user reset-password --email EMAIL
+${OPERATOR_USAGE}
 ${WEBHOOK_USAGE}
 ${REQUESTS_USAGE}
 ${INCIDENT_USAGE}
@@ -57,9 +56,12 @@ ${INCIDENT_USAGE}
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
 plan's sports again, --allow-ips any lets it be used from any address, --expires never lifts an expiry (not a rolled key's).
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
-pending until verified; revoking one stops the organisation's production keys at once. --json prints one JSON document instead of text.
-The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR
-(which only one process can open at a time: stop the server first).`;
+pending until verified; revoking one stops the organisation's production keys at once. licence verify
+names the record checked (--reference, or --version as licence list shows it): a record changed since
+is refused. --json prints one JSON document instead of text.
+The database is the server's: DATABASE_URL when set, otherwise the embedded one in DATA_DIR. While a
+server runs on the embedded one, the command is sent to that server (over DATA_DIR/admin.sock, which
+only this machine's user that runs it can use) and its answer printed here; stderr says so.`;
 
 const text = { type: "string" } as const;
 const flag = { type: "boolean" } as const;
@@ -88,38 +90,12 @@ const OPTIONS = {
   set: text,
   ...INCIDENT_OPTIONS,
   ...REQUESTS_OPTIONS,
+  ...REVIEW_OPTIONS,
   json: flag,
   help: flag,
 };
 
-class UsageError extends Error {}
-
-type Output = { json: unknown; text: string };
-type Options = Record<string, string | boolean | undefined>;
-
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
-  return value;
-}
-
-function optional(options: Options, name: string): string | undefined {
-  const value = options[name];
-  return typeof value === "string" ? value : undefined;
-}
-
 const day = (date: Date | null) => (date ? date.toISOString() : "-");
-
-function licenceLine(l: Licence): string {
-  const reason = l.reviewReason ? `  reason="${l.reviewReason}"` : "";
-  return `${l.orgId}  ${l.reference}  ${l.verification}  valid ${l.validFrom} to ${l.validUntil}  ${l.authority}  ${l.holder}${reason}`;
-}
-
-const REVIEWED: Record<LicenceReview, string> = {
-  verify: "verified: its production keys work while it is in force",
-  reject: "rejected; the organisation sees the reason",
-  revoke: "revoked: its production keys are refused from now on",
-};
 
 /** The settings a `key update` line gives; what it leaves out stays as it is. */
 function keySettings(options: Options): KeySettings {
@@ -186,6 +162,10 @@ async function run(db: Database, command: string, options: Options, settings: Se
   if (incident) return incident;
   const requests = await runRequestsCommand(db, command, options, required);
   if (requests) return requests;
+  const decision = await runReviewCommand(db, command, options, at);
+  if (decision) return decision;
+  const operator = await runOperatorCommand(db, command, options);
+  if (operator) return operator;
   switch (command) {
     case "org create": {
       const org = await createOrganisation(
@@ -230,24 +210,6 @@ async function run(db: Database, command: string, options: Options, settings: Se
         text: `Licence ${licence.reference} recorded for ${org.name}: valid ${licence.validFrom} to ${licence.validUntil}, ${licence.verification}.`,
       };
     }
-    case "licence list": {
-      const status = optional(options, "status");
-      if (status && !(LICENCE_VERIFICATIONS as readonly string[]).includes(status)) {
-        throw new UsageError(`--status must be one of ${LICENCE_VERIFICATIONS.join(", ")}, not "${status}".`);
-      }
-      const all = await db.select().from(licences).orderBy(licences.updatedAt);
-      const listed = status ? all.filter((l) => l.verification === status) : all;
-      return { json: listed, text: listed.map(licenceLine).join("\n") || "No licences." };
-    }
-    case "licence verify":
-    case "licence reject":
-    case "licence revoke": {
-      const review = command.split(" ")[1] as LicenceReview;
-      const org = await findOrganisation(db, required(options, "org"));
-      const reason = review === "reject" ? required(options, "reason") : optional(options, "reason");
-      const licence = await reviewLicence(db, org.id, review, { ...context, reason });
-      return { json: licence, text: `Licence ${licence.reference} of ${org.name} ${REVIEWED[review]}.` };
-    }
     case "plan list": {
       const plans = await listPlans(db);
       const line = (p: (typeof plans)[number]) =>
@@ -258,11 +220,6 @@ async function run(db: Database, command: string, options: Options, settings: Se
       const org = await findOrganisation(db, required(options, "org"));
       const plan = await setPlan(db, org.id, required(options, "plan"), OPERATOR);
       return { json: { orgId: org.id, plan }, text: `${org.name} is on the ${plan.name} plan.` };
-    }
-    case "plan approve": {
-      const org = await findOrganisation(db, required(options, "org"));
-      const plan = await approvePlanRequest(db, org.id, OPERATOR);
-      return { json: { orgId: org.id, plan }, text: `Approved: ${org.name} is on the ${plan.name} plan.` };
     }
     case "key create": {
       const org = await findOrganisation(db, required(options, "org"));

@@ -1,6 +1,8 @@
+import { OPERATOR } from "../audit.ts";
 import type { Database } from "../db/index.ts";
 import type { IncidentState } from "../db/schema/index.ts";
-import { openIncident, recentIncidents, updateIncident, type Incident } from "../status/incidents.ts";
+import { openIncidentBy, updateIncidentBy } from "../desk/incidents.ts";
+import { recentIncidents, type Incident } from "../status/incidents.ts";
 
 // The operator CLI's incident commands, for the public status page.
 
@@ -34,7 +36,7 @@ export async function runIncidentCommand(
   const text = (name: string) => (typeof options[name] === "string" ? (options[name] as string) : undefined);
   switch (command) {
     case "incident open": {
-      const incident = await openIncident(
+      const incident = await openIncidentBy(
         db,
         {
           title: required(options, "title"),
@@ -42,6 +44,7 @@ export async function runIncidentCommand(
           text: required(options, "text"),
           state: text("state") as Exclude<IncidentState, "resolved"> | undefined,
         },
+        OPERATOR,
         at,
       );
       return { json: incident, text: `Opened ${line(incident)}` };
@@ -49,10 +52,11 @@ export async function runIncidentCommand(
     case "incident update":
     case "incident resolve": {
       const state = command === "incident resolve" ? "resolved" : (text("state") as IncidentState | undefined);
-      const incident = await updateIncident(
+      const incident = await updateIncidentBy(
         db,
         required(options, "id"),
         { text: required(options, "text"), state },
+        OPERATOR,
         at,
       );
       return { json: incident, text: `Updated ${line(incident)}` };

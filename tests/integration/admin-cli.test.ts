@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { OPERATOR } from "../../lib/audit.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
-import { auditLog } from "../../lib/db/schema/index.ts";
+import { auditLog, organisations } from "../../lib/db/schema/index.ts";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
+import { operatorAccess } from "../../lib/operators.ts";
 import { requestPlan } from "../../lib/plans.ts";
+import { addMember } from "../../lib/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
@@ -63,7 +65,7 @@ describeEachBackend("npm run admin on $name", (backend) => {
       orgId: org.id,
       verification: "pending",
     });
-    await admin(["licence", "verify", "--org", "acme-odds"]);
+    await admin(["licence", "verify", "--org", "acme-odds", "--reference", "MGA/B2B/123"]);
 
     const plans = await admin<{ code: string }[]>(["plan", "list"]);
     expect(plans.map((p) => p.code)).toEqual(["sandbox", "starter", "pro", "enterprise"]);
@@ -146,12 +148,12 @@ describeEachBackend("npm run admin on $name", (backend) => {
     expect(JSON.parse(refused.stdout)).toMatchObject({
       error: { code: "licence_not_valid", message: /GLA\/1 was rejected on .*Not in the authority's register/ },
     });
-    const again = await runAdmin(["licence", "verify", "--org", "review-odds", "--json"]);
+    const again = await runAdmin(["licence", "verify", "--org", "review-odds", "--reference", "GLA/1", "--json"]);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: "conflict", message: /GLA\/1 is rejected/ } });
 
     await record("GLA/2");
-    expect(await admin(["licence", "verify", "--org", "review-odds"])).toMatchObject({
+    expect(await admin(["licence", "verify", "--org", "review-odds", "--reference", "GLA/2"])).toMatchObject({
       verification: "verified",
     });
     await admin(["key", "create", "--org", "review-odds", "--env", "production"]);
@@ -187,6 +189,157 @@ describeEachBackend("npm run admin on $name", (backend) => {
         ["plan.approved", OPERATOR.label],
       ]),
     );
+  });
+
+  it("verifies only the record it names: one changed since `licence list` printed it is refused", async () => {
+    await admin(["org", "create", "--name", "Swap Odds"]);
+    const record = (reference: string, holder = "Swap Odds Ltd") =>
+      admin<{ version: number }>([
+        "licence",
+        "set",
+        "--org",
+        "swap-odds",
+        "--reference",
+        reference,
+        "--authority",
+        "Malta Gaming Authority",
+        "--holder",
+        holder,
+        "--valid-until",
+        "2099-12-31",
+      ]);
+    await record("MGA/REAL/1");
+    const [listed] = (
+      await admin<{ orgId: string; reference: string; version: number }[]>(["licence", "list", "--status", "pending"])
+    ).filter((l) => l.reference === "MGA/REAL/1");
+    expect(listed!.version).toBe(1);
+    expect((await runAdmin(["licence", "list", "--status", "pending"])).stdout).toMatch(
+      /MGA\/REAL\/1 {2}v1 {2}pending/,
+    );
+
+    // Naming nothing is refused before anything is read.
+    const unnamed = await runAdmin(["licence", "verify", "--org", "swap-odds"]);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain("name the record you checked with --reference");
+
+    // The organisation swaps in a made-up reference after the operator's look.
+    await record("MADE/UP/9");
+    const byReference = await runAdmin([
+      "licence",
+      "verify",
+      "--org",
+      "swap-odds",
+      "--reference",
+      "MGA/REAL/1",
+      "--json",
+    ]);
+    expect(byReference.code).toBe(1);
+    expect(JSON.parse(byReference.stdout)).toMatchObject({
+      error: {
+        code: "record_changed",
+        message: expect.stringMatching(/^The record changed: look again\. .*MADE\/UP\/9 \(version 2\)/),
+      },
+    });
+    // The same reference with another holder is another record: the version tells them apart.
+    await record("MGA/REAL/1", "Someone Else Ltd");
+    const byVersion = await runAdmin(["licence", "verify", "--org", "swap-odds", "--version", "1"]);
+    expect(byVersion.code).toBe(1);
+    expect(byVersion.stderr).toMatch(/the record changed: look again/i);
+    expect(await admin(["licence", "list", "--status", "verified"])).not.toContainEqual(
+      expect.objectContaining({ orgId: listed!.orgId }),
+    );
+
+    expect(
+      await admin(["licence", "verify", "--org", "swap-odds", "--version", "3", "--reference", "MGA/REAL/1"]),
+    ).toMatchObject({
+      verification: "verified",
+      holder: "Someone Else Ltd",
+      version: 3,
+    });
+    const [verified] = await handle.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "licence.verified"))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(verified).toMatchObject({
+      orgId: listed!.orgId,
+      operator: true,
+      details: expect.objectContaining({ version: 3 }),
+    });
+  });
+
+  it("declines a plan request with a reason, and approves only the plan it names", async () => {
+    const org = await admin<{ id: string }>(["org", "create", "--name", "Plan Odds"]);
+    const member = { userId: null, label: "admin@plan.example" };
+    await requestPlan(handle.db, org.id, "enterprise", member, new Date());
+    const noReason = await runAdmin(["plan", "decline", "--org", "plan-odds"]);
+    expect(noReason.code).toBe(2);
+    const wrongPlan = await runAdmin(["plan", "approve", "--org", "plan-odds", "--plan", "pro"]);
+    expect(wrongPlan.code).toBe(1);
+    expect(wrongPlan.stderr).toMatch(/The record changed: look again\. Plan Odds now asks for enterprise, not pro/);
+    expect(await admin(["plan", "decline", "--org", "plan-odds", "--reason", "Talk to sales first"])).toMatchObject({
+      declined: { code: "enterprise" },
+    });
+    const [declined] = await handle.db.select().from(organisations).where(eq(organisations.id, org.id));
+    expect(declined).toMatchObject({
+      requestedPlanCode: null,
+      declinedPlanCode: "enterprise",
+      planDeclinedReason: "Talk to sales first",
+    });
+    // A new request clears the last decline.
+    await requestPlan(handle.db, org.id, "enterprise", member, new Date());
+    expect(await admin(["plan", "approve", "--org", "plan-odds", "--plan", "enterprise"])).toMatchObject({
+      plan: { code: "enterprise" },
+    });
+    const [approved] = await handle.db.select().from(organisations).where(eq(organisations.id, org.id));
+    expect(approved).toMatchObject({ planCode: "enterprise", declinedPlanCode: null, planDeclinedReason: null });
+  });
+
+  it("adds operators with a one-time password, lists and removes them, and keeps members and operators apart", async () => {
+    const added = await admin<{ userId: string; email: string; password: string }>([
+      "operator",
+      "add",
+      "--email",
+      "Ops@Service.Example",
+    ]);
+    expect(added).toMatchObject({ email: "ops@service.example", password: expect.stringMatching(/^[0-9A-Za-z]{20}$/) });
+    const text = await runAdmin(["operator", "add", "--email", "second@service.example"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Operator second@service\.example added\..*\n\n {2}[0-9A-Za-z]{20}\n/);
+    expect((await admin<{ email: string }[]>(["operator", "list"])).map((o) => o.email)).toEqual([
+      "ops@service.example",
+      "second@service.example",
+    ]);
+    expect(await operatorAccess(handle.db, added.userId)).toMatchObject({ user: { email: "ops@service.example" } });
+
+    // A member's address is not an operator's, nor an operator's a member's.
+    const org = await admin<{ id: string }>(["org", "create", "--name", "Member Odds"]);
+    await addMember(
+      handle.db,
+      { orgId: org.id, email: "admin@member.example", name: "M", password: "correct horse battery", role: "admin" },
+      OPERATOR,
+    );
+    const taken = await runAdmin(["operator", "add", "--email", "admin@member.example"]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("has an account already");
+    await expect(
+      addMember(
+        handle.db,
+        { orgId: org.id, email: "ops@service.example", name: "O", password: "correct horse battery", role: "admin" },
+        OPERATOR,
+      ),
+    ).rejects.toThrow(/cannot be created with this e-mail/);
+
+    const removed = await runAdmin(["operator", "remove", "--email", "second@service.example"]);
+    expect(removed.stdout).toContain("Removed operator second@service.example");
+    expect((await admin<{ email: string }[]>(["operator", "list"])).map((o) => o.email)).toEqual([
+      "ops@service.example",
+    ]);
+    expect((await runAdmin(["operator", "remove", "--email", "second@service.example"])).code).toBe(1);
+
+    const log = await handle.db.select().from(auditLog).where(eq(auditLog.operator, true));
+    expect(log.map((e) => e.action)).toEqual(expect.arrayContaining(["operator.added", "operator.removed"]));
   });
 
   it.each([
@@ -245,7 +398,10 @@ describeEachBackend("npm run admin on $name", (backend) => {
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { slug: string }[]).map((o) => o.slug).sort()).toEqual([
       "acme-odds",
+      "member-odds",
+      "plan-odds",
       "review-odds",
+      "swap-odds",
     ]);
     const usage = await runAdminProcess(["key", "create", "--org", "acme-odds", "--env", "staging"], env);
     expect(usage.code).toBe(2);

@@ -84,7 +84,7 @@ describeEachBackend("licence verification on $name", (backend) => {
       env,
     );
     expect(pending).toEqual([expect.objectContaining({ verification: "pending" })]);
-    expect(await admin(["licence", "verify", "--org", "licensed"], env)).toMatchObject({
+    expect(await admin(["licence", "verify", "--org", "licensed", "--reference", "MGA/B2B/7"], env)).toMatchObject({
       reference: "MGA/B2B/7",
       verification: "verified",
     });

@@ -14,6 +14,10 @@ export const organisations = pgTable("organisations", {
   /** A plan priced on request that an admin asked for; it becomes `planCode` once an operator approves it. */
   requestedPlanCode: text("requested_plan_code").references(() => plans.code),
   planRequestedAt: timestampTz("plan_requested_at"),
+  /** The last plan request an operator declined, with the reason the organisation is shown; cleared by the next. */
+  declinedPlanCode: text("declined_plan_code").references(() => plans.code),
+  planDeclinedReason: text("plan_declined_reason"),
+  planDeclinedAt: timestampTz("plan_declined_at"),
   createdAt: createdAt(),
 });
 
@@ -76,3 +80,14 @@ export const invitations = pgTable(
     check("invitations_role_check", sql.raw(`role in (${sqlList(ROLES)})`)),
   ],
 );
+
+/**
+ * The people who run the service: accounts of their own (a user row for the e-mail, password and
+ * sessions) that belong to no organisation. A user is an operator or a member, never both.
+ */
+export const operators = pgTable("operators", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});

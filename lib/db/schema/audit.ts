@@ -1,4 +1,5 @@
-import { bigint, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organisations, users } from "./accounts.ts";
 
@@ -14,8 +15,16 @@ export const auditLog = pgTable(
     action: text("action").notNull(),
     target: text("target"),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    // Done by an operator (at the desk or with the CLI): the operators' own log across organisations.
+    operator: boolean("operator").notNull().default(false),
     at: createdAt(),
   },
-  // The console lists an organisation's log newest first.
-  (t) => [index("audit_log_org_at_idx").on(t.orgId, t.at)],
+  (t) => [
+    // The console lists an organisation's log newest first.
+    index("audit_log_org_at_idx").on(t.orgId, t.at),
+    // The desk lists the operators' actions newest first.
+    index("audit_log_operator_idx")
+      .on(t.id)
+      .where(sql`operator`),
+  ],
 );

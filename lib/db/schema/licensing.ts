@@ -56,6 +56,8 @@ export const licences = pgTable(
     reviewedAt: timestampTz("reviewed_at"),
     /** The operator's reason for a rejection or revocation, shown to the organisation. */
     reviewReason: text("review_reason"),
+    /** Counts the record's changes: a verification names the version it checked, so a later change is not verified unseen. */
+    version: integer("version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
