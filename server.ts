@@ -2,6 +2,7 @@
 // one node:http server in front of it and Next, and the signals that stop them.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { runAdminCommand } from "./lib/admin/commands.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./lib/db/index.ts";
@@ -21,7 +22,7 @@ function exitSoon(code: number): void {
 }
 
 async function start(config: Config): Promise<void> {
-  const instance = await startInstance(config);
+  const instance = await startInstance(config, { adminCommands: runAdminCommand });
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
   const { default: next } = await import("next");

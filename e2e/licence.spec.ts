@@ -5,17 +5,17 @@ import { slugify } from "../lib/organisations.ts";
 import { liveServerForFile } from "./support/live-server.ts";
 
 // From a licence typed into the console to production keys and back: the record waits for the
-// operator, who verifies it with the CLI; production keys follow; once the operator revokes it,
-// the organisation's keys are refused with 403 licence_inactive. On a server of the suite's own,
-// whose database the operator's CLI reaches.
+// operator, who verifies it with the CLI (e2e/operator.spec.ts does it at the desk); production
+// keys follow; once the operator revokes it, the organisation's keys are refused with 403
+// licence_inactive. On a server of the suite's own, to which the operator's CLI sends its commands.
 
 const PASSWORD = "correct horse battery staple";
 // A page after a server action that hashes a password or follows a restart may take a while on a
 // busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-// Each of the operator's commands stops the server, runs the CLI and starts the server again.
-test.describe.configure({ timeout: 600_000 });
+// The operator's commands are processes of their own, each loading the CLI.
+test.describe.configure({ timeout: 300_000 });
 
 const server = liveServerForFile();
 

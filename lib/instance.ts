@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
+import { openAdminChannel, type AdminChannel } from "./admin/channel.ts";
 import { startApi, type Api } from "./api/index.ts";
 import { authSecret } from "./auth/secret.ts";
 import { now } from "./clock.ts";
@@ -11,6 +12,7 @@ import { startFeed, type FeedService } from "./feed/service.ts";
 import type { FeedViews } from "./feed/views.ts";
 import { KeyCache, keysOf } from "./keys/cache.ts";
 import { logger, printForOperator, type Logger } from "./log/index.ts";
+import { showOnce } from "./log/show-once.ts";
 import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
 import { ServiceMetrics } from "./metrics/index.ts";
 import { Simulator } from "./sim/simulator.ts";
@@ -46,11 +48,30 @@ export type Instance = {
   webhooks: Webhooks;
   /** Each key's refused requests and a sample of its admitted ones, written every second. */
   requestLog: RequestLogRecorder;
+  /** The operator CLI's way in while this process holds the embedded database; null on PostgreSQL. */
+  adminChannel: AdminChannel | null;
   /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
   stop(): Promise<void>;
 };
 
-export async function startInstance(config: Config): Promise<Instance> {
+/** What `npm run admin` runs (lib/admin/commands.ts), given by the entry so the composition does not import the CLI. */
+export type AdminCommands = (
+  argv: string[],
+  io: { print(text: string): void; printError(text: string): void; connect(): Promise<AdminSettings> },
+) => Promise<number>;
+
+type AdminSettings = {
+  db: DatabaseHandle["db"];
+  sandboxKeyTtlDays: number;
+  allowPrivateWebhooks: boolean;
+  close(): Promise<void>;
+};
+
+/** `adminCommands`: run for the CLI while this process holds the embedded database. */
+export async function startInstance(
+  config: Config,
+  options: { adminCommands?: AdminCommands } = {},
+): Promise<Instance> {
   const log = logger();
   const database = await openDatabase(config);
   log.info(
@@ -63,6 +84,10 @@ export async function startInstance(config: Config): Promise<Instance> {
     );
   }
   await seedOnStart(database, config);
+  const adminChannel =
+    database.kind === "pglite" && options.adminCommands
+      ? await openChannel(options.adminCommands, database, config, log)
+      : null;
 
   const source =
     config.SIM === "on" ? new Simulator(database.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
@@ -117,6 +142,7 @@ export async function startInstance(config: Config): Promise<Instance> {
     status: new StatusService(database, recorder, now),
     webhooks,
     requestLog,
+    adminChannel,
     stop: () => stopInstance(instance, feed, recorder),
   };
   slot.instance = instance;
@@ -126,6 +152,8 @@ export async function startInstance(config: Config): Promise<Instance> {
 async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
   if (slot.instance === instance) slot.instance = undefined;
   recorder.stop();
+  // No more operator commands; those running finish first.
+  await instance.adminChannel?.close();
   // The API first (its streams, key following and meter's last flush), the request log's last rows,
   // then the webhooks (recording the last requests' alerts), then the feed, then the data.
   await instance.api.close();
@@ -135,19 +163,59 @@ async function stopInstance(instance: Instance, feed: FeedService, recorder: Sta
   await instance.database.close();
 }
 
-/** Reference data always; the demo organisation on the embedded default, or when asked. */
+/** Reference data always; the demo organisation and the first operator on the embedded default, or when asked. */
 async function seedOnStart(database: DatabaseHandle, config: Config): Promise<void> {
   const demo = config.SEED_DEMO === undefined ? database.kind === "pglite" : config.SEED_DEMO === "1";
   const seeded = await seed(database.db, now(), { demo });
-  if (seeded.demoAdmin) {
+  const log = logger();
+  if (seeded.demoAdmin && seeded.operator) {
     // For the person starting the server, never a log record: a password has no place in the logs.
-    printForOperator(`Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`);
-  } else if (seeded.demoAdminEmail) {
-    logger().info(
-      `Demo sign-in: ${seeded.demoAdminEmail} (password printed at first start; ` +
-        `\`npm run admin -- user reset-password --email ${seeded.demoAdminEmail}\` sets a new one)`,
+    showOnce(
+      [
+        `Demo sign-in (shown this once): ${seeded.demoAdmin.email} / ${seeded.demoAdmin.password}`,
+        `Operator sign-in (shown this once): ${seeded.operator.email} / ${seeded.operator.password}`,
+      ],
+      {
+        dataDir: config.DATA_DIR,
+        terminal: process.stdout.isTTY === true,
+        print: printForOperator,
+        log: (message) => log.info(message),
+      },
     );
+    return;
   }
+  const reset = (email: string) => `\`npm run admin -- user reset-password --email ${email}\` sets a new one`;
+  if (seeded.demoAdminEmail) {
+    log.info(`Demo sign-in: ${seeded.demoAdminEmail} (password shown at first start; ${reset(seeded.demoAdminEmail)})`);
+  }
+  if (seeded.operatorEmail) {
+    log.info(
+      `Operator sign-in: ${seeded.operatorEmail} (password shown at first start; ${reset(seeded.operatorEmail)})`,
+    );
+  } else if (seeded.demoAdminEmail) {
+    log.info("No operator for the desk (/operator) yet: `npm run admin -- operator add --email EMAIL` adds one.");
+  }
+}
+
+/** The CLI's commands, run here as `npm run admin` would run them on this database. */
+function openChannel(
+  commands: AdminCommands,
+  database: DatabaseHandle,
+  config: Config,
+  log: Logger,
+): Promise<AdminChannel | null> {
+  const settings: AdminSettings = {
+    db: database.db,
+    sandboxKeyTtlDays: config.SANDBOX_KEY_TTL_DAYS,
+    allowPrivateWebhooks: config.WEBHOOKS_ALLOW_PRIVATE === "1",
+    // The instance's database stays open after the command.
+    close: async () => {},
+  };
+  return openAdminChannel(config.DATA_DIR, (argv, io) => commands(argv, { ...io, connect: async () => settings }), {
+    info: (fields, message) => log.info(fields, message),
+    warn: (message) => log.warn(message),
+    error: (fields, message) => log.error(fields, message),
+  });
 }
 
 function watch(

@@ -2,9 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { SEED } from "../lib/audit.ts";
 import { addDays, utcDay } from "../lib/clock.ts";
 import type { Database } from "../lib/db/index.ts";
-import { organisations, plans, sports, SPORTS, users } from "../lib/db/schema/index.ts";
+import { operators, organisations, plans, sports, SPORTS, users } from "../lib/db/schema/index.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { reviewLicence, setLicence } from "../lib/licences.ts";
+import { addOperator } from "../lib/operators.ts";
 import { createOrganisation } from "../lib/organisations.ts";
 import { setPlan } from "../lib/plans.ts";
 import { addMember } from "../lib/users.ts";
@@ -12,12 +13,20 @@ import { PLANS } from "./plans.ts";
 import { SPORT_NAMES } from "./sports.ts";
 
 export const DEMO_ADMIN_EMAIL = "admin@demo.example";
+/** The operator created beside the demo organisation: the desk's first sign-in. */
+export const FIRST_OPERATOR_EMAIL = "operator@demo.example";
+
+type SignIn = { email: string; password: string };
 
 export type SeedResult = {
   /** Set only when this run created the demo organisation: the one time its password is known. */
-  demoAdmin: { email: string; password: string } | null;
+  demoAdmin: SignIn | null;
   /** The demo admin's e-mail, when that user exists. */
   demoAdminEmail: string | null;
+  /** Set only when this run created the first operator, with the demo organisation. */
+  operator: SignIn | null;
+  /** The first operator's e-mail, when that operator exists. */
+  operatorEmail: string | null;
 };
 
 // Instances starting together against one database seed one at a time.
@@ -56,7 +65,17 @@ export async function seed(db: Database, at: Date, { demo = true }: { demo?: boo
     const [anyOrganisation] = await tx.select({ id: organisations.id }).from(organisations).limit(1);
     if (anyOrganisation || !demo) {
       const [demo] = await tx.select({ email: users.email }).from(users).where(eq(users.email, DEMO_ADMIN_EMAIL));
-      return { demoAdmin: null, demoAdminEmail: demo?.email ?? null };
+      const [operator] = await tx
+        .select({ email: users.email })
+        .from(operators)
+        .innerJoin(users, eq(users.id, operators.userId))
+        .where(eq(users.email, FIRST_OPERATOR_EMAIL));
+      return {
+        demoAdmin: null,
+        demoAdminEmail: demo?.email ?? null,
+        operator: null,
+        operatorEmail: operator?.email ?? null,
+      };
     }
 
     const organisation = await createOrganisation(tx, { name: "Demo Sports Media", slug: "demo" }, SEED);
@@ -82,6 +101,13 @@ export async function seed(db: Database, at: Date, { demo = true }: { demo?: boo
     // The demo is ours: its made-up licence counts as checked, so its production keys work.
     await reviewLicence(tx, organisation.id, "verify", { actor: SEED, at });
     await setPlan(tx, organisation.id, "pro", SEED);
-    return { demoAdmin: { email: DEMO_ADMIN_EMAIL, password }, demoAdminEmail: DEMO_ADMIN_EMAIL };
+    // Whoever tries the service runs it too: the desk's first operator, beside the demo.
+    const operator = await addOperator(tx, { email: FIRST_OPERATOR_EMAIL, name: "First operator" }, SEED);
+    return {
+      demoAdmin: { email: DEMO_ADMIN_EMAIL, password },
+      demoAdminEmail: DEMO_ADMIN_EMAIL,
+      operator: { email: operator.operator.email, password: operator.password },
+      operatorEmail: operator.operator.email,
+    };
   });
 }

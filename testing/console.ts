@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { send, type Sent } from "./http.ts";
 import { recordSecret } from "./logs.ts";
 
@@ -63,10 +64,35 @@ export async function signOut(url: string, session: string): Promise<void> {
   await out.body?.cancel();
 }
 
-/** The demo administrator's credentials, printed once by a server that seeded an empty database. */
-export function demoSignIn(serverOutput: string): { email: string; password: string } {
-  const printed = /Demo sign-in \(shown this once\): ([^\s"]+) \/ ([^\s"]+)/.exec(serverOutput);
-  if (!printed) throw new Error("the server did not seed the demo organisation (the database was not empty)");
-  recordSecret(printed[2]);
-  return { email: printed[1]!, password: printed[2]! };
+export type SignInCredentials = { email: string; password: string };
+
+// A server whose standard output is not a terminal (every test's) writes its first start's
+// sign-ins to a file only its user can read, and logs that file's path.
+const SIGN_INS_WRITTEN = /One-time sign-ins written to ([^\s"]+) \(/;
+
+/** Where a server that seeded an empty database wrote its one-time sign-ins, or null. */
+export function signInsFile(serverOutput: string): string | null {
+  return SIGN_INS_WRITTEN.exec(serverOutput)?.[1] ?? null;
+}
+
+/** The sign-in shown once as `<who> sign-in (shown this once): <email> / <password>`, recorded as a secret. */
+function shownSignIn(serverOutput: string, who: "Demo" | "Operator"): SignInCredentials {
+  const file = signInsFile(serverOutput);
+  if (!file) throw new Error("the server did not seed the demo organisation (the database was not empty)");
+  const shown = new RegExp(`^${who} sign-in \\(shown this once\\): (\\S+) / (\\S+)$`, "m").exec(
+    readFileSync(file, "utf8"),
+  );
+  if (!shown) throw new Error(`${file} holds no ${who.toLowerCase()} sign-in`);
+  recordSecret(shown[2]);
+  return { email: shown[1]!, password: shown[2]! };
+}
+
+/** The demo administrator's credentials, shown once by a server that seeded an empty database. */
+export function demoSignIn(serverOutput: string): SignInCredentials {
+  return shownSignIn(serverOutput, "Demo");
+}
+
+/** The first operator's credentials, shown once beside the demo administrator's. */
+export function operatorSignIn(serverOutput: string): SignInCredentials {
+  return shownSignIn(serverOutput, "Operator");
 }

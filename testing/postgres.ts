@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { loadConfig, type Config } from "../lib/config.ts";
 import { randomBase62 } from "../lib/ids.ts";
@@ -13,8 +16,10 @@ export async function freshPostgres(adminUrl: string, prefix = "svc_test"): Prom
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked.
-  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
+  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked; its
+  // one-time sign-ins are written to the database's own DATA_DIR, where no other run reads them.
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1", DATA_DIR: dataDir };
   return {
     env,
     config: loadConfig(env),
@@ -22,6 +27,7 @@ export async function freshPostgres(adminUrl: string, prefix = "svc_test"): Prom
       const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
       await cleanup.end();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

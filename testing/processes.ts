@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { signInsFile } from "./console.ts";
 import { recordSecret, recordServerOutput } from "./logs.ts";
 import { READY_LINE } from "./ready.ts";
 
@@ -141,6 +143,9 @@ export async function startServer(
   });
   if (options.checkLogs !== false) recordServerOutput(server.output);
   const ready = await server.ready;
+  // A first start's one-time passwords: the log check then proves that no line of the log holds one.
+  const signIns = signInsFile(server.output());
+  if (signIns) for (const shown of readFileSync(signIns, "utf8").matchAll(/ \/ (\S+)$/gm)) recordSecret(shown[1]);
   return { ...server, url: ready[1]!.replace("localhost", "127.0.0.1") };
 }
 

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { demoSignIn } from "../../testing/console.ts";
+import { demoSignIn, operatorSignIn } from "../../testing/console.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
@@ -21,11 +21,13 @@ export type LiveServer = {
   /** An organisation with a production and a sandbox key, when one was asked for. */
   keyHolder: KeyHolder | null;
   demo: { email: string; password: string };
+  /** The first operator's sign-in, shown once (in a file: the server has no terminal) beside the demo's. */
+  operatorAccount: { email: string; password: string };
   ingest(updates: unknown[]): Promise<void>;
   restart(): Promise<void>;
   /**
-   * Runs the operator CLI (`npm run admin -- …`) on the server's database and returns its --json
-   * document. PGlite admits one process, so the server stops for it and starts again.
+   * Runs the operator CLI (`npm run admin -- …`) and returns its --json document: the CLI sends it
+   * to the running server, which holds the embedded database.
    */
   operator<T = Record<string, unknown>>(args: string[]): Promise<T>;
   /** SIGSTOP and SIGCONT: a server that hangs, and comes back. */
@@ -83,6 +85,9 @@ export async function startLiveServer(
     get demo() {
       return demoSignIn(firstOutput);
     },
+    get operatorAccount() {
+      return operatorSignIn(firstOutput);
+    },
     async ingest(updates) {
       await ingest(url, updates);
     },
@@ -90,13 +95,8 @@ export async function startLiveServer(
       await server.stop("SIGTERM");
       server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
     },
-    async operator<T>(args: string[]) {
-      await server.stop("SIGTERM");
-      try {
-        return await admin<T>(args, { DATA_DIR: dataDir });
-      } finally {
-        server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
-      }
+    operator<T>(args: string[]) {
+      return admin<T>(args, { DATA_DIR: dataDir });
     },
     signal(signal) {
       server.process.kill(signal);

@@ -1,18 +1,27 @@
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoSignIn, operatorSignIn, signIn, signInsFile } from "../../testing/console.ts";
 import { POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { freshDataDir } from "../../testing/data-dirs.ts";
+import { recordServerOutput } from "../../testing/logs.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
+import { READY_LINE } from "../../testing/ready.ts";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase, rowsOf } from "../../lib/db/index.ts";
 
-// What a new user sees at the first start and at the next: a few JSON lines and the demo sign-in on
-// a line of its own, as the README shows it; and where the demo organisation is seeded at all.
+// What a new user sees at the first start and at the next: a few JSON lines, and the demo and
+// operator sign-ins shown once: on a terminal there, as the README shows it; otherwise (a file, a
+// pipe, a log collector) in a file only the user can read, named in the log. And where the demo
+// organisation is seeded at all.
 
 // A start may take a while on a busy machine; what is checked is what it prints, not how fast.
 const START = { readyWithinMs: 180_000 };
 const TIMEOUT = 240_000;
-const DEMO_LINE = /^Demo sign-in \(shown this once\): admin@demo\.example \/ ([0-9A-Za-z]{16})$/;
+const SIGN_INS =
+  /^Demo sign-in \(shown this once\): admin@demo\.example \/ ([0-9A-Za-z]{16})\nOperator sign-in \(shown this once\): operator@demo\.example \/ ([0-9A-Za-z]{20})\n$/;
 const ESCAPE = "\u001b";
 
 /** Organisations in the database of `env` (the server stopped: PGlite is one process's alone). */
@@ -44,17 +53,22 @@ describe("the first start and a restart on the embedded database", () => {
   }, TIMEOUT);
   afterAll(() => first?.stop());
 
-  it("prints the demo sign-in on a line of its own, outside the JSON log, and nowhere else", () => {
-    const demo = firstLines.filter((line) => line.includes("Demo sign-in"));
-    expect(demo).toHaveLength(1);
-    const password = DEMO_LINE.exec(demo[0]!)?.[1];
-    expect(password, demo[0]).toBeDefined();
-    expect(firstLines.filter((line) => line.includes(password!))).toEqual(demo);
+  it("writes the demo and operator sign-ins to a file only its user can read, and logs only where it is", async () => {
+    const file = signInsFile(first.output());
+    expect(file).toBe(path.join(dataDir, "sign-ins.txt"));
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    const [, demo, operator] = SIGN_INS.exec(readFileSync(file!, "utf8")) ?? [];
+    expect(demo).toBeDefined();
+    for (const password of [demo!, operator!]) expect(first.output()).not.toContain(password);
+    expect(first.output()).not.toMatch(/shown this once/);
+    // Both sign in; the operator's is an account of its own.
+    for (const account of [demoSignIn(first.output()), operatorSignIn(first.output())]) {
+      expect((await signIn(first.url, account.email, account.password)).session).not.toBeNull();
+    }
   });
 
-  it("writes every other line as JSON without terminal colour codes", () => {
+  it("writes every line as JSON without terminal colour codes", () => {
     for (const line of firstLines) {
-      if (DEMO_LINE.test(line)) continue;
       expect(line).not.toContain(ESCAPE);
       const entry = JSON.parse(line) as Record<string, unknown>;
       expect(JSON.stringify(Object.values(entry)), line).not.toContain("\\u001b");
@@ -75,8 +89,11 @@ describe("the first start and a restart on the embedded database", () => {
         // The first tick of the simulator is reported once it has run, shortly after the start.
         await expect.poll(() => again.output(), { timeout: TIMEOUT }).toMatch(/Simulator: \d+ events followed/);
         const lines = linesOf(again);
-        expect(lines.some((line) => line.includes("Demo sign-in: admin@demo.example (password printed"))).toBe(true);
-        expect(again.output()).not.toMatch(/shown this once/);
+        expect(lines.some((line) => line.includes("Demo sign-in: admin@demo.example (password shown"))).toBe(true);
+        expect(lines.some((line) => line.includes("Operator sign-in: operator@demo.example (password shown"))).toBe(
+          true,
+        );
+        expect(again.output()).not.toMatch(/shown this once|One-time sign-ins/);
         expect(again.output()).not.toMatch(/out of order|refused/);
         for (const line of lines) JSON.parse(line);
       } finally {
@@ -87,6 +104,93 @@ describe("the first start and a restart on the embedded database", () => {
   );
 });
 
+/**
+ * Starts `command` (the server, or `script` running it) in a process group of its own, with
+ * standard output to `stdout` (a file's descriptor, or a pipe it reads), until `read()` shows the
+ * ready line.
+ */
+async function startWith(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdout: "pipe" | number,
+  read?: () => string,
+) {
+  const child = spawn(command, args, {
+    env: { ...process.env, NODE_ENV: "production", SIM: "off", DATABASE_URL: "", PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", stdout, "pipe"],
+    // `script` and the server under it stop together.
+    detached: true,
+  });
+  let piped = "";
+  child.stdout?.on("data", (chunk: Buffer) => (piped += chunk.toString()));
+  const output = read ?? (() => piped);
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const stop = async () => {
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  try {
+    await expect.poll(output, { timeout: START.readyWithinMs, interval: 250 }).toMatch(READY_LINE);
+  } catch (error) {
+    await stop();
+    throw new Error(`${String(error)}\n${output()}`, { cause: error });
+  }
+  return { output, stop };
+}
+
+describe("one-time sign-ins and where standard output goes", () => {
+  it(
+    "a file (`npm start > file`): no sign-in in it, and the file of sign-ins beside the database",
+    async () => {
+      const dataDir = freshDataDir();
+      const logFile = path.join(dataDir, "..", `${path.basename(dataDir)}.log`);
+      const fd = openSync(logFile, "w");
+      const read = () => readFileSync(logFile, "utf8");
+      recordServerOutput(read);
+      const server = await startWith(process.execPath, ["server.ts"], { DATA_DIR: dataDir }, fd, read);
+      closeSync(fd);
+      await server.stop();
+      const log = read();
+      const shown = readFileSync(path.join(dataDir, "sign-ins.txt"), "utf8");
+      const [, demo, operator] = SIGN_INS.exec(shown) ?? [];
+      expect(operator, shown).toBeDefined();
+      expect(log).not.toContain(demo!);
+      expect(log).not.toContain(operator!);
+      expect(log).not.toMatch(/sign-in \(shown this once\)/);
+      expect(log).toContain(`One-time sign-ins written to ${path.join(dataDir, "sign-ins.txt")}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a terminal: both sign-ins printed there, and no file written",
+    async () => {
+      const dataDir = freshDataDir();
+      // `script` gives the server a terminal of its own, as a shell's `npm start` has.
+      const server = await startWith(
+        "script",
+        ["--quiet", "--return", "--command", `${process.execPath} server.ts`, "/dev/null"],
+        { DATA_DIR: dataDir },
+        "pipe",
+      );
+      await server.stop();
+      const output = server.output();
+      const lines = output.replaceAll("\r", "").split("\n");
+      expect(
+        lines.filter((line) => /^Demo sign-in \(shown this once\): admin@demo\.example \/ [0-9A-Za-z]{16}$/.test(line)),
+      ).toHaveLength(1);
+      expect(
+        lines.filter((line) =>
+          /^Operator sign-in \(shown this once\): operator@demo\.example \/ [0-9A-Za-z]{20}$/.test(line),
+        ),
+      ).toHaveLength(1);
+      expect(existsSync(path.join(dataDir, "sign-ins.txt"))).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
 describe("where the demo organisation is seeded", () => {
   it(
     "not on the embedded database when SEED_DEMO=0",
@@ -94,7 +198,7 @@ describe("where the demo organisation is seeded", () => {
       const env = { DATA_DIR: freshDataDir(), SEED_DEMO: "0" };
       const server = await startServer(env, START);
       await server.stop();
-      expect(server.output()).not.toMatch(/Demo sign-in/);
+      expect(server.output()).not.toMatch(/Demo sign-in|One-time sign-ins/);
       expect(await organisations(env)).toBe(0);
     },
     TIMEOUT,
@@ -110,7 +214,7 @@ describe.runIf(POSTGRES)("the demo organisation on PostgreSQL", () => {
       const env = { ...database().env, SEED_DEMO: "" };
       const server = await startServer(env, START);
       await server.stop();
-      expect(server.output()).not.toMatch(/Demo sign-in/);
+      expect(server.output()).not.toMatch(/Demo sign-in|One-time sign-ins/);
       expect(await organisations(env)).toBe(0);
     },
     TIMEOUT,
@@ -119,9 +223,12 @@ describe.runIf(POSTGRES)("the demo organisation on PostgreSQL", () => {
   it(
     "is seeded with SEED_DEMO=1",
     async () => {
-      const server = await startServer({ ...database().env, SEED_DEMO: "1" }, START);
+      const dataDir = freshDataDir();
+      const server = await startServer({ ...database().env, SEED_DEMO: "1", DATA_DIR: dataDir }, START);
       await server.stop();
-      expect(server.output()).toMatch(/^Demo sign-in \(shown this once\): admin@demo\.example \/ /m);
+      expect(signInsFile(server.output())).toBe(path.join(dataDir, "sign-ins.txt"));
+      expect(demoSignIn(server.output()).email).toBe("admin@demo.example");
+      expect(operatorSignIn(server.output()).email).toBe("operator@demo.example");
     },
     TIMEOUT,
   );
