@@ -1,6 +1,6 @@
 import "#server-only";
 import { z } from "zod";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Database } from "./db/index.ts";
 import { auditLog } from "./db/schema/index.ts";
 
@@ -85,18 +85,15 @@ export function listAudit(
   orgId: string,
   options: { limit: number; before?: number },
 ): Promise<AuditEntry[]> {
-  const scope = eq(auditLog.orgId, orgId);
-  return db
-    .select()
-    .from(auditLog)
-    .where(options.before ? and(scope, lt(auditLog.id, options.before)) : scope)
-    .orderBy(desc(auditLog.id))
-    .limit(options.limit);
+  return auditPage(db, eq(auditLog.orgId, orgId), options);
 }
 
 /** The operators' actions across organisations, newest first, a page at a time. */
 export function listOperatorAudit(db: Database, options: { limit: number; before?: number }): Promise<AuditEntry[]> {
-  const scope = eq(auditLog.operator, true);
+  return auditPage(db, eq(auditLog.operator, true), options);
+}
+
+function auditPage(db: Database, scope: SQL, options: { limit: number; before?: number }): Promise<AuditEntry[]> {
   return db
     .select()
     .from(auditLog)

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { inactiveLicenceDetail, keyLicenceRefusal, licenceStatus, type LicenceState } from "./licences.ts";
+import {
+  changedSinceShown,
+  inactiveLicenceDetail,
+  keyLicenceRefusal,
+  licenceStatus,
+  type LicenceState,
+} from "./licences.ts";
 
 const licence: LicenceState = {
   reference: "MGA/B2B/123",
@@ -56,5 +62,24 @@ describe("why a production key is refused", () => {
     expect(keyLicenceRefusal({ environment: "sandbox", licence: revoked }, midYear)).toBeNull();
     // A console member's session is shaped like a key but carries no licence: its entitlement is decided elsewhere.
     expect(keyLicenceRefusal({ environment: "production" }, midYear)).toBeNull();
+  });
+});
+
+describe("a decision on the record shown", () => {
+  const current = { reference: "MADE/UP/9", version: 3 };
+
+  it("is taken when the version or the reference shown is the record's", () => {
+    expect(changedSinceShown(current, { version: 3 })).toBeNull();
+    expect(changedSinceShown(current, { reference: "MADE/UP/9" })).toBeNull();
+    expect(changedSinceShown(current, { version: 3, reference: "MADE/UP/9" })).toBeNull();
+    expect(changedSinceShown(current, {})).toBeNull();
+  });
+
+  it("is refused, naming the record now, when either differs", () => {
+    expect(changedSinceShown(current, { version: 2 })).toBe(
+      "The record changed: look again. The licence is now MADE/UP/9 (version 3), not the version 2 that was shown.",
+    );
+    expect(changedSinceShown(current, { reference: "MGA/REAL/1" })).toMatch(/not the MGA\/REAL\/1 that was shown/);
+    expect(changedSinceShown(current, { version: 3, reference: "MGA/REAL/1" })).not.toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { and, count, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "../auth/password.ts";
 import { recordAudit } from "../audit.ts";
 import type { Database } from "../db/index.ts";
-import { memberships, signInFailures, users } from "../db/schema/index.ts";
+import { memberships, operators, signInFailures, users } from "../db/schema/index.ts";
 import { findUserByEmail } from "../users.ts";
 
 /**
@@ -114,6 +114,16 @@ export async function signInWithPassword(
     await tx.delete(signInFailures).where(eq(signInFailures.email, email));
     if (rehashed) await tx.update(users).set({ passwordHash: rehashed }).where(eq(users.id, user.id));
     const orgs = await tx.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.userId, user.id));
+    const [operator] = await tx.select().from(operators).where(eq(operators.userId, user.id));
+    if (operator) {
+      await recordAudit(tx, {
+        orgId: null,
+        actor: { userId: user.id, label: user.email, operator: true },
+        action: "operator.signed_in",
+        target: user.id,
+        details: { address },
+      });
+    }
     for (const { orgId } of orgs) {
       await recordAudit(tx, {
         orgId,

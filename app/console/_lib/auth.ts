@@ -6,6 +6,7 @@ import { authSecret } from "@/lib/auth/secret";
 import { now } from "@/lib/clock";
 import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
+import { operatorAccess } from "@/lib/operators";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
 import { clientAddress, signInWithPassword } from "@/lib/console/sign-in";
 import { currentInstance } from "@/lib/slot";
@@ -96,6 +97,15 @@ export function authOptions(): NextAuthOptions {
             actor: access.actor,
             action: "user.signed_out",
             target: access.user.id,
+          });
+        }
+        const operator = await operatorAccess(db, token.sub);
+        if (operator) {
+          await recordAudit(db, {
+            orgId: null,
+            actor: operator.actor,
+            action: "operator.signed_out",
+            target: token.sub,
           });
         }
       },

@@ -3,18 +3,26 @@ import { redirect } from "next/navigation";
 import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
 import { formFields, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
+import { operatorAccess } from "@/lib/operators";
 import { currentInstance } from "@/lib/slot";
 import { SIGN_IN_PAGE, sessionUserId } from "./auth";
+
+/** Where an operator works, and lands after signing in. */
+export const DESK_PAGE = "/operator";
 
 export async function database(): Promise<Database> {
   return currentInstance().database.db;
 }
 
-/** For console pages: who is signed in and with what role, read from the database; else to sign-in. */
+/**
+ * For console pages: who is signed in and with what role, read from the database; else to
+ * sign-in. An operator, who belongs to no organisation, is sent to the desk.
+ */
 export async function requireConsole(): Promise<{ db: Database; access: ConsoleAccess }> {
   const userId = await sessionUserId();
   const db = await database();
   const access = userId ? await consoleAccess(db, userId) : null;
+  if (!access && (await operatorAccess(db, userId))) redirect(DESK_PAGE);
   if (!access) redirect(SIGN_IN_PAGE);
   return { db, access };
 }
@@ -28,11 +36,13 @@ export async function runAction<T>(
   formData: FormData,
   ok: string,
   change: (db: Database, userId: string | null, fields: Fields) => Promise<T>,
+  { area = "/console", always = false }: { area?: string; always?: boolean } = {},
 ): Promise<ActionState<T>> {
   const userId = await sessionUserId();
   const db = await database();
   const state = await toActionState(ok, () => change(db, userId, formFields(formData)));
-  // Every console page shows the organisation's state, so all of them are re-read after a change.
-  if (state && "ok" in state) revalidatePath("/console", "layout");
+  // Every page of the area shows the state changed, so all of them are re-read after a change
+  // (`always`: after a refusal too).
+  if (always || (state && "ok" in state)) revalidatePath(area, "layout");
   return state;
 }

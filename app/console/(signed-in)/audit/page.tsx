@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatDateTime } from "@/components/console/format";
+import { AUDIT_ACTIONS as ACTIONS } from "@/components/console/audit-actions";
 import { PageHeader } from "@/components/console/page-header";
 import { auditBefore, listAudit, type AuditEntry } from "@/lib/audit";
 import { now } from "@/lib/clock";
@@ -11,29 +12,6 @@ import { listKeys } from "@/lib/keys";
 export const metadata: Metadata = { title: "Audit log" };
 
 const PAGE_SIZE = 50;
-
-const ACTIONS: Record<string, string> = {
-  "organisation.created": "created the organisation",
-  "member.added": "added a member",
-  "member.invited": "invited a member",
-  "member.role_changed": "changed a member's role",
-  "member.removed": "removed a member",
-  "invitation.revoked": "withdrew an invitation",
-  "licence.set": "recorded the licence",
-  "licence.verified": "verified the licence",
-  "licence.rejected": "rejected the licence",
-  "licence.revoked": "revoked the licence",
-  "plan.set": "chose the plan",
-  "plan.requested": "requested the plan",
-  "plan.approved": "approved the plan",
-  "key.created": "created a key",
-  "key.revoked": "revoked a key",
-  "key.updated": "changed a key",
-  "key.rolled": "rolled a key",
-  "user.signed_in": "signed in",
-  "user.signed_out": "signed out",
-  "user.password_reset": "reset a password",
-};
 
 /** A setting's value as the log shows it: lists joined, nothing as "none". */
 function shown(value: unknown): string {
@@ -52,6 +30,8 @@ function describe(entry: AuditEntry, hints: Map<string, string>): string {
           ? ` (was ${(d.previous as Record<string, unknown>).reference}, until ${(d.previous as Record<string, unknown>).validUntil})`
           : "")
       );
+    case "plan.declined":
+      return `${entry.target}: ${d.reason}`;
     case "licence.verified":
     case "licence.rejected":
     case "licence.revoked":
@@ -100,7 +80,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         {entries.map((entry) => (
           <li key={entry.id} className="py-3 text-sm" data-testid="audit-entry" data-action={entry.action}>
             <p className="text-slate-900">
-              <span className="font-medium">{entry.actor}</span> {ACTIONS[entry.action] ?? entry.action}
+              {/* Which of our operators it was is ours to know; that an operator acted is the organisation's. */}
+              <span className="font-medium">{entry.operator ? "An operator" : entry.actor}</span>{" "}
+              {ACTIONS[entry.action] ?? entry.action}
             </p>
             <p className="text-slate-700">
               <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>

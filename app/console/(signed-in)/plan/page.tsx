@@ -22,6 +22,7 @@ export default async function PlanPage() {
   const currentName = plans.find((p) => p.code === access.organisation.planCode)?.name;
   const { requestedPlanCode, planRequestedAt } = access.organisation;
   const requestedName = plans.find((p) => p.code === requestedPlanCode)?.name;
+  const declinedName = plans.find((p) => p.code === access.organisation.declinedPlanCode)?.name;
   return (
     <>
       <PageHeader title="Plan">
@@ -32,6 +33,10 @@ export default async function PlanPage() {
       {requestedName ? (
         <p role="status" data-testid="plan-request" className="mb-4 text-sm text-amber-950">
           {`You requested ${requestedName} on ${formatDay(planRequestedAt)}: it starts once an operator approves it.`}
+        </p>
+      ) : declinedName ? (
+        <p role="status" data-testid="plan-request" className="mb-4 text-sm text-red-900">
+          {`Your request for ${declinedName} was declined on ${formatDay(access.organisation.planDeclinedAt)}. Reason: ${access.organisation.planDeclinedReason}`}
         </p>
       ) : null}
       {canEdit ? null : <ViewerNotice what="the plans" />}

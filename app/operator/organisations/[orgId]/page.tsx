@@ -1,0 +1,169 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
+import { LicenceCard } from "@/app/operator/licences/licence-card";
+import { AUDIT_ACTIONS } from "@/components/console/audit-actions";
+import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import { PageHeader } from "@/components/console/page-header";
+import { Badge, cardClass, deskText, Facts, Section } from "@/components/operator/desk";
+import type { AuditEntry } from "@/lib/audit";
+import { now } from "@/lib/clock";
+import { recordOrganisationView } from "@/lib/desk/actions";
+import { organisationFile } from "@/lib/desk/organisations";
+import { DomainError } from "@/lib/errors";
+
+export const generateMetadata = (): Promise<Metadata> => deskMetadata("Organisation");
+
+/** An entry as one line: who (an operator by name here), what, and the details worth reading. */
+function AuditLine({ entry }: { entry: AuditEntry }) {
+  const d = entry.details as Record<string, unknown>;
+  const detail = [d.reference, d.email, d.reason, entry.action.startsWith("plan.") ? entry.target : null]
+    .filter((v) => typeof v === "string" && v !== "")
+    .join(", ");
+  return (
+    <li className="py-2 text-sm">
+      <span className={deskText.strong}>
+        <span className="font-medium">{entry.actor}</span> {AUDIT_ACTIONS[entry.action] ?? entry.action}
+        {detail ? `: ${detail}` : ""}
+      </span>{" "}
+      <time dateTime={entry.at.toISOString()} className={deskText.muted}>
+        {formatDateTime(entry.at)}
+      </time>
+    </li>
+  );
+}
+
+const divided = "divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700";
+
+export default async function OrganisationPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { db, access } = await requireDesk();
+  const { orgId } = await params;
+  const at = now();
+  const file = await organisationFile(db, orgId.slice(0, 40), at).catch((error: unknown) => {
+    if (error instanceof DomainError && error.code === "not_found") notFound();
+    throw error;
+  });
+  // Reading a customer's file is on the record, in its log and the operators'.
+  await recordOrganisationView(db, access, file.organisation.id);
+  const { organisation, plan, licence, keys } = file;
+  return (
+    <>
+      <PageHeader title={organisation.name}>
+        {organisation.slug} · {organisation.id} · since {formatDay(organisation.createdAt)}
+      </PageHeader>
+
+      <Section id="licence" title="Licence">
+        {licence ? (
+          <LicenceCard
+            licence={{
+              ...licence,
+              organisation: { id: organisation.id, name: organisation.name, slug: organisation.slug },
+            }}
+          />
+        ) : (
+          <p className={`text-sm ${deskText.muted}`}>No licence recorded: no production keys.</p>
+        )}
+        <h3 className={`mt-4 mb-1 font-medium ${deskText.strong}`}>History</h3>
+        <ol className={divided} data-testid="licence-history">
+          {file.licenceHistory.map((entry) => (
+            <AuditLine key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      </Section>
+
+      <Section id="plan" title="Plan and usage this month">
+        <Facts
+          items={[
+            [
+              "Plan",
+              plan ? `${plan.name} (${formatNumber(plan.monthlyQuota)} requests a month per key)` : "None chosen",
+            ],
+            [
+              "Asks for",
+              file.requestedPlan
+                ? `${file.requestedPlan.name}, since ${formatDateTime(organisation.planRequestedAt)}`
+                : "—",
+            ],
+            [
+              "Last declined",
+              organisation.declinedPlanCode
+                ? `${organisation.declinedPlanCode} on ${formatDay(organisation.planDeclinedAt)}: ${organisation.planDeclinedReason}`
+                : "—",
+            ],
+            ["Requests this month", `${formatNumber(file.requestsThisMonth)} across its keys`],
+          ]}
+        />
+      </Section>
+
+      <Section id="members" title={`Members (${file.members.length})`}>
+        <ul className={divided}>
+          {file.members.map((member) => (
+            <li key={member.userId} className="py-2 text-sm">
+              <span className={`font-medium ${deskText.strong}`}>{member.name}</span>{" "}
+              <span className={deskText.muted}>
+                {member.email} · {member.role} since {formatDay(member.since)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="keys" title={`Keys (${keys.length})`}>
+        {keys.length === 0 ? (
+          <p className={`text-sm ${deskText.muted}`}>No keys.</p>
+        ) : (
+          <ul className="space-y-3" data-testid="organisation-keys">
+            {keys.map((key) => (
+              <li key={key.id} className={`${cardClass} text-sm`}>
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className={`font-mono ${deskText.strong}`}>{key.hint}</span>
+                  {key.name ? <span className={deskText.strong}>“{key.name}”</span> : null}
+                  <Badge tone={key.status === "active" ? "good" : "neutral"}>
+                    {key.environment}, {key.status}
+                  </Badge>
+                </p>
+                <p className={deskText.muted}>
+                  {formatNumber(key.requestsUsed)}
+                  {key.requestsQuota ? ` of ${formatNumber(key.requestsQuota)}` : ""} requests this month · last used{" "}
+                  {formatDateTime(key.lastUsedAt)} · created {formatDay(key.createdAt)}
+                  {key.expiresAt ? ` · expires ${formatDay(key.expiresAt)}` : ""}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section id="webhooks" title="Webhooks">
+        {file.webhooks.length === 0 ? (
+          <p className={`text-sm ${deskText.muted}`}>No endpoints.</p>
+        ) : (
+          <ul className="space-y-3">
+            {file.webhooks.map((endpoint) => (
+              <li key={endpoint.id} className={`${cardClass} text-sm`}>
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className={`break-all ${deskText.strong}`}>{endpoint.url}</span>
+                  <Badge tone={!endpoint.enabled ? "neutral" : endpoint.lastDay.failed > 0 ? "bad" : "good"}>
+                    {!endpoint.enabled ? "disabled" : endpoint.lastDay.failed > 0 ? "failing" : "healthy"}
+                  </Badge>
+                </p>
+                <p className={deskText.muted}>
+                  Last day: {endpoint.lastDay.delivered} delivered, {endpoint.lastDay.failed} failed,{" "}
+                  {endpoint.lastDay.pending} waiting · last delivered {formatDateTime(endpoint.lastDeliveredAt)}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section id="audit" title="Audit log (latest 50)">
+        <ol className={divided} data-testid="organisation-audit">
+          {file.audit.map((entry) => (
+            <AuditLine key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      </Section>
+    </>
+  );
+}
