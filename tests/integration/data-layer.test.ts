@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/audit.ts";
 import { addDays, utcDay } from "../../lib/clock.ts";
 import { expectedMigrationCount, openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
-import { apiKeys, auditLog, organisations, plans, sports } from "../../lib/db/schema/index.ts";
+import { consoleAccess } from "../../lib/console/access.ts";
+import { apiKeys, auditLog, organisations, plans, sports, users } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { startChangeBus } from "../../lib/bus/index.ts";
 import { KeyCache, keysOf } from "../../lib/keys/cache.ts";
@@ -19,7 +20,8 @@ import {
 import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createOrganisation } from "../../lib/organisations.ts";
 import { setPlan } from "../../lib/plans.ts";
-import { DEMO_ADMIN_EMAIL, seed } from "../../seeds/index.ts";
+import { operatorAccess } from "../../lib/operators.ts";
+import { DEMO_ADMIN_EMAIL, FIRST_OPERATOR_EMAIL, seed } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 
 const at = new Date("2026-11-21T12:00:00Z");
@@ -95,12 +97,23 @@ describeEachBackend("data layer on $name", (backend) => {
     }
   });
 
-  it("seeds the seven sports, the four plans and, on an empty database only, the demo organisation", async () => {
+  it("seeds the seven sports, the four plans and, on an empty database only, the demo organisation and the first operator", async () => {
     const first = await seed(handle.db, at);
     expect(first.demoAdmin?.email).toBe(DEMO_ADMIN_EMAIL);
     expect(first.demoAdmin?.password).toMatch(/^[0-9A-Za-z]{16}$/);
+    expect(first.operator?.email).toBe(FIRST_OPERATOR_EMAIL);
+    expect(first.operator?.password).toMatch(/^[0-9A-Za-z]{20}$/);
     const second = await seed(handle.db, at);
-    expect(second).toEqual({ demoAdmin: null, demoAdminEmail: DEMO_ADMIN_EMAIL });
+    expect(second).toEqual({
+      demoAdmin: null,
+      demoAdminEmail: DEMO_ADMIN_EMAIL,
+      operator: null,
+      operatorEmail: FIRST_OPERATOR_EMAIL,
+    });
+    // The operator is an account of its own: a member of no organisation.
+    const [operator] = await handle.db.select().from(users).where(eq(users.email, FIRST_OPERATOR_EMAIL));
+    expect(await consoleAccess(handle.db, operator!.id)).toBeNull();
+    expect(await operatorAccess(handle.db, operator!.id)).not.toBeNull();
 
     expect((await handle.db.select().from(sports)).map((s) => s.code).sort()).toEqual([
       "american-football",
