@@ -1,0 +1,52 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { Problem, type ApiResponse } from "./api-seam.ts";
+import type { Answer } from "./summaries.ts";
+import type { Tool } from "./tools.ts";
+
+// A tool's result from the API's answer to its request: a success is the answer's `{data, meta}`
+// as structured content, with a summary to quote and the same JSON as text for clients that read
+// text only; a refusal is a tool error whose text is the problem's title and detail, and whose
+// structured content is the problem itself (its `code`, `request_id`, …) with `retry_after`.
+
+/** A refusal as a tool's structured content: the API's problem, and how long to wait when it says. */
+export const ToolProblem = Problem.extend({
+  retry_after: z
+    .int()
+    .optional()
+    .describe("Seconds to wait before calling again (`rate_limited`, `quota_exceeded`, `unavailable`)"),
+}).describe("The API's problem details (RFC 9457) of a refused call, with `retry_after` when the API sent one");
+export type ToolProblem = z.infer<typeof ToolProblem>;
+
+function bodyText(response: ApiResponse): string {
+  if (!response.body) return "";
+  return response.body.length === 1 ? response.body[0]!.toString() : Buffer.concat(response.body).toString();
+}
+
+export function toolResult(tool: Tool, response: ApiResponse): CallToolResult {
+  const text = bodyText(response);
+  if (response.status !== 200) return refusal(response, text);
+  const answer = JSON.parse(text) as Answer;
+  const shown = tool.shown ? tool.shown(answer) : answer;
+  return {
+    content: [
+      { type: "text", text: tool.summary(shown) },
+      { type: "text", text: shown === answer ? text : JSON.stringify(shown) },
+    ],
+    structuredContent: shown,
+  };
+}
+
+function refusal(response: ApiResponse, text: string): CallToolResult {
+  const problem = JSON.parse(text) as ToolProblem;
+  const retryAfter = Number(response.headers["retry-after"]);
+  const structured: ToolProblem = Number.isInteger(retryAfter) ? { ...problem, retry_after: retryAfter } : problem;
+  return {
+    isError: true,
+    content: [
+      { type: "text", text: `${problem.title}: ${problem.detail}` },
+      { type: "text", text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
+}
