@@ -14,7 +14,9 @@
 //
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
 // the events list through the node:http entry, the same list through Next's route handlers
-// (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip.
+// (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip, and
+// the MCP server's get_odds beside it on the same server (for information: a tool call's CPU per
+// request against the REST call it faces; no baseline, no threshold).
 // Where taskset exists and there are two cores, the server measured runs on one core and the load
 // generator on the other (bench/load.ts). The primary figure is each server's CPU per request (from
 // /proc, so Linux only: utime + stime over the 2xx answers): on a small or shared machine the
@@ -95,6 +97,75 @@ async function compare(
   } finally {
     await stopServer(baselineServer);
   }
+}
+
+// The MCP server's get_odds as a stateless client sends each call: one POST of a JSON-RPC
+// tools/call, answered through the same pipeline as GET /api/v1/odds, then read, summarised and
+// written again as the tool's result.
+const MCP_GET_ODDS = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "get_odds", arguments: {} },
+});
+
+type McpComparison = { title: string; rest: Figures; mcp: Figures; restBytes: number; mcpBytes: number };
+
+async function compareMcp(server: RunningServer, headers: Record<string, string>): Promise<McpComparison> {
+  const title = `POST /mcp get_odds beside GET /api/v1/odds: ${LIVE_EVENTS} live soccer events, one server, for information`;
+  const mcpHeaders = {
+    ...headers,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const url = `${server.url}/mcp`;
+  const answer = await fetch(url, { method: "POST", headers: mcpHeaders, body: MCP_GET_ODDS });
+  const text = await answer.text();
+  const result = (JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { data: unknown[] } } })
+    .result;
+  if (!answer.ok || result?.isError || result?.structuredContent?.data.length !== LIVE_EVENTS) {
+    throw new Error(`${url} get_odds answered ${answer.status}: ${text.slice(0, 300)}`);
+  }
+  const restBytes = (await (await fetch(`${server.url}/api/v1/odds`, { headers })).arrayBuffer()).byteLength;
+  const pid = server.process.pid!;
+  const measured = await measurePair(
+    title,
+    { url: `${server.url}/api/v1/odds`, headers, pid },
+    { url, headers: mcpHeaders, pid, method: "POST", body: MCP_GET_ODDS },
+    { baseline: "GET /api/v1/odds", ours: "/mcp get_odds" },
+  );
+  return { title, rest: measured.baseline, mcp: measured.ours, restBytes, mcpBytes: Buffer.byteLength(text) };
+}
+
+function reportMcp(comparison: McpComparison): void {
+  const { rest, mcp } = comparison;
+  console.log(comparison.title);
+  console.log(HEADER);
+  console.log(row("GET /api/v1/odds", rest));
+  console.log(row("POST /mcp get_odds", mcp));
+  console.log(
+    `  answers: ${fmt(comparison.restBytes)} bytes over REST, ${fmt(comparison.mcpBytes)} as the tool's result (the data as structured content and as text)`,
+  );
+  const restCost = cpuPerRequest(rest);
+  const mcpCost = cpuPerRequest(mcp);
+  if (restCost !== null && mcpCost !== null) {
+    console.log(
+      `  server CPU per request: the tool call ${microseconds(mcpCost)}, ${(mcpCost / restCost).toFixed(1)} × the REST call's ${microseconds(restCost)}`,
+    );
+    console.log(
+      `    spread over ${mcp.rounds.length} rounds, min / median / max: REST ${spread(
+        rest.rounds.map((r) => r.cpuPerRequest ?? NaN),
+        microseconds,
+      )}, MCP ${spread(
+        mcp.rounds.map((r) => r.cpuPerRequest ?? NaN),
+        microseconds,
+      )}`,
+    );
+  }
+  console.log("  no threshold (information only)");
+  const note = generatorNote(rest, mcp);
+  if (note) console.log(`  note: ${note.slice(2)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,6 +346,7 @@ async function main() {
       LIVE_EVENTS,
       dir,
     );
+    const mcpOdds = await compareMcp(server, headers);
     await stopServer(server);
     server = undefined;
 
@@ -308,6 +380,8 @@ async function main() {
       (ratio, p99) =>
         `no threshold (information only; against the odds threshold: ${verdict(ratio, p99, ODDS_MIN_RATIO)})`,
     );
+    console.log("");
+    reportMcp(mcpOdds);
     console.log("");
     if (typeof eventsNext === "string") {
       console.log(nextTitle);

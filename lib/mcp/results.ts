@@ -23,10 +23,34 @@ function bodyText(response: ApiResponse): string {
   return response.body.length === 1 ? response.body[0]!.toString() : Buffer.concat(response.body).toString();
 }
 
+// A success's body is its data's bytes, `{"data":…`, the same buffer for every answer until the
+// feed's view changes, then its own `,"meta":{…}}` (lib/api/payload.ts): the data is read once per
+// buffer, not once per call (for the odds board, a few ms of each call's CPU). Any other body is
+// read whole.
+const readData = new WeakMap<Buffer, { data: unknown; text: string }>();
+
+/** The answer of a 200, and its JSON text. */
+export function answerOf(response: ApiResponse): { answer: Answer; text: string } {
+  const [head, tail, ...more] = response.body ?? [];
+  const layout = head && tail && more.length === 0 && tail[0] === 0x2c && head.subarray(0, 8).toString() === '{"data":';
+  if (!layout) {
+    const text = bodyText(response);
+    return { answer: JSON.parse(text) as Answer, text };
+  }
+  let read = readData.get(head);
+  if (!read) {
+    const text = head.toString();
+    read = { data: (JSON.parse(`${text}}`) as { data: unknown }).data, text };
+    readData.set(head, read);
+  }
+  const tailText = tail.toString();
+  const { meta } = JSON.parse(`{${tailText.slice(1)}`) as Pick<Answer, "meta">;
+  return { answer: { data: read.data, meta }, text: `${read.text}${tailText}` };
+}
+
 export function toolResult(tool: Tool, response: ApiResponse): CallToolResult {
-  const text = bodyText(response);
-  if (response.status !== 200) return refusal(response, text);
-  const answer = JSON.parse(text) as Answer;
+  if (response.status !== 200) return refusal(response, bodyText(response));
+  const { answer, text } = answerOf(response);
   const shown = tool.shown ? tool.shown(answer) : answer;
   return {
     content: [
