@@ -1,10 +1,17 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { recordCredentials } from "./logs.ts";
 
 // The MCP server as an assistant reaches it: the official SDK's own client over Streamable HTTP,
 // the key in the headers its configuration sets. Every credential sent is recorded as a secret,
 // so that no server log may hold it.
+
+/** The protocol's current revision: no handshake, every request carrying its version. */
+export const CURRENT_REVISION = "2026-07-28";
+
+/** The earlier revisions a client may ask for in the `initialize` handshake, newest first. */
+export const EARLIER_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 
 /** A refused call's structured content: the API's problem, and `retry_after` when it said. */
 export type ToolProblem = {
@@ -32,17 +39,48 @@ export type ToolAnswer =
   | { isError: false; summary: string; data: unknown; meta: ToolMeta; problem?: never }
   | { isError: true; summary: string; problem: ToolProblem; data?: never; meta?: never };
 
-/** A connected client (initialize done, tools listed so that it checks every result's schema). */
-export async function mcpClient(baseUrl: string, headers: Record<string, string> = {}): Promise<Client> {
+/** What the tests call a tool on: the current SDK's client or the 1.x one (the shape is the same). */
+export type ToolCaller = {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>;
+};
+
+/**
+ * A connected client of the current SDK (tools listed, so that it checks every result's schema):
+ * at the current revision, or at `revision`, an earlier one it asks for in the handshake.
+ */
+export async function mcpClient(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  revision: string = CURRENT_REVISION,
+): Promise<Client> {
   recordCredentials(headers);
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name: "integration-tests", version: "1.0.0" });
+  const client = new Client(
+    { name: "integration-tests", version: "1.0.0" },
+    revision === CURRENT_REVISION
+      ? { versionNegotiation: { mode: { pin: CURRENT_REVISION } } }
+      : { supportedProtocolVersions: [revision] },
+  );
   await client.connect(transport);
   await client.listTools();
   return client;
 }
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+/** A connected client of the SDK's 1.x line (`@modelcontextprotocol/sdk`), as many assistants still ship. */
+export async function legacyMcpClient(baseUrl: string, headers: Record<string, string> = {}): Promise<LegacyClient> {
+  recordCredentials(headers);
+  const transport = new LegacyTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } });
+  const client = new LegacyClient({ name: "integration-tests-1x", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+export async function callTool(
+  client: ToolCaller,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args });
   const summary = (result.content as { type: string; text: string }[])[0]!.text;
   if (result.isError) return { isError: true, summary, problem: result.structuredContent as ToolProblem };

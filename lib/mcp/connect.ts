@@ -19,14 +19,14 @@ export const DESKTOP_CONFIG = `{
   }
 }`;
 
-/** The official TypeScript SDK's client over Streamable HTTP. */
-export const SDK_CLIENT = `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+/** The official TypeScript SDK's client over Streamable HTTP, at the protocol's current revision. */
+export const SDK_CLIENT = `import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const transport = new StreamableHTTPClientTransport(new URL("${EXAMPLE_ORIGIN}${MCP_PATH}"), {
   requestInit: { headers: { Authorization: \`Bearer \${process.env.KEY}\` } },
 });
-const client = new Client({ name: "my-agent", version: "1.0.0" });
+// "auto": the protocol's current revision, 2026-07-28, which this server speaks (the default is the 2025 handshake).
+const client = new Client({ name: "my-agent", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
 await client.connect(transport);
 const odds = await client.callTool({ name: "get_odds", arguments: { sport: "soccer", type: "match_winner" } });
 console.log(odds.content[0].text, odds.structuredContent);`;

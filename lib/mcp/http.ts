@@ -1,17 +1,20 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { newRequestId } from "../http/problem.ts";
 import { CORS_HEADERS, JSON_SECURITY_HEADERS } from "../http/security-headers.ts";
 import { logAccess, logger } from "../log/index.ts";
 import { ApiError, problemAnswer, refuseKeyInQuery, writeApiResponse, type Api } from "./api-seam.ts";
 import { mcpServer, type Caller } from "./server.ts";
 
-// POST /mcp: the Model Context Protocol over Streamable HTTP, stateless. Each POST gets a server
-// and a transport of its own and answers in JSON, so any instance answers any message and nothing
-// is kept between them: no session to route to one instance, to lose in a deploy, or to expire.
-// GET (a stream of the server's own messages) and DELETE (the end of a session) have nothing to
-// serve and are answered 405, as the transport's specification allows.
+// POST /mcp: the Model Context Protocol over Streamable HTTP, through the SDK's HTTP entry, which
+// serves the 2026-07-28 revision (every request carries its protocol version, no session) and,
+// for clients of the 2025 revisions, their `initialize` and calls statelessly. Each POST is served
+// by a server of its own, so any instance answers any message and nothing is kept between them:
+// no session to route to one instance, to lose in a deploy, or to expire. GET (the 2025 revisions'
+// stream of the server's own messages) and DELETE (the end of a session) have nothing to serve
+// and are answered 405, as the transport's specification allows.
 
 const ALLOW = "POST, OPTIONS";
 
@@ -21,7 +24,9 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   "access-control-allow-methods": "POST",
-  "access-control-allow-headers": "Authorization, X-Api-Key, Content-Type, Accept, Mcp-Protocol-Version, Last-Event-ID",
+  // The 2026-07-28 revision names each request's method and tool in headers of its own.
+  "access-control-allow-headers":
+    "Authorization, X-Api-Key, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
   "access-control-max-age": "7200",
 } as const;
 
@@ -31,8 +36,30 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** The SDK's handler, whose server for each exchange is built for the caller of the request it serves. */
+function sdkHandler(api: Api): (caller: Caller, request: Request) => Promise<Response> {
+  // The factory is called within the exchange, so the caller is that of the request being served.
+  const exchanges = new AsyncLocalStorage<Caller>();
+  const handler: McpHttpHandler = createMcpHandler(
+    () => {
+      const caller = exchanges.getStore();
+      if (!caller) throw new Error("An MCP server was asked for outside an exchange");
+      return mcpServer(api, caller);
+    },
+    {
+      legacy: "stateless",
+      maxRequestBodySize: MAX_BODY_BYTES,
+      // Requests the SDK refuses (a protocol version it does not serve, a malformed message) are
+      // the client's to fix and answered as such; they are worth a line when tracing a client.
+      onerror: (error) => logger().debug({ err: error }, "The MCP handler refused or failed a request"),
+    },
+  );
+  return (caller, request) => exchanges.run(caller, () => handler.fetch(request));
+}
+
 /** The node:http handler of /mcp: one server per request, the tools served by `api`'s pipeline. */
 export function mcpHandler(api: Api): (req: IncomingMessage, res: ServerResponse) => void {
+  const serve = sdkHandler(api);
   return (req, res) => {
     const requestId = newRequestId();
     const started = performance.now();
@@ -47,7 +74,7 @@ export function mcpHandler(api: Api): (req: IncomingMessage, res: ServerResponse
         bytes: Number(res.getHeader("content-length") ?? 0),
       }),
     );
-    exchange(api, req, res, requestId).catch((error: unknown) => {
+    exchange(serve, req, res, requestId).catch((error: unknown) => {
       // The problem's answer logs the error with the request id; the client gets the id only.
       if (!res.headersSent) writeApiResponse(res, problemAnswer(error, requestId, req.method ?? "POST"));
       else {
@@ -58,7 +85,12 @@ export function mcpHandler(api: Api): (req: IncomingMessage, res: ServerResponse
   };
 }
 
-async function exchange(api: Api, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+async function exchange(
+  serve: (caller: Caller, request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+): Promise<void> {
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   if (method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
@@ -81,26 +113,16 @@ async function exchange(api: Api, req: IncomingMessage, res: ServerResponse, req
     return;
   }
   const caller: Caller = { header: (name) => single(req.headers[name]), peer: req.socket.remoteAddress };
-  const server = mcpServer(api, caller);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: MAX_BODY_BYTES,
+  const answer = await serve(caller, webRequest(req, url));
+  // One message: a JSON body, or (to a 2025 client) a stream that ends with it.
+  const body = Buffer.from(await answer.arrayBuffer());
+  res.writeHead(answer.status, {
+    ...Object.fromEntries(answer.headers),
+    ...ANSWER_HEADERS,
+    "x-request-id": requestId,
+    "content-length": String(body.length),
   });
-  try {
-    await server.connect(transport);
-    const answer = await transport.handleRequest(webRequest(req, url));
-    const body = Buffer.from(await answer.arrayBuffer());
-    res.writeHead(answer.status, {
-      ...Object.fromEntries(answer.headers),
-      ...ANSWER_HEADERS,
-      "x-request-id": requestId,
-      "content-length": String(body.length),
-    });
-    res.end(body);
-  } finally {
-    await server.close();
-  }
+  res.end(body);
 }
 
 function webRequest(req: IncomingMessage, url: string): Request {
@@ -108,7 +130,7 @@ function webRequest(req: IncomingMessage, url: string): Request {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, single(value)!);
   }
-  // The transport reads the body itself, within MAX_BODY_BYTES (413 beyond); the host plays no part.
+  // The SDK reads the body itself, within MAX_BODY_BYTES (413 beyond); the host plays no part.
   return new Request(`http://localhost${url}`, {
     method: "POST",
     headers,

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt } from "@modelcontextprotocol/server";
 
 // Prompts that start an assistant on the two questions a key holder asks most: what is on now,
 // and why did this price move. Each only says which tools to call and what to make of them.
@@ -45,12 +45,16 @@ export const PROMPTS: Prompt[] = TEMPLATES.map(({ name, title, description, argu
 
 export function getPrompt(name: string, args: Arguments = {}): GetPromptResult {
   const template = TEMPLATES.find((t) => t.name === name);
-  if (!template) throw new McpError(ErrorCode.InvalidParams, `No prompt ${name}: prompts/list names them.`);
+  if (!template)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt ${name}: prompts/list names them.`);
   const given: Record<string, string> = {};
   for (const argument of template.arguments ?? []) {
     const value = args[argument.name]?.trim();
     if (!value && argument.required) {
-      throw new McpError(ErrorCode.InvalidParams, `The prompt ${name} needs the argument ${argument.name}.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The prompt ${name} needs the argument ${argument.name}.`,
+      );
     }
     if (value) given[argument.name] = value;
   }

@@ -1,4 +1,4 @@
-import { McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceNotFoundError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
 import { API_ERRORS, asyncApiDocument, openApiDocument } from "./api-seam.ts";
 
 // The documents an assistant may read to know the API whole: the OpenAPI and AsyncAPI documents
@@ -66,8 +66,8 @@ const texts = new Map<string, string>();
 
 export function readResource(uri: string): ReadResourceResult {
   const document = DOCUMENTS.find((d) => d.uri === uri);
-  // -32002: the code the protocol gives an unknown resource.
-  if (!document) throw new McpError(-32002, `No resource ${uri}: resources/list names them.`, { uri });
+  // The protocol's answer to an unknown resource (-32602, with the URI).
+  if (!document) throw new ResourceNotFoundError(uri, `No resource ${uri}: resources/list names them.`);
   let text = texts.get(uri);
   if (text === undefined) {
     text = document.read();

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { Problem, type ApiResponse } from "./api-seam.ts";
 import type { Answer } from "./summaries.ts";

@@ -1,14 +1,24 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createServer, type Server } from "node:http";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import {
+  callTool,
+  CURRENT_REVISION,
+  EARLIER_REVISIONS,
+  legacyMcpClient,
+  mcpClient,
+  type ToolCaller,
+} from "../../testing/mcp.ts";
 import type { Api, ApiRequest, ApiResponse } from "./api-seam.ts";
 import { EventPath, OddsQuery, listEvents } from "./api-seam.ts";
-import { mcpServer, type Caller } from "./server.ts";
+import { mcpHandler } from "./http.ts";
 
-// The server's wiring, with the SDK's own client over its in-memory transport and an API that
-// records what it is asked: each tool call is one request of its operation, carrying the caller's
-// credentials and address and nothing else of theirs, and its answer becomes the tool's result.
+// The server's wiring, through its HTTP handler on a loopback port, with the SDK's own client and
+// an API that records what it is asked: each tool call is one request of its operation, carrying
+// the caller's credentials and address and nothing else of theirs, and its answer becomes the
+// tool's result; clients of the protocol's earlier revisions, and of the SDK's 1.x line, are
+// served the same.
 
 type Served = { operationId: string | null; params: Record<string, string>; request: ApiRequest };
 
@@ -35,21 +45,25 @@ const CALLER_HEADERS: Record<string, string> = {
   authorization: `Bearer ${KEY}`,
   "x-forwarded-for": "203.0.113.9",
   cookie: "next-auth.session-token=secret",
-  "accept-encoding": "gzip",
 };
-const caller: Caller = { header: (name) => CALLER_HEADERS[name], peer: "127.0.0.1" };
 
-const clients: Client[] = [];
+const opened: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
+  for (const each of opened.splice(0).reverse()) await each.close();
 });
 
-async function connected(api: Api): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcpServer(api, caller).connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(clientSide);
-  clients.push(client);
+/** The MCP endpoint serving `api` on a loopback port. */
+async function endpoint(api: Api): Promise<string> {
+  const server: Server = createServer(mcpHandler(api));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  opened.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** A client of the current SDK at `revision` (the current one by default), tools listed. */
+async function connected(api: Api, revision: string = CURRENT_REVISION): Promise<Client> {
+  const client = await mcpClient(await endpoint(api), CALLER_HEADERS, revision);
+  opened.push(client);
   return client;
 }
 
@@ -120,7 +134,9 @@ describe("the MCP server", () => {
 
   it("makes each call one GET of its operation, with the caller's key and address and nothing else of theirs", async () => {
     const { api, served } = recordingApi(({ operationId }) =>
-      answer(200, { data: operationId === "getEvent" ? event : [], meta: { ...META, next_cursor: null } }),
+      operationId === "getEvent"
+        ? answer(200, { data: event, meta: META })
+        : answer(200, { data: [], meta: { ...META, next_cursor: null } }),
     );
     const client = await connected(api);
     await client.callTool({ name: "get_event", arguments: { id: "a:b", as_of: 48213 } });
@@ -181,9 +197,16 @@ describe("the MCP server", () => {
       key: KEY,
       environment: "production",
       sports: ["soccer"],
+      name: null,
+      allowed_ips: null,
+      last_used_at: null,
+      expires_at: null,
       plan: "pro",
+      created_at: "2026-11-01T00:00:00.000Z",
       delay_seconds: 0,
       limits: { requests_per_month: 100, requests_per_second: 10, concurrent_streams: 5 },
+      quota_resets_at: "2026-12-01T00:00:00.000Z",
+      history_seconds: 86_400,
       usage: {
         requests_used: 7,
         requests_quota: 100,
@@ -249,5 +272,58 @@ describe("the MCP server", () => {
     expect(prompts.map((p) => p.name)).toEqual(["live_summary", "explain_market_movement"]);
     const prompt = await client.getPrompt({ name: "live_summary", arguments: { sport: "tennis" } });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain("get_odds with sport=tennis");
+  });
+
+  it("negotiates the current revision with a client that probes for it", async () => {
+    const client = await connected(recordingApi(() => answer(200, {})).api);
+    expect(client.getProtocolEra()).toBe("modern");
+    expect(client.getNegotiatedProtocolVersion()).toBe(CURRENT_REVISION);
+  });
+
+  const problem = {
+    type: "/docs/errors#quota_exceeded",
+    title: "Monthly quota exceeded",
+    status: 429,
+    detail: "The key used its monthly quota of 100 requests.",
+    code: "quota_exceeded",
+    request_id: "req_2",
+    "violated-policies": ["month"],
+  };
+  /** Answers get_event with the event and refuses anything else with the quota's problem. */
+  const eventOrQuota = () =>
+    recordingApi(({ operationId }) =>
+      operationId === "getEvent"
+        ? answer(200, { data: event, meta: META })
+        : answer(429, problem, { "retry-after": "3600" }),
+    ).api;
+
+  /** The same tools, answers and tool errors, whichever client and revision. */
+  async function servesTheSame(client: ToolCaller & { listTools(): Promise<{ tools: { name: string }[] }> }) {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(9);
+    const answered = await callTool(client, "get_event", { id: "a:b" });
+    expect(answered).toMatchObject({ isError: false, data: event, meta: META });
+    const refused = await callTool(client, "get_odds");
+    expect(refused).toEqual({
+      isError: true,
+      summary: `${problem.title}: ${problem.detail}`,
+      problem: { ...problem, retry_after: 3600 },
+    });
+  }
+
+  it.each(EARLIER_REVISIONS)(
+    "serves a client that asks for %s in the handshake at that revision, with the same tools, answers and errors",
+    async (revision) => {
+      const client = await connected(eventOrQuota(), revision);
+      expect(client.getProtocolEra()).toBe("legacy");
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      await servesTheSame(client);
+    },
+  );
+
+  it("serves the SDK's 1.x client (@modelcontextprotocol/sdk) the same", async () => {
+    const client = await legacyMcpClient(await endpoint(eventOrQuota()), CALLER_HEADERS);
+    opened.push(client);
+    await servesTheSame(client);
   });
 });

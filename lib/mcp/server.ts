@@ -1,16 +1,10 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
   type Tool as ToolDefinition,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { logger } from "../log/index.ts";
 import type { Api, ApiRequest } from "./api-seam.ts";
@@ -19,8 +13,8 @@ import { readResource, RESOURCES } from "./resources.ts";
 import { toolResult, ToolProblem } from "./results.ts";
 import { TOOLS, TOOLS_BY_NAME, type OperationCall } from "./tools.ts";
 
-// The MCP server of one HTTP request (the transport is stateless): the SDK's low-level Server with
-// a handler per method. Tool calls are the API's operations, run by the API's pipeline; the rest
+// The MCP server of one HTTP request (every exchange is served by an instance of its own): the
+// SDK's low-level Server with a handler per method. Tool calls are the API's operations, run by the API's pipeline; the rest
 // (initialize, listing and reading) describes the API and is neither keyed nor counted.
 
 /** Who is calling: the HTTP request's headers and the connection's peer. */
@@ -78,33 +72,38 @@ export async function callTool(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool ${name}: tools/list names them.`);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool ${name}: tools/list names them.`);
   const call = tool.call(args);
   const response = await api.serveOperation(call.operationId, call.params, operationRequest(call, caller));
   return toolResult(tool, response);
 }
 
+const OUTPUT_SCHEMAS = new Map(DEFINITIONS.map((definition) => [definition.name, definition.outputSchema]));
+
+// The low-level Server, not McpServer: McpServer checks a call's arguments against the input
+// schema before the handler, refusing with its own message, uncounted and without a code; here
+// the API's pipeline checks them, so a bad argument is the operation's counted 400.
 export function mcpServer(api: Api, caller: Caller): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: DEFINITIONS }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler("tools/list", () => ({ tools: DEFINITIONS }));
+  server.setRequestHandler("tools/call", async ({ params }) => {
     try {
-      return await callTool(api, caller, request.params.name, request.params.arguments ?? {});
+      const result = await callTool(api, caller, params.name, params.arguments ?? {});
+      // The protocol revision's own shape of a result (the SDK's one place for it).
+      return server.projectCallToolResult(result, OUTPUT_SCHEMAS.get(params.name));
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof ProtocolError) throw error;
       // The SDK would send the error's message; the client gets nothing of an internal failure.
-      logger().error({ err: error, tool: request.params.name }, "MCP tool call failed");
-      throw new McpError(ErrorCode.InternalError, "Something went wrong on our side.");
+      logger().error({ err: error, tool: params.name }, "MCP tool call failed");
+      throw new ProtocolError(ProtocolErrorCode.InternalError, "Something went wrong on our side.");
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(request.params.uri));
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    getPrompt(request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler("resources/list", () => ({ resources: RESOURCES }));
+  server.setRequestHandler("resources/read", ({ params }) => readResource(params.uri));
+  server.setRequestHandler("prompts/list", () => ({ prompts: PROMPTS }));
+  server.setRequestHandler("prompts/get", ({ params }) => getPrompt(params.name, params.arguments));
   return server;
 }

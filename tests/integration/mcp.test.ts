@@ -1,14 +1,24 @@
 import { expect, it } from "vitest";
 import { openApiDocument } from "../../lib/api/openapi.ts";
 import { DELAY_SECONDS, describeApi, sleep } from "../../testing/api-suite.ts";
-import { bearer, callTool, mcpClient, type ToolAnswer } from "../../testing/mcp.ts";
+import {
+  bearer,
+  callTool,
+  EARLIER_REVISIONS,
+  legacyMcpClient,
+  mcpClient,
+  type ToolAnswer,
+  type ToolCaller,
+} from "../../testing/mcp.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { pacer } from "../../testing/pace.ts";
 import { admin } from "../../testing/processes.ts";
 
 // The MCP server at /mcp, reached as an assistant reaches it: the SDK's own client over Streamable
-// HTTP, against the built server, on both databases. Each tool is a face of one operation: the
-// same data as the REST answer, the same entitlements and refusals, one counted request a call.
+// HTTP at the protocol's current revision, against the built server, on both databases. Each tool
+// is a face of one operation: the same data as the REST answer, the same entitlements and
+// refusals, one counted request a call. Clients of the earlier revisions, and the SDK's 1.x
+// client, which many assistants still ship, are served the same.
 
 type OpenApi = {
   paths: Record<string, { get: { operationId: string; parameters: { name: string; required: boolean }[] } }>;
@@ -210,7 +220,39 @@ describeApi(
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-      expect(preflight.headers.get("access-control-allow-headers")).toContain("Mcp-Protocol-Version");
+      for (const header of ["Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"]) {
+        expect(preflight.headers.get("access-control-allow-headers")).toContain(header);
+      }
+    });
+
+    it("serves clients of the earlier revisions and the SDK's 1.x client: listed, answered, refused, counted once a call", async () => {
+      const key = api.enterprise.production.key;
+      const pace = pacer(9);
+      const clients: [string, ToolCaller & { close(): Promise<void> }][] = [];
+      for (const revision of EARLIER_REVISIONS) {
+        const client = await mcpClient(api.server.url, bearer(key), revision);
+        expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+        clients.push([`the current SDK at ${revision}`, client]);
+      }
+      clients.push(["the SDK's 1.x client", await legacyMcpClient(api.server.url, bearer(key))]);
+      for (const [name, client] of clients) {
+        await pace();
+        const before = (await api.fast("/api/v1/me", { key })).body.meta.requests_used as number;
+        await pace();
+        const odds = await callTool(client, "get_odds", { sport: "soccer" });
+        answered(odds);
+        expect(odds.meta.requests_used, name).toBe(before + 1);
+        await pace();
+        const rest = await api.fast("/api/v1/odds?sport=soccer", { key });
+        expect(odds.data, name).toEqual(rest.body.data);
+        expect(rest.body.meta.requests_used, name).toBe(before + 2);
+        await pace();
+        refused(await callTool(client, "get_event", { id: "no-such-event" }), "not_found");
+        await client.close();
+      }
+      const revoked = await legacyMcpClient(api.server.url, bearer(api.gone.production.key));
+      refused(await callTool(revoked, "account_status"), "key_revoked");
+      await revoked.close();
     });
 
     it("refuses calls beyond the key's per-second limit, and those beyond its quota, saying when to call again", async () => {
