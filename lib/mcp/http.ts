@@ -63,6 +63,8 @@ export function mcpHandler(api: Api): (req: IncomingMessage, res: ServerResponse
   return (req, res) => {
     const requestId = newRequestId();
     const started = performance.now();
+    // Set before any answer, so that the headers every answer writes are kept and its length is read back.
+    res.setHeader("x-request-id", requestId);
     res.on("finish", () =>
       logAccess({
         request_id: requestId,

@@ -255,6 +255,25 @@ describeApi(
       await revoked.close();
     });
 
+    it("logs each answer's length in its access line", async () => {
+      const answer = await fetch(`${api.server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      const length = (await answer.arrayBuffer()).byteLength;
+      expect(Number(answer.headers.get("content-length"))).toBe(length);
+      const requestId = answer.headers.get("x-request-id")!;
+      await expect
+        .poll(() =>
+          api.server
+            .output()
+            .split("\n")
+            .find((line) => line.includes(`"request_id":"${requestId}"`) && line.includes('"path":"/mcp"')),
+        )
+        .toContain(`"bytes":${length}`);
+    });
+
     it("refuses calls beyond the key's per-second limit, and those beyond its quota, saying when to call again", async () => {
       await sleep(1_100);
       const limited = await mcpClient(api.server.url, bearer(api.starter.sandbox.key));
