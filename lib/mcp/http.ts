@@ -7,6 +7,7 @@ import { CORS_HEADERS, JSON_SECURITY_HEADERS } from "../http/security-headers.ts
 import { logAccess, logger } from "../log/index.ts";
 import { ApiError, problemAnswer, refuseKeyInQuery, writeApiResponse, type Api } from "./api-seam.ts";
 import { mcpServer, type Caller } from "./server.ts";
+import { Splices } from "./splice.ts";
 
 // POST /mcp: the Model Context Protocol over Streamable HTTP, through the SDK's HTTP entry, which
 // serves the 2026-07-28 revision (every request carries its protocol version, no session) and,
@@ -36,15 +37,19 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+/** One request to /mcp: who sent it, and the stand-ins its answer is written with. */
+type Exchange = { caller: Caller; splices: Splices };
+type Serve = (exchange: Exchange, request: Request) => Promise<Response>;
+
 /** The SDK's handler, whose server for each exchange is built for the caller of the request it serves. */
-function sdkHandler(api: Api): (caller: Caller, request: Request) => Promise<Response> {
+function sdkHandler(api: Api): Serve {
   // The factory is called within the exchange, so the caller is that of the request being served.
-  const exchanges = new AsyncLocalStorage<Caller>();
+  const exchanges = new AsyncLocalStorage<Exchange>();
   const handler: McpHttpHandler = createMcpHandler(
     () => {
-      const caller = exchanges.getStore();
-      if (!caller) throw new Error("An MCP server was asked for outside an exchange");
-      return mcpServer(api, caller);
+      const exchange = exchanges.getStore();
+      if (!exchange) throw new Error("An MCP server was asked for outside an exchange");
+      return mcpServer(api, exchange.caller, exchange.splices);
     },
     {
       legacy: "stateless",
@@ -54,7 +59,7 @@ function sdkHandler(api: Api): (caller: Caller, request: Request) => Promise<Res
       onerror: (error) => logger().debug({ err: error }, "The MCP handler refused or failed a request"),
     },
   );
-  return (caller, request) => exchanges.run(caller, () => handler.fetch(request));
+  return (exchange, request) => exchanges.run(exchange, () => handler.fetch(request));
 }
 
 /** The node:http handler of /mcp: one server per request, the tools served by `api`'s pipeline. */
@@ -87,12 +92,7 @@ export function mcpHandler(api: Api): (req: IncomingMessage, res: ServerResponse
   };
 }
 
-async function exchange(
-  serve: (caller: Caller, request: Request) => Promise<Response>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  requestId: string,
-): Promise<void> {
+async function exchange(serve: Serve, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   if (method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
@@ -115,16 +115,21 @@ async function exchange(
     return;
   }
   const caller: Caller = { header: (name) => single(req.headers[name]), peer: req.socket.remoteAddress };
-  const answer = await serve(caller, webRequest(req, url));
+  const splices = new Splices();
+  const answer = await serve({ caller, splices }, webRequest(req, url));
   // One message: a JSON body, or (to a 2025 client) a stream that ends with it.
-  const body = Buffer.from(await answer.arrayBuffer());
+  const written = Buffer.from(await answer.arrayBuffer());
+  const body = splices.empty ? [written] : splices.apply(written);
   res.writeHead(answer.status, {
     ...Object.fromEntries(answer.headers),
     ...ANSWER_HEADERS,
     "x-request-id": requestId,
-    "content-length": String(body.length),
+    "content-length": String(body.reduce((sum, chunk) => sum + chunk.length, 0)),
   });
-  res.end(body);
+  res.cork();
+  for (const chunk of body) res.write(chunk);
+  res.end();
+  res.uncork();
 }
 
 function webRequest(req: IncomingMessage, url: string): Request {

@@ -10,6 +10,7 @@ import {
   mcpClient,
   type ToolCaller,
 } from "../../testing/mcp.ts";
+import { Payload } from "../api/payload.ts";
 import type { Api, ApiRequest, ApiResponse } from "./api-seam.ts";
 import { EventPath, OddsQuery, listEvents } from "./api-seam.ts";
 import { mcpHandler } from "./http.ts";
@@ -289,11 +290,12 @@ describe("the MCP server", () => {
     request_id: "req_2",
     "violated-policies": ["month"],
   };
-  /** Answers get_event with the event and refuses anything else with the quota's problem. */
+  /** Answers get_event with the event, as the API writes a cached view (its data, then its meta), and refuses anything else with the quota's problem. */
+  const payload = new Payload(event);
   const eventOrQuota = () =>
     recordingApi(({ operationId }) =>
       operationId === "getEvent"
-        ? answer(200, { data: event, meta: META })
+        ? { status: 200, headers: {}, body: payload.body(META, false) }
         : answer(429, problem, { "retry-after": "3600" }),
     ).api;
 
@@ -301,8 +303,11 @@ describe("the MCP server", () => {
   async function servesTheSame(client: ToolCaller & { listTools(): Promise<{ tools: { name: string }[] }> }) {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(9);
-    const answered = await callTool(client, "get_event", { id: "a:b" });
-    expect(answered).toMatchObject({ isError: false, data: event, meta: META });
+    const answered = await client.callTool({ name: "get_event", arguments: { id: "a:b" } });
+    expect(answered.structuredContent).toEqual({ data: event, meta: META });
+    const [summary, json] = answered.content as { text: string }[];
+    expect(summary!.text).toContain("Home 1-0 Away");
+    expect(JSON.parse(json!.text)).toEqual({ data: event, meta: META });
     const refused = await callTool(client, "get_odds");
     expect(refused).toEqual({
       isError: true,

@@ -11,6 +11,7 @@ import type { Api, ApiRequest } from "./api-seam.ts";
 import { getPrompt, PROMPTS } from "./prompts.ts";
 import { readResource, RESOURCES } from "./resources.ts";
 import { toolResult, ToolProblem } from "./results.ts";
+import type { Splices } from "./splice.ts";
 import { TOOLS, TOOLS_BY_NAME, type OperationCall } from "./tools.ts";
 
 // The MCP server of one HTTP request (every exchange is served by an instance of its own): the
@@ -70,12 +71,13 @@ export async function callTool(
   caller: Caller,
   name: string,
   args: Record<string, unknown>,
+  splices?: Splices,
 ): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool ${name}: tools/list names them.`);
   const call = tool.call(args);
   const response = await api.serveOperation(call.operationId, call.params, operationRequest(call, caller));
-  return toolResult(tool, response);
+  return toolResult(tool, response, splices);
 }
 
 const OUTPUT_SCHEMAS = new Map(DEFINITIONS.map((definition) => [definition.name, definition.outputSchema]));
@@ -83,7 +85,8 @@ const OUTPUT_SCHEMAS = new Map(DEFINITIONS.map((definition) => [definition.name,
 // The low-level Server, not McpServer: McpServer checks a call's arguments against the input
 // schema before the handler, refusing with its own message, uncounted and without a code; here
 // the API's pipeline checks them, so a bad argument is the operation's counted 400.
-export function mcpServer(api: Api, caller: Caller): Server {
+/** The server of one exchange: `splices` gathers the stand-ins its answer is written with (splice.ts). */
+export function mcpServer(api: Api, caller: Caller, splices?: Splices): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
@@ -91,7 +94,7 @@ export function mcpServer(api: Api, caller: Caller): Server {
   server.setRequestHandler("tools/list", () => ({ tools: DEFINITIONS }));
   server.setRequestHandler("tools/call", async ({ params }) => {
     try {
-      const result = await callTool(api, caller, params.name, params.arguments ?? {});
+      const result = await callTool(api, caller, params.name, params.arguments ?? {}, splices);
       // The protocol revision's own shape of a result (the SDK's one place for it).
       return server.projectCallToolResult(result, OUTPUT_SCHEMAS.get(params.name));
     } catch (error) {
