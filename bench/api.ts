@@ -15,8 +15,9 @@
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
 // the events list through the node:http entry, the same list through Next's route handlers
 // (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip, and
-// the MCP server's get_odds beside it on the same server (for information: a tool call's CPU per
-// request against the REST call it faces; no baseline, no threshold).
+// the MCP server's get_odds beside it on the same server, at the protocol's current revision and at
+// the 2025 one of 1.x clients (for information: a tool call's CPU per request against the REST call
+// it faces; no baseline, no threshold).
 // Where taskset exists and there are two cores, the server measured runs on one core and the load
 // generator on the other (bench/load.ts). The primary figure is each server's CPU per request (from
 // /proc, so Linux only: utime + stime over the 2xx answers): on a small or shared machine the
@@ -32,7 +33,16 @@ import path from "node:path";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { threadsPerRequest } from "../testing/cpu.ts";
 import { startServer, type RunningServer } from "../testing/processes.ts";
-import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
+import {
+  capture,
+  checkMcpGetOdds,
+  createKey,
+  MCP_REVISIONS,
+  mcpGetOdds,
+  startBaseline,
+  stopServer,
+  type McpRevision,
+} from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
 import {
   broken,
@@ -99,43 +109,25 @@ async function compare(
   }
 }
 
-// The MCP server's get_odds as a stateless client sends each call: one POST of a JSON-RPC
-// tools/call, answered through the same pipeline as GET /api/v1/odds, then read, summarised and
-// written again as the tool's result.
-const MCP_GET_ODDS = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: { name: "get_odds", arguments: {} },
-});
-
 type McpComparison = { title: string; rest: Figures; mcp: Figures; restBytes: number; mcpBytes: number };
 
-async function compareMcp(server: RunningServer, headers: Record<string, string>): Promise<McpComparison> {
-  const title = `POST /mcp get_odds beside GET /api/v1/odds: ${LIVE_EVENTS} live soccer events, one server, for information`;
-  const mcpHeaders = {
-    ...headers,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-11-25",
-  };
-  const url = `${server.url}/mcp`;
-  const answer = await fetch(url, { method: "POST", headers: mcpHeaders, body: MCP_GET_ODDS });
-  const text = await answer.text();
-  const result = (JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { data: unknown[] } } })
-    .result;
-  if (!answer.ok || result?.isError || result?.structuredContent?.data.length !== LIVE_EVENTS) {
-    throw new Error(`${url} get_odds answered ${answer.status}: ${text.slice(0, 300)}`);
-  }
+async function compareMcp(
+  server: RunningServer,
+  headers: Record<string, string>,
+  revision: McpRevision,
+): Promise<McpComparison> {
+  const title = `POST /mcp get_odds at ${revision} beside GET /api/v1/odds: ${LIVE_EVENTS} live soccer events, one server, for information`;
+  const mcp = mcpGetOdds(server.url, headers, revision);
+  const mcpBytes = await checkMcpGetOdds(mcp, LIVE_EVENTS);
   const restBytes = (await (await fetch(`${server.url}/api/v1/odds`, { headers })).arrayBuffer()).byteLength;
   const pid = server.process.pid!;
   const measured = await measurePair(
     title,
     { url: `${server.url}/api/v1/odds`, headers, pid },
-    { url, headers: mcpHeaders, pid, method: "POST", body: MCP_GET_ODDS },
+    { ...mcp, pid },
     { baseline: "GET /api/v1/odds", ours: "/mcp get_odds" },
   );
-  return { title, rest: measured.baseline, mcp: measured.ours, restBytes, mcpBytes: Buffer.byteLength(text) };
+  return { title, rest: measured.baseline, mcp: measured.ours, restBytes, mcpBytes };
 }
 
 function reportMcp(comparison: McpComparison): void {
@@ -346,7 +338,8 @@ async function main() {
       LIVE_EVENTS,
       dir,
     );
-    const mcpOdds = await compareMcp(server, headers);
+    const mcpOdds: McpComparison[] = [];
+    for (const revision of MCP_REVISIONS) mcpOdds.push(await compareMcp(server, headers, revision));
     await stopServer(server);
     server = undefined;
 
@@ -381,8 +374,10 @@ async function main() {
         `no threshold (information only; against the odds threshold: ${verdict(ratio, p99, ODDS_MIN_RATIO)})`,
     );
     console.log("");
-    reportMcp(mcpOdds);
-    console.log("");
+    for (const comparison of mcpOdds) {
+      reportMcp(comparison);
+      console.log("");
+    }
     if (typeof eventsNext === "string") {
       console.log(nextTitle);
       console.log(`  not measured: ${eventsNext}`);
