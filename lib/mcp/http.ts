@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { createMcpHandler, ProtocolError, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { newRequestId } from "../http/problem.ts";
 import { CORS_HEADERS, JSON_SECURITY_HEADERS } from "../http/security-headers.ts";
 import { logAccess, logger } from "../log/index.ts";
@@ -54,9 +54,13 @@ function sdkHandler(api: Api): Serve {
     {
       legacy: "stateless",
       maxRequestBodySize: MAX_BODY_BYTES,
-      // Requests the SDK refuses (a protocol version it does not serve, a malformed message) are
-      // the client's to fix and answered as such; they are worth a line when tracing a client.
-      onerror: (error) => logger().debug({ err: error }, "The MCP handler refused or failed a request"),
+      onerror: (error) => {
+        // Requests the SDK refuses (a protocol version it does not serve, a malformed message) are the
+        // client's to fix and answered as such: a line when tracing a client. Anything else is ours.
+        if (error instanceof ProtocolError || /^(Rejected|Unsupported Media Type)/.test(error.message)) {
+          logger().debug({ err: error }, "The MCP handler refused a request");
+        } else logger().error({ err: error }, "The MCP handler failed a request");
+      },
     },
   );
   return (exchange, request) => exchanges.run(exchange, () => handler.fetch(request));
