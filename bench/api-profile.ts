@@ -9,19 +9,38 @@
 // simulator off, one production key on a plan no load reaches, the same events through the
 // provider ingest), with the inspector on a free loopback port. The profiler runs only while the
 // load does (BENCH_PROFILE_SECONDS, 10, after 3 s of warm-up), so start-up is not in it; then the
-// same for the odds board. Each profile is written as a .cpuprofile (Chrome DevTools' Performance
-// panel and speedscope.app draw it as a flame graph) into BENCH_PROFILE_DIR (a new temporary
-// folder by default), and the top entries are printed. The profiler's sampling costs the server
-// CPU too, so the figures of a profiled run are not bench:api's: compare profiles with profiles.
+// same for the odds board, then (ours only) the MCP server's get_odds over that board at each
+// revision bench:api calls it at. Each profile is written as a .cpuprofile (Chrome DevTools'
+// Performance panel and speedscope.app draw it as a flame graph) into BENCH_PROFILE_DIR (a new
+// temporary folder by default), and the top entries are printed. The profiler's sampling costs the
+// server CPU too, so the figures of a profiled run are not bench:api's: compare profiles with profiles.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cpuSeconds } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { startServer, type RunningServer } from "../testing/processes.ts";
-import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
+import {
+  capture,
+  checkMcpGetOdds,
+  createKey,
+  MCP_REVISIONS,
+  mcpGetOdds,
+  startBaseline,
+  stopServer,
+} from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
-import { broken, fmt, GENERATOR, pinServer, reportBroken, run, waitForItems, CONNECTIONS } from "./load.ts";
+import {
+  broken,
+  fmt,
+  GENERATOR,
+  pinServer,
+  reportBroken,
+  run,
+  waitForItems,
+  CONNECTIONS,
+  type Target,
+} from "./load.ts";
 import { summarise, type CpuProfile } from "./cpu-profile.ts";
 import { HEAP_SAMPLING, summariseHeap, watchCollections, type HeapProfile } from "./heap-profile.ts";
 
@@ -65,16 +84,9 @@ async function inspect(output: string) {
 
 type Profiled = { pid: number; output(): string };
 
-/** Loads `url` on `side` while the profiler runs in it; writes and prints the profile. */
-async function profile(
-  side: Profiled,
-  name: string,
-  title: string,
-  url: string,
-  headers: Record<string, string>,
-  dir: string,
-) {
-  const target = { url, headers, pid: side.pid };
+/** Loads `request` on `side` while the profiler runs in it; writes and prints the profile. */
+async function profile(side: Profiled, name: string, title: string, request: Omit<Target, "pid">, dir: string) {
+  const target = { ...request, pid: side.pid };
   pinServer(side.pid);
   await run(`${title}, warm-up`, target, WARMUP_SECONDS);
   const inspector = await inspect(side.output());
@@ -131,15 +143,15 @@ async function compare(
       baseline,
       `${name}-baseline`,
       `${title}: baseline (plain node:http)`,
-      `${baseline.url}${pathAndQuery}`,
-      headers,
+      { url: `${baseline.url}${pathAndQuery}`, headers },
       dir,
     );
   } finally {
     await stopServer(baseline);
   }
   const ours = { pid: server.process.pid!, output: () => server.output() };
-  await profile(ours, `${name}-ours`, `${title}: ours (node:http entry)`, `${server.url}${pathAndQuery}`, headers, dir);
+  const request = { url: `${server.url}${pathAndQuery}`, headers };
+  await profile(ours, `${name}-ours`, `${title}: ours (node:http entry)`, request, dir);
 }
 
 async function main() {
@@ -165,6 +177,14 @@ async function main() {
     await ingest(server.url, liveSoccer(LIVE_EVENTS, at));
     await waitForItems(`${server.url}/api/v1/odds`, headers, LIVE_EVENTS);
     await compare(server, "odds", `GET /api/v1/odds (${LIVE_EVENTS} live events)`, "/api/v1/odds", headers, dir);
+    // The MCP server's get_odds over the same board: no baseline, the REST call above is its measure.
+    const ours = { pid: server.process.pid!, output: () => server!.output() };
+    for (const revision of MCP_REVISIONS) {
+      const mcp = mcpGetOdds(server.url, headers, revision);
+      await checkMcpGetOdds(mcp, LIVE_EVENTS);
+      const title = `POST /mcp get_odds at ${revision} (${LIVE_EVENTS} live events)`;
+      await profile(ours, `mcp-get-odds-${revision}`, title, mcp, dir);
+    }
     reportBroken();
   } catch (error) {
     if (server) console.error(`bench: our server's output:\n${server.output().slice(-5_000)}`);

@@ -10,6 +10,7 @@ import { keyOnOwnPlan, withDatabase } from "../testing/organisations.ts";
 import { startProcess, type StartedProcess } from "../testing/processes.ts";
 import { READY_LINE } from "../testing/ready.ts";
 import { BENCH_PLAN } from "./data.ts";
+import type { Target } from "./load.ts";
 
 /**
  * Seeds the scratch database and makes the key the load uses. Every plan on offer refuses this
@@ -92,4 +93,59 @@ export async function startBaseline(
 /** Stops a server or a baseline: SIGTERM, then SIGKILL for one still running after 15 s. */
 export async function stopServer(server: StartedProcess): Promise<void> {
   await server.stop("SIGTERM", 15_000);
+}
+
+/** A request as the load generator sends it, without the process measured. */
+export type LoadRequest = Omit<Target, "pid">;
+
+/** The protocol revisions bench:api calls the MCP server at: the current one, and the 2025 one 1.x clients speak. */
+export const MCP_REVISIONS = ["2026-07-28", "2025-11-25"] as const;
+export type McpRevision = (typeof MCP_REVISIONS)[number];
+
+/**
+ * The MCP server's get_odds as a client sends each call: one POST of a JSON-RPC tools/call,
+ * answered through the same pipeline as GET /api/v1/odds, then read, summarised and written again
+ * as the tool's result. At 2026-07-28 the request carries its revision, client and capabilities
+ * (`_meta`, and the method and tool in headers); at 2025-11-25 it is a stateless client's call
+ * after its `initialize`, which needs nothing of it.
+ */
+export function mcpGetOdds(baseUrl: string, headers: Record<string, string>, revision: McpRevision): LoadRequest {
+  const modern = revision === "2026-07-28";
+  const params = { name: "get_odds", arguments: {} };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": revision,
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return {
+    url: `${baseUrl}/mcp`,
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": revision,
+      ...(modern && { "mcp-method": "tools/call", "mcp-name": "get_odds" }),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: modern ? { ...params, _meta: meta } : params,
+    }),
+  };
+}
+
+/** The call answered with a board of `events` events (as JSON, or as a one-message event stream); its bytes. */
+export async function checkMcpGetOdds(request: LoadRequest, events: number): Promise<number> {
+  const answer = await fetch(request.url, request);
+  const text = await answer.text();
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "");
+  const result = (
+    JSON.parse(json || "{}") as { result?: { isError?: boolean; structuredContent?: { data: unknown[] } } }
+  ).result;
+  if (!answer.ok || result?.isError || result?.structuredContent?.data.length !== events) {
+    throw new Error(`${request.url} get_odds answered ${answer.status}: ${text.slice(0, 300)}`);
+  }
+  return Buffer.byteLength(text);
 }

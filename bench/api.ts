@@ -14,7 +14,10 @@
 //
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
 // the events list through the node:http entry, the same list through Next's route handlers
-// (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip.
+// (API_ENTRY=next, for information), then 200 live events and the odds board, plain and gzip, and
+// the MCP server's get_odds beside it on the same server, at the protocol's current revision and at
+// the 2025 one of 1.x clients (for information: a tool call's CPU per request against the REST call
+// it faces; no baseline, no threshold).
 // Where taskset exists and there are two cores, the server measured runs on one core and the load
 // generator on the other (bench/load.ts). The primary figure is each server's CPU per request (from
 // /proc, so Linux only: utime + stime over the 2xx answers): on a small or shared machine the
@@ -30,7 +33,16 @@ import path from "node:path";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { threadsPerRequest } from "../testing/cpu.ts";
 import { startServer, type RunningServer } from "../testing/processes.ts";
-import { capture, createKey, startBaseline, stopServer } from "./api-setup.ts";
+import {
+  capture,
+  checkMcpGetOdds,
+  createKey,
+  MCP_REVISIONS,
+  mcpGetOdds,
+  startBaseline,
+  stopServer,
+  type McpRevision,
+} from "./api-setup.ts";
 import { liveSoccer, upcomingEvents } from "./data.ts";
 import {
   broken,
@@ -95,6 +107,57 @@ async function compare(
   } finally {
     await stopServer(baselineServer);
   }
+}
+
+type McpComparison = { title: string; rest: Figures; mcp: Figures; restBytes: number; mcpBytes: number };
+
+async function compareMcp(
+  server: RunningServer,
+  headers: Record<string, string>,
+  revision: McpRevision,
+): Promise<McpComparison> {
+  const title = `POST /mcp get_odds at ${revision} beside GET /api/v1/odds: ${LIVE_EVENTS} live soccer events, one server, for information`;
+  const mcp = mcpGetOdds(server.url, headers, revision);
+  const mcpBytes = await checkMcpGetOdds(mcp, LIVE_EVENTS);
+  const restBytes = (await (await fetch(`${server.url}/api/v1/odds`, { headers })).arrayBuffer()).byteLength;
+  const pid = server.process.pid!;
+  const measured = await measurePair(
+    title,
+    { url: `${server.url}/api/v1/odds`, headers, pid },
+    { ...mcp, pid },
+    { baseline: "GET /api/v1/odds", ours: "/mcp get_odds" },
+  );
+  return { title, rest: measured.baseline, mcp: measured.ours, restBytes, mcpBytes };
+}
+
+function reportMcp(comparison: McpComparison): void {
+  const { rest, mcp } = comparison;
+  console.log(comparison.title);
+  console.log(HEADER);
+  console.log(row("GET /api/v1/odds", rest));
+  console.log(row("POST /mcp get_odds", mcp));
+  console.log(
+    `  answers: ${fmt(comparison.restBytes)} bytes over REST, ${fmt(comparison.mcpBytes)} as the tool's result (the data as structured content and as text)`,
+  );
+  const restCost = cpuPerRequest(rest);
+  const mcpCost = cpuPerRequest(mcp);
+  if (restCost !== null && mcpCost !== null) {
+    console.log(
+      `  server CPU per request: the tool call ${microseconds(mcpCost)}, ${(mcpCost / restCost).toFixed(1)} × the REST call's ${microseconds(restCost)}`,
+    );
+    console.log(
+      `    spread over ${mcp.rounds.length} rounds, min / median / max: REST ${spread(
+        rest.rounds.map((r) => r.cpuPerRequest ?? NaN),
+        microseconds,
+      )}, MCP ${spread(
+        mcp.rounds.map((r) => r.cpuPerRequest ?? NaN),
+        microseconds,
+      )}`,
+    );
+  }
+  console.log("  no threshold (information only)");
+  const note = generatorNote(rest, mcp);
+  if (note) console.log(`  note: ${note.slice(2)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,6 +338,8 @@ async function main() {
       LIVE_EVENTS,
       dir,
     );
+    const mcpOdds: McpComparison[] = [];
+    for (const revision of MCP_REVISIONS) mcpOdds.push(await compareMcp(server, headers, revision));
     await stopServer(server);
     server = undefined;
 
@@ -309,6 +374,10 @@ async function main() {
         `no threshold (information only; against the odds threshold: ${verdict(ratio, p99, ODDS_MIN_RATIO)})`,
     );
     console.log("");
+    for (const comparison of mcpOdds) {
+      reportMcp(comparison);
+      console.log("");
+    }
     if (typeof eventsNext === "string") {
       console.log(nextTitle);
       console.log(`  not measured: ${eventsNext}`);

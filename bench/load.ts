@@ -102,16 +102,29 @@ done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(99)))
 end
 `;
-let wrkScript: string | undefined;
+let wrkDir: string | undefined;
+const wrkScripts = new Map<string, string>();
+
+/** The report script, with the request's method and body first when it has them (a POST to /mcp). */
+function wrkScript(target: Target): string {
+  const request =
+    target.body === undefined ? "" : `wrk.method = "${target.method ?? "POST"}"\nwrk.body = [==[${target.body}]==]\n`;
+  let file = wrkScripts.get(request);
+  if (!file) {
+    if (!wrkDir) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-wrk-"));
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      wrkDir = dir;
+    }
+    file = path.join(wrkDir, `report-${wrkScripts.size}.lua`);
+    writeFileSync(file, `${request}${WRK_SCRIPT}`);
+    wrkScripts.set(request, file);
+  }
+  return file;
+}
 
 async function runWrk(label: string, target: Target, seconds: number): Promise<Run> {
-  if (!wrkScript) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-wrk-"));
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-    wrkScript = path.join(dir, "report.lua");
-    writeFileSync(wrkScript, WRK_SCRIPT);
-  }
-  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "10s", "-s", wrkScript];
+  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "10s", "-s", wrkScript(target)];
   for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name}: ${value}`);
   args.push(target.url);
   const serverBefore = cpuSeconds(target.pid);
@@ -174,6 +187,7 @@ async function runAutocannon(label: string, target: Target, seconds: number): Pr
     connections: CONNECTIONS,
     pipelining: 1,
     headers: target.headers,
+    ...(target.body === undefined ? {} : { method: (target.method ?? "POST") as "POST", body: target.body }),
     timeout: 10,
     duration: seconds,
   });
@@ -256,8 +270,11 @@ export function figures(runs: Run[]): Figures {
   };
 }
 
-/** One side: the URL loaded, the headers every request carries, and the server process measured. */
-export type Target = { url: string; headers: Record<string, string>; pid: number };
+/**
+ * One side: the URL loaded, the headers every request carries, and the server process measured;
+ * a request with a body (a JSON-RPC message to /mcp) names its method and body.
+ */
+export type Target = { url: string; headers: Record<string, string>; pid: number; method?: string; body?: string };
 
 /**
  * Both sides warmed up, then measured in alternating rounds: on a machine that also runs other

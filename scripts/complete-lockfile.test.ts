@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   addPlatformEntries,
   fillIntegrity,
+  fillResolved,
   metadataUrl,
   releasesWithoutIntegrity,
   type Lock,
@@ -21,6 +22,8 @@ function lock(): Lock {
       "node_modules/@next/swc-linux-x64-gnu": { version: "16.0.0", integrity: "sha512-linux", optional: true },
       "node_modules/local": { link: true },
       "node_modules/a/node_modules/@scope/b": { version: "2.0.0", dev: true },
+      // A workspace's folder: in the repository, not on the registry.
+      "packages/local": { name: "local", version: "0.1.0" },
     },
   };
 }
@@ -59,5 +62,37 @@ describe("completing the lock file", () => {
     expect(Object.keys(entry)).toEqual(["version", "integrity", "optional", "os", "cpu"]);
     expect(entry.integrity).toBe(INTEGRITY);
     expect(releasesWithoutIntegrity(completed).map((r) => r.name)).toEqual(["@scope/b"]);
+  });
+
+  it("writes each registry package's address on the public registry, after its version, and nothing for the repository's own", () => {
+    const completed = lock();
+    addPlatformEntries(completed);
+    expect(fillResolved(completed)).toBe(4);
+    const resolved = Object.fromEntries(Object.entries(completed.packages).map(([path, e]) => [path, e.resolved]));
+    expect(resolved).toEqual({
+      "": undefined,
+      "node_modules/@next/swc-darwin-arm64":
+        "https://registry.npmjs.org/@next/swc-darwin-arm64/-/swc-darwin-arm64-16.0.0.tgz",
+      "node_modules/@next/swc-linux-x64-gnu":
+        "https://registry.npmjs.org/@next/swc-linux-x64-gnu/-/swc-linux-x64-gnu-16.0.0.tgz",
+      "node_modules/a/node_modules/@scope/b": "https://registry.npmjs.org/@scope/b/-/b-2.0.0.tgz",
+      "node_modules/local": undefined,
+      "node_modules/next": "https://registry.npmjs.org/next/-/next-16.0.0.tgz",
+      "packages/local": undefined,
+    });
+    expect(Object.keys(completed.packages["node_modules/next"]!)).toEqual([
+      "version",
+      "resolved",
+      "integrity",
+      "optionalDependencies",
+    ]);
+    // Integrity filled later keeps the address where npm puts it.
+    fillIntegrity(completed, new Map([["node_modules/@next/swc-darwin-arm64", INTEGRITY]]));
+    expect(Object.keys(completed.packages["node_modules/@next/swc-darwin-arm64"]!).slice(0, 3)).toEqual([
+      "version",
+      "resolved",
+      "integrity",
+    ]);
+    expect(fillResolved(completed)).toBe(0);
   });
 });

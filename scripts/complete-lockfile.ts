@@ -4,12 +4,16 @@
 // the way a lock made against the full registry lists them: version, optional, and the os/cpu/libc
 // that make npm skip them on other machines, and the `integrity` the registry publishes for each
 // version, so that `npm ci` checks what it downloads against the lock as it does for every other
-// package. Run after changing dependencies: `npm run lock`.
+// package. It also writes each package's `resolved` address on the public registry, which npm
+// leaves out where it is configured to (omit-lockfile-registry-resolved): `npm ci` fetches from the
+// configured registry all the same (npm's replace-registry-host), and the lock says where each
+// package came from. Run after changing dependencies: `npm run lock`.
 import { readFileSync, writeFileSync } from "node:fs";
 
 type Entry = {
   name?: string;
   version?: string;
+  resolved?: string;
   integrity?: string;
   link?: boolean;
   dev?: boolean;
@@ -66,15 +70,40 @@ export function addPlatformEntries(lock: Lock): number {
 
 export type Release = { path: string; name: string; version: string };
 
-/** The installed packages whose entry has no `integrity` (the root and linked folders have none). */
+// The root, a workspace's folder (packages/client) and its link in node_modules come from this
+// repository, not the registry: they have no integrity or address to fill.
+const fromRegistry = (path: string, entry: Entry) => path.includes("node_modules/") && !entry.link && !!entry.version;
+const nameOf = (path: string, entry: Entry) =>
+  entry.name ?? path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+
+/** The installed packages whose entry has no `integrity`. */
 export function releasesWithoutIntegrity(lock: Lock): Release[] {
   const releases: Release[] = [];
   for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path === "" || entry.link || entry.integrity || !entry.version) continue;
-    const name = entry.name ?? path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
-    releases.push({ path, name, version: entry.version });
+    if (!fromRegistry(path, entry) || entry.integrity) continue;
+    releases.push({ path, name: nameOf(path, entry), version: entry.version! });
   }
   return releases;
+}
+
+export const PUBLIC_REGISTRY = "https://registry.npmjs.org/";
+
+/** A version's tarball on the registry, as npm writes it: `<registry><name>/-/<name without scope>-<version>.tgz`. */
+export function tarballUrl(release: Pick<Release, "name" | "version">, registry = PUBLIC_REGISTRY): string {
+  const base = registry.endsWith("/") ? registry : `${registry}/`;
+  return `${base}${release.name}/-/${release.name.slice(release.name.indexOf("/") + 1)}-${release.version}.tgz`;
+}
+
+/** Writes `resolved` into every registry package's entry that has none, after `version` as npm places it; returns how many. */
+export function fillResolved(lock: Lock): number {
+  let filled = 0;
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (!fromRegistry(path, entry) || entry.resolved) continue;
+    const { version, ...rest } = entry;
+    lock.packages[path] = { version, resolved: tarballUrl({ name: nameOf(path, entry), version: version! }), ...rest };
+    filled++;
+  }
+  return filled;
 }
 
 /** The registry's address of one version's metadata (a scoped name keeps its @, its / encoded). */
@@ -88,9 +117,9 @@ export function fillIntegrity(lock: Lock, integrities: Map<string, string>): voi
   for (const [path, integrity] of integrities) {
     const entry = lock.packages[path];
     if (!entry) continue;
-    const { version, ...rest } = entry;
+    const { version, resolved, ...rest } = entry;
     delete rest.integrity;
-    lock.packages[path] = { version, integrity, ...rest };
+    lock.packages[path] = { version, ...(resolved ? { resolved } : {}), integrity, ...rest };
   }
 }
 
@@ -113,9 +142,10 @@ async function main(): Promise<void> {
     integrities.set(release.path, await registryIntegrity(registry, release));
   }
   fillIntegrity(lock, integrities);
+  const resolved = fillResolved(lock);
   writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
   console.log(
-    `package-lock.json: added ${added} optional platform entries, filled ${integrities.size} integrity fields`,
+    `package-lock.json: added ${added} optional platform entries, filled ${integrities.size} integrity and ${resolved} resolved fields`,
   );
 }
 

@@ -13,16 +13,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * the query string is never accepted.
  */
 export function readCredentials(header: (name: string) => string | undefined, query: URLSearchParams): string {
-  for (const [name, value] of query) {
-    if (KEY_PARAMETERS.has(name.toLowerCase()) || LOOKS_LIKE_A_KEY.test(value)) {
-      throw new ApiError(
-        "invalid_api_key",
-        `API keys are not accepted in the query string (parameter "${name}"): send the key in the ` +
-          "Authorization: Bearer header or the X-Api-Key header. A key that was in a URL may be in logs; consider revoking it.",
-        { headers: { "www-authenticate": 'Bearer error="invalid_request"' } },
-      );
-    }
-  }
+  refuseKeyInQuery(query);
   const authorization = header("authorization");
   let bearer: string | undefined;
   if (authorization !== undefined) {
@@ -50,4 +41,18 @@ export function readCredentials(header: (name: string) => string | undefined, qu
     );
   }
   return key;
+}
+
+/** Throws 401 `invalid_api_key` when the query string carries what looks like a key (the MCP endpoint's URL too). */
+export function refuseKeyInQuery(query: URLSearchParams): void {
+  for (const [name, value] of query) {
+    if (KEY_PARAMETERS.has(name.toLowerCase()) || LOOKS_LIKE_A_KEY.test(value)) {
+      throw new ApiError(
+        "invalid_api_key",
+        `API keys are not accepted in the query string (parameter "${name}"): send the key in the ` +
+          "Authorization: Bearer header or the X-Api-Key header. A key that was in a URL may be in logs; consider revoking it.",
+        { headers: { "www-authenticate": 'Bearer error="invalid_request"' } },
+      );
+    }
+  }
 }

@@ -16,6 +16,8 @@ import {
   envelope,
   Event,
   EventAnswer,
+  EventOddsAnswer,
+  EventOddsQuery,
   EventPath,
   EventsQuery,
   EventWithMarkets,
@@ -223,7 +225,7 @@ export const listOdds = defineEndpoint({
     const sports = coveredSports(context, query.sport);
     const serve = (view: FeedMirror): Reply => {
       const payload = cachedOn(view, `odds|${sports.join(",")}|${query.type ?? ""}`, () => {
-        const board: z.infer<typeof EventWithMarkets>[] = [];
+        const board: EventWithMarkets[] = [];
         for (const document of view.inListOrder()) {
           if (!IN_PLAY.includes(document.event.status) || !sports.includes(document.event.sport)) continue;
           const markets = query.type ? document.markets.filter((m) => m.type === query.type) : document.markets;
@@ -237,12 +239,42 @@ export const listOdds = defineEndpoint({
   },
 });
 
+// GET /api/v1/events/{id}/odds: one event with its markets, in any state
+export const getEventOdds = defineEndpoint({
+  operationId: "getEventOdds",
+  path: "/api/v1/events/{id}/odds",
+  tag: "Odds",
+  summary: "One event with its markets",
+  description:
+    "One event in any state with its markets, the same object as an item of `GET /api/v1/odds`: an upcoming event's " +
+    "pre-match markets (open from the announcement), a live or suspended one's in-play markets, a finished one's " +
+    "settled markets. `type` keeps only markets of that type; a sport that does not offer it shows none. " +
+    `${AS_OF_NOTE}\n\n` +
+    '```sh\ncurl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/$EVENT/odds?type=match_winner"\n```',
+  params: EventPath,
+  query: EventOddsQuery,
+  response: EventOddsAnswer,
+  errors: ["not_found", "sport_not_covered", "retention_exceeded"],
+  handle(context, { params, query }) {
+    const serve = (view: FeedMirror): Reply => {
+      const document = eventOf(context, params.id, view);
+      const payload = cachedOn(view, `event-odds|${params.id}|${query.type ?? ""}`, () => {
+        const markets = query.type ? document.markets.filter((m) => m.type === query.type) : document.markets;
+        return new Payload({ ...document.event, markets, sandbox: context.sandbox } satisfies EventWithMarkets);
+      });
+      return { payload };
+    };
+    return query.as_of ? servedAt(context, query.as_of, serve, [params.id]) : serve(context.view);
+  },
+});
+
 export const ENDPOINTS = [
   describeKey,
   listEvents,
   getEvent,
   getLineups,
   listOdds,
+  getEventOdds,
   ...STREAM_ENDPOINTS,
   mintStreamToken,
   listChanges,

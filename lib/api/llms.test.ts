@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DESKTOP_CONFIG, MCP_PATH, SDK_CLIENT } from "../mcp/connect.ts";
 import { LLMS_FULL_PATH, llmsFullText, llmsText, type OpenApiDocument } from "./llms.ts";
 import { openApiDocument } from "./openapi.ts";
 import { ASYNCAPI_PATH, OPENAPI_PATH } from "./router.ts";
@@ -26,6 +27,13 @@ describe.each(Object.entries(texts))("%s", (_name, text) => {
     expect(text).not.toMatch(/undefined|\[object Object\]|\bNaN\b|: \.|\(\)/);
     expect(text).toContain(OPENAPI_PATH);
     expect(text).toContain(ASYNCAPI_PATH);
+  });
+
+  // (In llms.txt before its sections of links: they hold links only, as the test below checks.)
+  it("says how to connect an MCP client: a desktop assistant's configuration and the SDK's client, whole", () => {
+    expect(text).toContain(`at \`${MCP_PATH}\``);
+    expect(text).toContain(`\`\`\`json\n${DESKTOP_CONFIG}\n\`\`\``);
+    expect(text).toContain(`\`\`\`ts\n${SDK_CLIENT}\n\`\`\``);
   });
 });
 

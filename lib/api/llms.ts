@@ -150,7 +150,21 @@ function errorCodes(response: Response): ErrorCode[] {
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
-const paragraphs = (text: string) => text.split("\n\n").filter((p) => p.trim().length > 0);
+const FENCE = "```";
+const fences = (text: string) => text.split(FENCE).length - 1;
+
+/** The text's paragraphs; a fenced code block belongs to the paragraph before it, blank lines and all. */
+function paragraphs(text: string): string[] {
+  const joined: string[] = [];
+  for (const part of text.split("\n\n")) {
+    if (part.trim().length === 0) continue;
+    const last = joined.at(-1);
+    if (last !== undefined && (fences(last) % 2 === 1 || part.startsWith(FENCE)))
+      joined[joined.length - 1] += `\n\n${part}`;
+    else joined.push(part);
+  }
+  return joined;
+}
 /** The first two sentences of a paragraph. */
 const gist = (paragraph: string) =>
   paragraph
@@ -186,7 +200,10 @@ function allErrorCodes(document: OpenApiDocument) {
 export function llmsText(document: OpenApiDocument): string {
   const [summary = "", ...sections] = paragraphs(document.info.description);
   const lines = [`# ${document.info.title}`, "", `> ${summary}`, ""];
-  lines.push(...sections.map((section) => `- ${gist(section)}`), "");
+  // A rule in a sentence or two; one that shows code (how to connect an MCP client) whole, after them.
+  const withCode = sections.filter((section) => section.includes(FENCE));
+  lines.push(...sections.filter((section) => !withCode.includes(section)).map((section) => `- ${gist(section)}`), "");
+  lines.push(...withCode.flatMap((section) => [section, ""]));
   const codes = allErrorCodes(document).map((error) => error.code);
   lines.push(`Error codes (\`code\` in every problem body): ${list(codes)}.`, "");
   for (const { tag, operations } of operationsOf(document)) {

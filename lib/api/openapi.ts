@@ -8,6 +8,7 @@ import { MEMBER_LIMITS } from "./members.ts";
 import { streamOperation } from "./openapi-streams.ts";
 import { ASYNCAPI_PATH } from "./router.ts";
 import { components } from "./schemas.ts";
+import { DESKTOP_CONFIG, MCP_SUMMARY, SDK_CLIENT } from "../mcp/connect.ts";
 
 // The OpenAPI 3.1 document, generated from the zod schemas that validate requests and type the
 // answers (lib/api/schemas.ts) and from the endpoint definitions (lib/api/endpoints.ts).
@@ -254,7 +255,17 @@ const DESCRIPTION = `Live and upcoming sports events (status, score, clock, peri
 
 **Browsers (CORS).** A page of any origin may call the API with a key in \`Authorization\` or \`X-Api-Key\`: every answer carries \`Access-Control-Allow-Origin: *\` and exposes \`X-Request-Id\`, \`RateLimit\`, \`RateLimit-Policy\`, \`ETag\`, \`Retry-After\`, \`WWW-Authenticate\` and \`Allow\`; a preflight (\`OPTIONS\` with \`Access-Control-Request-Method\`) is answered 204 for \`GET\` and \`HEAD\` with those two headers, \`If-None-Match\` and \`Last-Event-ID\` allowed, and is not counted. Cookies are never a credential across origins: there is no \`Access-Control-Allow-Credentials\`, and the console's session cookie is ignored on a request from another origin (it answers 401 \`missing_api_key\`). A key in a web page is readable by everyone who loads that page, so put a key in a browser only where its users may hold it (an internal tool), and serve a public site from your own server. Streams in a browser: \`EventSource\` cannot send a header, so your server mints a short-lived stream token with \`GET /api/v1/stream-token\` and the page opens \`/api/v1/odds/stream?token=…\` (or an event's stream) with a plain \`EventSource\`; a token opens streams only, from any origin, counts against and ends with the key that minted it, and never reaches the key itself.
 
-**Headers.** Every answer is sent with \`X-Content-Type-Options: nosniff\`, \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\` and \`Referrer-Policy: no-referrer\`.`;
+**Headers.** Every answer is sent with \`X-Content-Type-Options: nosniff\`, \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\` and \`Referrer-Policy: no-referrer\`.
+
+**MCP for AI assistants.** ${MCP_SUMMARY} A desktop assistant's configuration (\`mcpServers\`, the key in a header), and the official TypeScript SDK's client:
+
+\`\`\`json
+${DESKTOP_CONFIG}
+\`\`\`
+
+\`\`\`ts
+${SDK_CLIENT}
+\`\`\``;
 
 let document: JsonSchema | undefined;
 

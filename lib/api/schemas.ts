@@ -82,6 +82,7 @@ export const EventWithMarkets = component(
     })
     .meta({ examples: [{ ...EVENT_EXAMPLE, markets: [MARKET_EXAMPLE] }] }),
 );
+export type EventWithMarkets = z.infer<typeof EventWithMarkets>;
 
 export const Lineup = component(
   "Lineup",
@@ -254,6 +255,7 @@ export function envelope<T extends z.ZodType, M extends z.ZodType = typeof Meta>
 export const EventAnswer = envelope(Event);
 export const LineupAnswer = envelope(Lineup);
 export const OddsAnswer = envelope(z.array(EventWithMarkets));
+export const EventOddsAnswer = envelope(EventWithMarkets);
 
 // Requests. Query objects are strict: a parameter they do not name is refused.
 
@@ -319,6 +321,9 @@ const boardFilter = {
 export const BoardQuery = z.strictObject(boardFilter);
 
 export const OddsQuery = z.strictObject({ ...boardFilter, as_of: asOf.optional() });
+
+/** One event's markets, now or at a moment of the history. */
+export const EventOddsQuery = z.strictObject({ type: boardFilter.type, as_of: asOf.optional() });
 
 export const NoQuery = z.strictObject({});
 

@@ -5,11 +5,13 @@ import { apiRequestFromNode, writeApiResponse } from "../api/node.ts";
 import { readiness } from "../health.ts";
 import type { Instance } from "../instance.ts";
 import { logger } from "../log/index.ts";
+import { MCP_PATH } from "../mcp/connect.ts";
+import { mcpHandler } from "../mcp/http.ts";
 import { answerAsteriskForm } from "./request-target.ts";
 import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
-// The node:http entry: operational endpoints, the public API and the provider ingest are answered
-// here, straight from node:http, because Next's request pipeline costs many times the work of an
+// The node:http entry: operational endpoints, the public API, its MCP server and the provider
+// ingest are answered here, straight from node:http, because Next's request pipeline costs many times the work of an
 // API answer (docs/decisions/node-http-entry.md); everything else goes to Next.
 
 const FEED_PATH = "/api/feed/v1/updates";
@@ -22,6 +24,7 @@ export function nodeEntry(
   isStopping: () => boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { config } = instance;
+  const mcp = mcpHandler(instance.api);
   // Over https (the public address says so, or a trusted load balancer did), browsers are told to
   // use nothing else: a session cookie must never travel in the clear.
   const servedOverHttps = (req: IncomingMessage): boolean =>
@@ -66,6 +69,8 @@ export function nodeEntry(
       );
       return;
     }
+    // The MCP server, whichever entry serves /api/v1: its tools run the API's pipeline in this process.
+    if (path === MCP_PATH) return mcp(req, res);
     if (config.API_ENTRY === "node" && isApiPath(path)) {
       instance.api.handle(apiRequestFromNode(req)).then(
         (response) => writeApiResponse(res, response),

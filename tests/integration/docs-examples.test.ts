@@ -9,7 +9,8 @@ import { organisationWithKeys } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
 // Every curl command the documentation shows (the README, docs/, the home page and the OpenAPI
-// document's descriptions), run as written with curl against a real server: only the address, the
+// document's descriptions), run as written with curl against a real server (the MCP server's
+// among them, answered in JSON-RPC): only the address, the
 // shell variables ($KEY, $API_KEY, $EVENT, $MARKET, $METRICS_TOKEN, $REVISION) and the OpenAPI
 // examples' event id (one of the simulated world's, which need not exist now) are this test's.
 // $EVENT is a live soccer event, $MARKET one of its markets, $REVISION a revision the history holds.
@@ -126,7 +127,14 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
   it("answer on a real server, each as its page says: the requests with data, the streams with a snapshot", async () => {
     const examples = [...documentedExamples(), ...(await openApiExamples(server.url))];
     const sources = new Set(examples.map((e) => e.source));
-    for (const expected of ["README.md", "docs/api.md", "docs/streams.md", "docs/operations.md", "app/page.tsx"]) {
+    for (const expected of [
+      "README.md",
+      "docs/api.md",
+      "docs/streams.md",
+      "docs/operations.md",
+      "docs/mcp.md",
+      "app/page.tsx",
+    ]) {
       expect(sources, expected).toContain(expected);
     }
     expect(examples.filter((e) => / -N /.test(e.command)).length).toBeGreaterThanOrEqual(4);
@@ -142,7 +150,15 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
         expect(output, where).toMatch(/\nstatus 200\n$/);
         const body = output.slice(0, output.lastIndexOf("\nstatus "));
         if (command.includes("/metrics")) expect(body, where).toMatch(/^# HELP /m);
-        else expect(JSON.parse(body), where).toMatchObject({ data: expect.anything() });
+        else if (command.includes("/mcp")) {
+          // A JSON-RPC answer of the MCP server: a tool's result carrying the API's data, not a tool error.
+          const answer = JSON.parse(body) as { result?: { isError?: boolean } };
+          expect(answer, where).toMatchObject({
+            jsonrpc: "2.0",
+            result: { structuredContent: { data: expect.anything() } },
+          });
+          expect(answer.result?.isError, where).toBeFalsy();
+        } else expect(JSON.parse(body), where).toMatchObject({ data: expect.anything() });
       }
     }
   });

@@ -1,26 +1,26 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openApiDocument } from "../../lib/api/openapi.ts";
-import { OPERATOR } from "../../lib/audit.ts";
-import { SPORTS, type Sport } from "../../lib/db/schema/index.ts";
-import { generateKey } from "../../lib/keys/format.ts";
-import { StreamTokens } from "../../lib/keys/stream-token.ts";
-import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
-import { updateKey } from "../../lib/keys/settings.ts";
-import { reviewLicence } from "../../lib/licences.ts";
-import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
-import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
-import { liveEvent } from "../../testing/feed-updates.ts";
 import { recordCredentials, recordQueryCredentials } from "../../testing/logs.ts";
-import { keyOnOwnPlan, withDatabase } from "../../testing/organisations.ts";
-import { startServer, type RunningServer } from "../../testing/processes.ts";
+import type { RunningServer } from "../../testing/processes.ts";
+import {
+  BURST,
+  CASES,
+  EVENT_ID,
+  header,
+  MARKET_ID,
+  securityKeys,
+  securityServer,
+  SPORT,
+  type Keys,
+} from "../../testing/security.ts";
 import { openSse, responseOf, type SseClient } from "../../testing/sse.ts";
 
 // The security cases every operation of the OpenAPI document shares, streams included, as one
-// table: each operation is read from the document, sent a real path (an event that exists, a sport
-// the operation filters by) and each credential case, and each answer must be documented for it and
+// table (testing/security.ts; the MCP server's tools run it too, in security-mcp.test.ts): each
+// operation is read from the document, sent a real path (an event that exists, a sport the
+// operation filters by) and each credential case, and each answer must be documented for it and
 // carry the contract's problem code. Events are the feed's shared data, not an organisation's: no
 // operation reads a resource that belongs to an organisation, so there is no "another
 // organisation's resource" case to run.
@@ -32,12 +32,9 @@ type OpenApiOperation = {
 };
 type OpenApiDocument = { security?: unknown[]; paths: Record<string, Record<string, OpenApiOperation>> };
 
-/** The sport every fixture is of, and that the operations filtering by sport are asked for. */
-const SPORT: Sport = "soccer";
-const EVENT_ID = "sec-live";
 // The value each path parameter of the document is given: `{id}` is always an event's id, and
-// `{market_id}` one of its markets (testing/feed-updates.ts names them `<event>-<type>`).
-const PATH_VALUES: Record<string, string> = { id: EVENT_ID, market_id: `${EVENT_ID}-match_winner` };
+// `{market_id}` one of its markets.
+const PATH_VALUES: Record<string, string> = { id: EVENT_ID, market_id: MARKET_ID };
 // The value each required query parameter is given: `since` the first revision, always kept here.
 const QUERY_VALUES: Record<string, string> = { since: "0" };
 
@@ -88,156 +85,7 @@ function operationsOf(document: OpenApiDocument): Operation[] {
   );
 }
 
-// The server is given this secret so that the suite can sign tokens as it does, expired ones included.
-const TOKEN_SECRET = "the security suite's secret, 0123456789abcdef";
-
 const OPERATIONS = operationsOf(openApiDocument() as unknown as OpenApiDocument);
-
-type Keys = {
-  /** Every sport, limits no case reaches. */
-  working: string;
-  /** Another organisation's working key, on a plan of tennis only. */
-  tennisOnly: string;
-  revoked: string;
-  /** A sandbox key past its expiry. */
-  expired: string;
-  /** Of an organisation whose licence the operator revoked. */
-  licenceRevoked: string;
-  /** One request a second. */
-  oneASecond: string;
-  /** A monthly quota of one, already used. */
-  usedUp: string;
-  /** Limited to networks the suite's requests (from 127.0.0.1) are not in. */
-  elsewhere: string;
-  /** Browser stream tokens, signed as the server signs them. */
-  tokens: { working: string; expired: string; revoked: string; tennis: string; elsewhere: string };
-};
-
-type Case = {
-  refuses: string;
-  status: number;
-  code: string;
-  headers(keys: Keys): Record<string, string>;
-  /** Added to the operation's query. */
-  query?(keys: Keys): string;
-  appliesTo?(operation: Operation): boolean;
-  /** The problem's `violated-policies`, for a 429. */
-  violated?: string[];
-};
-
-const header = (key: string) => ({ "x-api-key": key });
-
-/** The same key with one character of its random part changed: its checksum no longer matches. */
-function mistyped(key: string): string {
-  const at = 12;
-  return key.slice(0, at) + (key[at] === "a" ? "b" : "a") + key.slice(at + 1);
-}
-
-const CASES: Case[] = [
-  { refuses: "a request without a key", status: 401, code: "missing_api_key", headers: () => ({}) },
-  { refuses: "a malformed key", status: 401, code: "invalid_api_key", headers: () => header("not-an-api-key") },
-  {
-    refuses: "a key whose checksum fails",
-    status: 401,
-    code: "invalid_api_key",
-    headers: (keys) => header(mistyped(keys.working)),
-  },
-  {
-    refuses: "a well-formed key no one holds",
-    status: 401,
-    code: "invalid_api_key",
-    headers: () => header(generateKey("production")),
-  },
-  {
-    refuses: "a key in the query string, even beside a working header",
-    status: 401,
-    code: "invalid_api_key",
-    headers: (keys) => header(keys.working),
-    query: (keys) => `api_key=${keys.working}`,
-  },
-  { refuses: "a revoked key", status: 401, code: "key_revoked", headers: (keys) => header(keys.revoked) },
-  { refuses: "an expired sandbox key", status: 401, code: "key_expired", headers: (keys) => header(keys.expired) },
-  {
-    refuses: "a key used from an address outside its IP allowlist",
-    status: 403,
-    code: "ip_not_allowed",
-    headers: (keys) => header(keys.elsewhere),
-  },
-  {
-    refuses: "different keys in X-API-Key and Authorization",
-    status: 400,
-    code: "conflicting_credentials",
-    headers: (keys) => ({ "x-api-key": keys.working, authorization: `Bearer ${keys.tennisOnly}` }),
-  },
-  {
-    refuses: "a key of an organisation whose licence is revoked",
-    status: 403,
-    code: "licence_inactive",
-    headers: (keys) => header(keys.licenceRevoked),
-  },
-  {
-    refuses: `a key whose plan does not cover ${SPORT}`,
-    status: 403,
-    code: "sport_not_covered",
-    headers: (keys) => header(keys.tennisOnly),
-    // An operation that neither reads an event nor filters by sport (GET /api/v1/me) has no sport to refuse.
-    appliesTo: (operation) => operation.readsASport,
-  },
-  {
-    refuses: "a stream token where a key is needed",
-    status: 401,
-    code: "invalid_api_key",
-    headers: () => ({}),
-    query: (keys) => `token=${keys.tokens.working}`,
-    appliesTo: (operation) => !operation.stream,
-  },
-  {
-    refuses: "a stream token with its signature altered",
-    status: 401,
-    code: "invalid_api_key",
-    headers: () => ({}),
-    query: (keys) => `token=${keys.tokens.working.slice(0, -3)}AAA`,
-  },
-  {
-    refuses: "an expired stream token",
-    status: 401,
-    code: "token_expired",
-    headers: () => ({}),
-    query: (keys) => `token=${keys.tokens.expired}`,
-    appliesTo: (operation) => operation.stream,
-  },
-  {
-    refuses: "a stream token of a revoked key",
-    status: 401,
-    code: "key_revoked",
-    headers: () => ({}),
-    query: (keys) => `token=${keys.tokens.revoked}`,
-    appliesTo: (operation) => operation.stream,
-  },
-  {
-    refuses: "a stream token beside a key",
-    status: 400,
-    code: "conflicting_credentials",
-    headers: (keys) => header(keys.working),
-    query: (keys) => `token=${keys.tokens.working}`,
-    appliesTo: (operation) => operation.stream,
-  },
-  {
-    refuses: `a stream token minted for tennis on ${SPORT}`,
-    status: 403,
-    code: "sport_not_covered",
-    headers: () => ({}),
-    query: (keys) => `token=${keys.tokens.tennis}`,
-    appliesTo: (operation) => operation.stream,
-  },
-  {
-    refuses: "a key whose monthly quota is used up",
-    status: 429,
-    code: "quota_exceeded",
-    headers: (keys) => header(keys.usedUp),
-    violated: ["month"],
-  },
-];
 
 const ROWS = OPERATIONS.flatMap((operation) =>
   CASES.filter((c) => c.appliesTo?.(operation) ?? true).map((c) => ({
@@ -247,24 +95,8 @@ const ROWS = OPERATIONS.flatMap((operation) =>
   })),
 );
 
-/** Quick requests with the one-a-second key: at least one falls in a second already spent. */
-const BURST = 4;
-
 type Problem = { code: string; "violated-policies"?: string[] };
 type Answer = { status: number; headers: Headers; problem: Problem | null; stream: SseClient | null };
-
-const plan = (code: string, sports: Sport[], limits: { monthlyQuota?: number; requestsPerSecond?: number } = {}) => ({
-  code,
-  name: `Security ${code}`,
-  environment: "production" as const,
-  description: "A plan of the security suite.",
-  sports,
-  monthlyQuota: limits.monthlyQuota ?? 1_000_000,
-  requestsPerSecond: limits.requestsPerSecond ?? 1_000,
-  concurrentStreams: 20,
-  monthlyPriceCents: null,
-  ordinal: 200,
-});
 
 describeEachBackend("the security of every operation on $name", (backend) => {
   const database = useTestDatabase(backend);
@@ -272,58 +104,8 @@ describeEachBackend("the security of every operation on $name", (backend) => {
   let keys: Keys;
 
   beforeAll(async () => {
-    const env = database().env;
-    keys = await withDatabase(env, async (db) => {
-      await seedReferenceData(db);
-      const at = new Date();
-      const own = (code: string, sports: Sport[], limits?: Parameters<typeof plan>[2]) =>
-        keyOnOwnPlan(db, plan(code, sports, limits), at);
-      const working = await own("sec-all", [...SPORTS]);
-      const revoked = await own("sec-revoked", [...SPORTS]);
-      await revokeKey(db, revoked.keyId, null, { actor: OPERATOR, at });
-      const licenceRevoked = await own("sec-unlicensed", [...SPORTS]);
-      await reviewLicence(db, licenceRevoked.orgId, "revoke", { actor: OPERATOR, at });
-      const usedUp = await own("sec-used-up", [...SPORTS], { monthlyQuota: 1 });
-      await db.execute(sql`
-        insert into usage_monthly (key_id, month, requests)
-        values (${usedUp.keyId}, date_trunc('month', now() at time zone 'utc')::date, 1)`);
-      const expired = await createSandboxKey(db, working.orgId, { sport: SPORT }, { actor: OPERATOR, at, ttlDays: 30 });
-      await db.execute(
-        sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.summary.id}`,
-      );
-      const elsewhere = await own("sec-elsewhere", [...SPORTS]);
-      const allowlist = { allowedIps: ["203.0.113.0/24", "2001:db8::/32"] };
-      await updateKey(db, elsewhere.keyId, null, allowlist, { actor: OPERATOR, at });
-      const tokens = new StreamTokens(TOKEN_SECRET);
-      const inMinutes = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
-      const token = (keyId: string, expiresAt: Date, sport: Sport | null = null) =>
-        tokens.mint({ keyId, sport, eventId: null, expiresAt });
-      return {
-        tokens: {
-          working: token(working.keyId, inMinutes(30)),
-          expired: token(working.keyId, inMinutes(-1)),
-          revoked: token(revoked.keyId, inMinutes(30)),
-          tennis: token(working.keyId, inMinutes(30), "tennis"),
-          elsewhere: token(elsewhere.keyId, inMinutes(30)),
-        },
-        elsewhere: elsewhere.key,
-        working: working.key,
-        tennisOnly: (await own("sec-tennis", ["tennis"])).key,
-        revoked: revoked.key,
-        expired: expired.key,
-        licenceRevoked: licenceRevoked.key,
-        oneASecond: (await own("sec-one-a-second", [...SPORTS], { requestsPerSecond: 1 })).key,
-        usedUp: usedUp.key,
-      };
-    });
-    server = await startServer({ ...env, FEED_TOKEN, AUTH_SECRET: TOKEN_SECRET });
-    await ingest(server.url, [liveEvent(EVENT_ID, SPORT, "Security league", { home: "Locks", away: "Keys" })]);
-    // The view follows the change bus: wait until it serves the event.
-    const getEvent = OPERATIONS.find((operation) => operation.label === "GET /api/v1/events/{id}")!;
-    for (let tries = 0; (await send(getEvent, header(keys.working))).status !== 200; tries++) {
-      expect(tries, "the ingested event is served").toBeLessThan(200);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    keys = await securityKeys(database().env);
+    ({ server } = await securityServer(database().env, keys));
   });
   afterAll(async () => {
     await server?.stop();

@@ -74,13 +74,16 @@ describe("the client's REST methods", () => {
     const { fetch, requests } = fakeFetch(
       json({ data: { id: "a" }, meta: META }),
       json({ data: { event_id: "a", market_id: "a:total/x", points: [] }, meta: META }),
+      json({ data: { id: "a:b", markets: [] }, meta: META }),
     );
     const client = createClient({ key: KEY }, { baseUrl: "http://api.test", fetch });
     await client.getEvent("a", { as_of: "48213" });
     await client.marketHistory("a", "a:total/x", { from: "2026-11-21T15:00:00Z" });
+    await client.getEventOdds("a:b", { type: "total", as_of: "48213" });
     expect(requests.map((r) => r.url)).toEqual([
       "http://api.test/api/v1/events/a?as_of=48213",
       "http://api.test/api/v1/events/a/markets/a%3Atotal%2Fx/history?from=2026-11-21T15%3A00%3A00Z",
+      "http://api.test/api/v1/events/a%3Ab/odds?type=total&as_of=48213",
     ]);
   });
 
@@ -177,6 +180,7 @@ describe("the client's REST methods", () => {
       () => client.getEvent("e"),
       () => client.getLineups("e"),
       () => client.listOdds(),
+      () => client.getEventOdds("e"),
       () => client.marketHistory("e", "e:total"),
       () => client.streamToken(),
       () => client.iterateEvents().next(),

@@ -9,6 +9,7 @@ import type {
   BoardStreamMessage,
   Event,
   EventStreamMessage,
+  EventOddsQuery,
   EventsQuery,
   MarketHistoryQuery,
   OddsQuery,
@@ -50,6 +51,8 @@ export type Client = {
   getLineups(id: string, query?: AsOfQuery, options?: CallOptions): Promise<Answer<"getLineups">>;
   /** GET /api/v1/odds: every event in play with its markets; with `as_of`, as they were then. */
   listOdds(query?: OddsQuery, options?: CallOptions): Promise<Answer<"listOdds">>;
+  /** GET /api/v1/events/{id}/odds: one event in any state with its markets; with `as_of`, as they were then. */
+  getEventOdds(id: string, query?: EventOddsQuery, options?: CallOptions): Promise<Answer<"getEventOdds">>;
   /**
    * GET /api/v1/events/{id}/markets/{market_id}/history: the market as it was at `from` (or the
    * oldest state kept), then every change of it through `to`, oldest first.
@@ -157,6 +160,7 @@ export function createClient(credentials: Credentials, options: ClientOptions): 
     getEvent: (id, query = {}, call) => get("getEvent", eventPath(id), query, call),
     getLineups: (id, query = {}, call) => get("getLineups", `${eventPath(id)}/lineups`, query, call),
     listOdds: (query = {}, call) => get("listOdds", "/odds", query, call),
+    getEventOdds: (id, query = {}, call) => get("getEventOdds", `${eventPath(id)}/odds`, query, call),
     marketHistory: (eventId, marketId, query = {}, call) =>
       get("marketHistory", `${eventPath(eventId)}/markets/${encodeURIComponent(marketId)}/history`, query, call),
     streamToken: (query = {}, call) => get("streamToken", "/stream-token", query, call),

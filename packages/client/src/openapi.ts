@@ -126,6 +126,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/events/{id}/odds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One event with its markets
+     * @description One event in any state with its markets, the same object as an item of `GET /api/v1/odds`: an upcoming event's pre-match markets (open from the announcement), a live or suspended one's in-play markets, a finished one's settled markets. `type` keeps only markets of that type; a sport that does not offer it shows none. With `as_of` (a time or a revision), the answer is the state at that moment, read from the revision history, with `meta.revision` the revision it shows; the objects are the same as now.
+     *
+     *     ```sh
+     *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/$EVENT/odds?type=match_winner"
+     *     ```
+     *
+     *     HEAD is answered too, with the same headers and no body.
+     */
+    get: operations["getEventOdds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/events/{id}/stream": {
     parameters: {
       query?: never;
@@ -1808,6 +1834,179 @@ export interface operations {
        *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
        */
       403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `method_not_allowed`: The API is read-only: GET and HEAD only. */
+      405: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          Allow: components["headers"]["Allow"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `retention_exceeded`: The revision or moment asked for is older than the revision history reaches (`history_seconds` in `GET /api/v1/me`): ask for a later one, or start again from the current state. */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `rate_limited`: Over the key's (or the console member's) requests per second, or (streams) its concurrent streams, or too many unknown keys from the client's address: `violated-policies` says which. Not counted; retry after `Retry-After` seconds.
+       *
+       *     `quota_exceeded`: The key (or the console member) used its monthly quota. Not counted; `Retry-After` is the time until the next month (UTC).
+       */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: Something failed on our side; the `request_id` finds it in our logs. */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unavailable`: The service cannot answer right now; retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getEventOdds: {
+    parameters: {
+      query?: {
+        /** @description Only markets of this type; a sport that does not offer it shows none */
+        type?: components["schemas"]["MarketType"];
+        as_of?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Event identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The `{data, meta}` envelope. Bodies of 1 KB and more are gzipped when `Accept-Encoding` allows it. */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventWithMarkets"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description `If-None-Match` matched the current `ETag`: nothing changed. Counted like any request. */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          ETag: components["headers"]["ETag"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `invalid_parameter`: A path or query parameter has a value outside what it allows.
+       *
+       *     `unknown_parameter`: The request carries a query parameter the endpoint does not know.
+       *
+       *     `conflicting_credentials`: `Authorization` and `X-Api-Key` carry different keys; neither is used, and the request is not counted.
+       */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `missing_api_key`: No key in `Authorization: Bearer` or `X-Api-Key`.
+       *
+       *     `invalid_api_key`: The key is malformed, fails its checksum, does not exist, or was sent in the query string; or a stream token was not valid, or was sent anywhere but as `?token=` on a stream.
+       *
+       *     `key_revoked`: The key was revoked in the console.
+       *
+       *     `key_expired`: The key passed its `expires_at`: a sandbox key's end, or a production key's expiry (set in the console, or the overlap of a key that was rolled, after which its successor takes over).
+       */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /**
+       * @description `licence_inactive`: A production key whose organisation's licence is not verified and in force (pending, rejected, revoked, lapsed or not yet valid); the detail names the licence and the date. Not counted.
+       *
+       *     `ip_not_allowed`: The key has an IP allowlist and the request came from an address outside it (the client's address: the connection's peer, or behind the service's load balancers the address they saw). Not counted.
+       *
+       *     `sport_not_covered`: The key's sandbox sport or plan does not include the sport asked for.
+       */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: No such event, or no such path under /api/v1. */
+      404: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           RateLimit: components["headers"]["RateLimit"];

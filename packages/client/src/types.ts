@@ -55,6 +55,7 @@ export type ResyncReason = NonNullable<Schemas["EventSnapshotMessage"]["reason"]
 
 export type EventsQuery = Query<"listEvents">;
 export type OddsQuery = Query<"listOdds">;
+export type EventOddsQuery = Query<"getEventOdds">;
 export type ChangesQuery = Query<"listChanges">;
 /** A moment of the history: `as_of`, an ISO 8601 UTC time or a revision (`meta.revision`, a message's id). */
 export type AsOfQuery = Query<"getEvent">;

@@ -1,0 +1,22 @@
+// Everything lib/mcp takes from lib/api, in one place: the MCP server is a face of the API, so it
+// runs the API's operations through the API's one pipeline (`Api.serveOperation`, by operation id,
+// with a request built from the caller's own headers and address) and describes them with the
+// API's own schemas and documents. Nothing else of lib/mcp (its tests aside) imports lib/api.
+
+export type { Api, ApiRequest, ApiResponse } from "../api/index.ts";
+export type { Endpoint } from "../api/pipeline.ts";
+
+// The operations the tools face, for their paths, ids and zod schemas (those of the OpenAPI document).
+export { describeKey, getEvent, getEventOdds, getLineups, listEvents, listOdds } from "../api/endpoints.ts";
+export { listChanges, marketHistory } from "../api/history-endpoints.ts";
+export { EventPath, OddsQuery, AsOfQuery, Problem } from "../api/schemas.ts";
+
+// The documents the resources serve, and the table of error codes.
+export { openApiDocument } from "../api/openapi.ts";
+export { asyncApiDocument } from "../api/asyncapi.ts";
+export { API_ERRORS, ApiError, type ApiErrorCode } from "../api/errors.ts";
+
+// Refusals of the HTTP exchange itself, in the API's problem format: a key in the URL, a method.
+export { refuseKeyInQuery } from "../api/credentials.ts";
+export { problemAnswer, API_HEADERS } from "../api/negotiation.ts";
+export { writeApiResponse } from "../api/node.ts";
