@@ -5,6 +5,7 @@ import { apiRequestFromNode, writeApiResponse } from "../api/node.ts";
 import { readiness } from "../health.ts";
 import type { Instance } from "../instance.ts";
 import { logger } from "../log/index.ts";
+import { answerUnservedMethod } from "./page-methods.ts";
 import { answerAsteriskForm } from "./request-target.ts";
 import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
@@ -73,6 +74,8 @@ export function nodeEntry(
       );
       return;
     }
+    // The API answers its own methods (405 with its Allow); every other path, the methods it serves.
+    if (!isApiPath(path) && answerUnservedMethod(res, path, method, FEED_PATH)) return;
     if (path === FEED_PATH && method === "POST") {
       instance.ingest(webRequest(req)).then(
         (response) => writeWebResponse(res, response),
