@@ -1,7 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
-import { formFields, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
+import { formFields, formValues, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
 import { currentInstance } from "@/lib/slot";
 import { SIGN_IN_PAGE, sessionUserId } from "./auth";
@@ -31,7 +31,7 @@ export async function runAction<T>(
 ): Promise<ActionState<T>> {
   const userId = await sessionUserId();
   const db = await database();
-  const state = await toActionState(ok, () => change(db, userId, formFields(formData)));
+  const state = await toActionState(ok, () => change(db, userId, formFields(formData)), formValues(formData));
   // Every console page shows the organisation's state, so all of them are re-read after a change.
   if (state && "ok" in state) revalidatePath("/console", "layout");
   return state;
