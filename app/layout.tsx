@@ -39,11 +39,12 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <DisplaySettingsProvider initial={settings}>
           <header className="border-b border-slate-200">
-            <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3">
-              <nav aria-label="Main" className="flex flex-wrap items-center gap-x-6 gap-y-2">
-                <Link href="/" className="font-semibold text-pitch-900">
-                  Sports Event Data
-                </Link>
+            {/* On a phone: the name and the display settings, then the pages; one row from md up. */}
+            <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+              <Link href="/" className="order-1 font-semibold text-pitch-900">
+                Sports Event Data
+              </Link>
+              <nav aria-label="Main" className="order-3 w-full md:order-2 md:w-auto">
                 <ul className="flex flex-wrap gap-x-5 text-sm">
                   {NAV.map((item) => (
                     <li key={item.href}>
@@ -57,7 +58,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                   ))}
                 </ul>
               </nav>
-              <DisplaySettingsControls />
+              <div className="order-2 ml-auto md:order-3">
+                <DisplaySettingsControls />
+              </div>
             </div>
           </header>
           <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:py-10">

@@ -98,9 +98,13 @@ export function Time({ at, style = "datetime" }: { at: Date | string | number; s
 const selectClass =
   "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-pitch-600";
 
-/** The header's two settings, on every page. */
+/**
+ * The header's two settings, on every page: beside the navigation on a wide screen; behind a
+ * "Display" button on a phone, whose header has no room for them.
+ */
 export function DisplaySettingsControls() {
   const store = useStore();
+  const [open, setOpen] = useState(false);
   const { theme, times, zone } = useDisplaySettings();
   const setTheme = (next: Theme) => {
     remember(THEME_COOKIE, next);
@@ -113,22 +117,42 @@ export function DisplaySettingsControls() {
     store.set({ times: next });
   };
   return (
-    <div role="group" aria-label="Display settings" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
-      <label className="flex items-center gap-2">
-        <span>Theme</span>
-        <select value={theme} onChange={(change) => setTheme(change.target.value as Theme)} className={selectClass}>
-          <option value="system">System</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
-        </select>
-      </label>
-      <label className="flex items-center gap-2">
-        <span>Times</span>
-        <select value={times} onChange={(change) => setTimes(change.target.value as TimeMode)} className={selectClass}>
-          <option value="local">Local ({zoneName(zone)})</option>
-          <option value="utc">UTC</option>
-        </select>
-      </label>
+    <div className="relative">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="display-settings"
+        onClick={() => setOpen(!open)}
+        className="rounded-md border border-slate-400 px-2 py-1 text-sm text-slate-900 md:hidden"
+      >
+        Display
+      </button>
+      <div
+        id="display-settings"
+        role="group"
+        aria-label="Display settings"
+        className={`${open ? "flex" : "hidden"} absolute top-full right-0 z-20 mt-2 flex-col items-end gap-3 rounded-md border border-slate-300 bg-white p-3 text-sm shadow-lg md:static md:mt-0 md:flex md:flex-row md:items-center md:gap-x-4 md:border-0 md:bg-transparent md:p-0 md:shadow-none`}
+      >
+        <label className="flex items-center gap-2">
+          <span>Theme</span>
+          <select value={theme} onChange={(change) => setTheme(change.target.value as Theme)} className={selectClass}>
+            <option value="system">System</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
+        <label className="flex items-center gap-2">
+          <span>Times</span>
+          <select
+            value={times}
+            onChange={(change) => setTimes(change.target.value as TimeMode)}
+            className={selectClass}
+          >
+            <option value="local">Local ({zoneName(zone)})</option>
+            <option value="utc">UTC</option>
+          </select>
+        </label>
+      </div>
     </div>
   );
 }

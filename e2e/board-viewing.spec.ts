@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
+import { signIn, signUpOrganisation, startLiveServer, type LiveServer } from "./support/live-server.ts";
 import { zonedClock } from "../components/board/past-moment.ts";
 import { eventChange, liveEvent, marketOf, marketsChange, priceChange } from "../testing/feed-updates.ts";
-import { expectFitsAndAccessible } from "./support/page-checks.ts";
+import { chooseDisplay, expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // What a viewer reads on the board and an event's page: the sports where most happens first, in
 // the viewer's own order once they chose one; why a sport their organisation does not cover is
@@ -99,13 +99,10 @@ test("a sport the organisation does not cover says so, and what would show it, i
 }) => {
   test.setTimeout(90_000);
   // A new organisation: no licence, no plan, so its members see the sandbox's view of one sport.
-  await page.goto(`${server.url}/console/sign-up`);
-  await page.getByLabel("Organisation name").fill(`Viewer ${randomBytes(3).toString("hex")}`);
-  await page.getByLabel("Your name").fill("Vera Viewer");
-  await page.getByLabel("E-mail").fill(`vera-${randomBytes(4).toString("hex")}@viewer.example`);
-  await page.getByLabel("Password").fill("correct horse battery staple");
-  await page.getByRole("button", { name: "Create organisation" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: 30_000 });
+  await signUpOrganisation(page, server.url, {
+    organisation: `Viewer ${randomBytes(3).toString("hex")}`,
+    email: `vera-${randomBytes(4).toString("hex")}@viewer.example`,
+  });
   await page.goto(`${server.url}/board`);
 
   // The sports it covers come first among the choices; the others say they are not covered.
@@ -233,9 +230,9 @@ test("while the page shows the past, the chip says Past; times follow the viewer
   await expectFitsAndAccessible(page, "the event page in the past");
 
   // UTC chosen in the display settings: the same moment, in UTC.
-  await page.getByLabel("Times").selectOption("utc");
+  await chooseDisplay(page, "Times", "utc");
   await expect(page.getByTestId("moment-chosen")).toHaveText(`as of ${zonedClock(min, "UTC")}`);
   await slider.press("End");
   await expect(chip).toHaveText("Live");
-  await page.getByLabel("Times").selectOption("local");
+  await chooseDisplay(page, "Times", "local");
 });

@@ -2,8 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { slugify } from "../lib/organisations.ts";
-import { liveServerForFile } from "./support/live-server.ts";
-import { expectFitsAndAccessible } from "./support/page-checks.ts";
+import { liveServerForFile, signUpOrganisation } from "./support/live-server.ts";
+import { chooseDisplay, expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // What an organisation's admin reads in the console, walked as a new organisation would walk it:
 // forms that keep what was typed and say in words what is wrong; the keys page's next steps as the
@@ -22,16 +22,6 @@ test.describe.configure({ timeout: 600_000 });
 
 const server = liveServerForFile();
 const unique = (label: string) => `${label} ${randomBytes(4).toString("hex")}`;
-
-async function signUp(page: Page, organisation: string, email: string): Promise<void> {
-  await page.goto(`${server().url}/console/sign-up`);
-  await page.getByLabel("Organisation name").fill(organisation);
-  await page.getByLabel("Your name").fill("Ada Admin");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create organisation" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: 30_000 });
-}
 
 const to = (page: Page, path: string) => page.goto(`${server().url}/console${path}`);
 
@@ -73,7 +63,7 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
   const project = info.project.name;
   const organisation = unique(`Reading ${project}`);
   const slug = slugify(organisation);
-  await signUp(page, organisation, `${slug}@reading.example`);
+  await signUpOrganisation(page, server().url, { organisation, email: `${slug}@reading.example`, password: PASSWORD });
 
   // The sandbox key: its sport by name, and what is true of losing it.
   await to(page, "/keys");
@@ -162,11 +152,11 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
   await expect(entry.getByTestId("request-key")).toHaveText(`Web app (${hint})`);
   await expect(entry.locator("time")).toHaveText(/ CET$/);
   await expect(entry.locator("time")).toHaveAttribute("title", / UTC$/);
-  await page.getByLabel("Times").selectOption("utc");
+  await chooseDisplay(page, "Times", "utc");
   await expect(entry.locator("time")).toHaveText(/ UTC$/);
   await page.reload();
   await expect(page.getByTestId("request-entry").first().locator("time")).toHaveText(/ UTC$/);
-  await page.getByLabel("Times").selectOption("local");
+  await chooseDisplay(page, "Times", "local");
 
   // A refused webhook address stays in its field; an accepted one gets a test message.
   await to(page, "/webhooks");
@@ -228,7 +218,7 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
 
   // The dark theme, chosen once, on every page: the console, the status page, the docs, a missing page.
   await to(page, "/keys");
-  await page.getByLabel("Theme").selectOption("dark");
+  await chooseDisplay(page, "Theme", "dark");
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await expect.poll(background).toBe("rgb(11, 18, 32)");
   await expectDarkAndAccessible(page, "the keys page, dark");
@@ -238,7 +228,7 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
     expect(await background(), path).toBe("rgb(11, 18, 32)");
     await expectDarkAndAccessible(page, `${path}, dark`);
   }
-  await page.getByLabel("Theme").selectOption("system");
+  await chooseDisplay(page, "Theme", "system");
 });
 
 async function expectDarkAndAccessible(page: Page, name: string): Promise<void> {

@@ -68,6 +68,7 @@ test("the quickstart is one click from the reference, and reads as a page", asyn
   await article.getByRole("link", { name: "/docs/errors" }).click();
   await expect(page).toHaveURL(/\/docs\/errors$/);
   await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Quickstart for key holders" })).toBeVisible();
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
 });

@@ -197,18 +197,7 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
         <span className={`max-w-full truncate px-1 text-[0.7rem] leading-tight ${settled?.name ?? ""}`}>{name}</span>
         {settled ? (
           <span className="flex items-center gap-1 text-sm">
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 16 16"
-              className="size-3.5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
-              {settled.icon}
-            </svg>
+            <Icon strokeWidth={2}>{settled.icon}</Icon>
             {settled.label}
           </span>
         ) : (
@@ -245,8 +234,8 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
   );
 });
 
-/** A padlock drawn, not an emoji: not every system has a font with one. */
-function LockIcon() {
+/** A small line drawing in the text's colour, not an emoji: not every system has a font with them. */
+function Icon({ strokeWidth, children }: { strokeWidth: number; children: React.ReactNode }) {
   return (
     <svg
       aria-hidden="true"
@@ -254,11 +243,22 @@ function LockIcon() {
       className="size-3.5"
       fill="none"
       stroke="currentColor"
-      strokeWidth="1.6"
+      strokeWidth={strokeWidth}
+      strokeLinecap="round"
+      strokeLinejoin="round"
     >
+      {children}
+    </svg>
+  );
+}
+
+/** A padlock: the outcome is not on offer. */
+function LockIcon() {
+  return (
+    <Icon strokeWidth={1.6}>
       <rect x="3" y="7" width="10" height="7" rx="1.5" />
       <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" />
-    </svg>
+    </Icon>
   );
 }
 

@@ -2,7 +2,7 @@
 
 import type { Ref } from "react";
 import { useShownZone } from "@/components/display-settings";
-import { clockTime, historySpan, momentOf, rangeValue, zonedClock, type TimelineWindow } from "./past-moment";
+import { historySpan, momentOf, rangeValue, zonedClock, type TimelineWindow } from "./past-moment";
 
 // The timeline: a range over the event's window, whose end is the live view (for an event that is
 // over, its final state). Arrow keys move a second, Page Up and Down a tenth of the window, Home to
@@ -59,8 +59,8 @@ export function TimelineScrubber({ window, moment, onMoment, historySeconds, wai
         className="mt-2 block w-full accent-(--b-accent) disabled:opacity-50"
       />
       <div className="mt-1 flex justify-between text-xs tabular-nums text-(--b-muted)" aria-hidden="true">
-        <span>{empty ? "" : clockTime(window.start, zone)}</span>
-        <span>{over ? `Final, ${clockTime(window.end, zone)}` : "Live"}</span>
+        <span>{empty ? "" : zonedClock(window.start, zone)}</span>
+        <span>{over ? `Final, ${zonedClock(window.end, zone)}` : "Live"}</span>
       </div>
       {waiting ? (
         <p className="mt-1 text-xs text-(--b-muted)">Reading the history…</p>

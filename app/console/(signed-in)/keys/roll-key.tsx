@@ -53,7 +53,12 @@ export function RollKey({ row, onRolled }: { row: KeyRow; onRolled: (rolled: Rol
             <label htmlFor={id("overlap")} className="block text-sm font-medium text-slate-900">
               Keep this key working for
             </label>
-            <select id={id("overlap")} name="overlapSeconds" defaultValue="86400" className={inputClass}>
+            <select
+              id={id("overlap")}
+              name="overlapSeconds"
+              defaultValue={state && "error" in state ? (state.values?.overlapSeconds ?? "86400") : "86400"}
+              className={inputClass}
+            >
               {OVERLAPS.map((overlap) => (
                 <option key={overlap.seconds} value={overlap.seconds}>
                   {overlap.label}
