@@ -42,6 +42,13 @@ async function start(config: Config): Promise<void> {
     limits,
     nodeEntry(instance, app.getRequestHandler(), () => stopping),
   );
+  // CONNECT (a proxy's tunnel) names no path of ours: refused as any other method we do not serve,
+  // rather than the connection dropped without an answer.
+  server.on("connect", (_req, socket) => {
+    socket.end(
+      "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+  });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   logger().info(`Ready on http://localhost:${port} (${dev ? "development" : "production"})`);

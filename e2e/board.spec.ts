@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { signIn, startLiveServer, type LiveServer } from "./support/live-server.ts";
-import { clockTime } from "../components/board/past-moment.ts";
+import { zonedClock } from "../components/board/past-moment.ts";
 import { eventChange, liveEvent, market, priceChange } from "../testing/feed-updates.ts";
 import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
@@ -223,6 +223,30 @@ test("the event page follows its event to the end, with its markets settled", as
   await expect.poll(() => streamAnswers).toEqual([204]);
   await page.waitForTimeout(3_000); // a page that retried would ask again after the 2 s retry
   expect(streamAnswers).toEqual([204]);
+
+  // Its final state, read from the API and each market's history: the settled markets, their lines
+  // up to the end, the lineups, and a timeline that ends at the final whistle.
+  await expect(page.getByTestId("event-market")).toHaveCount(3);
+  for (const settled of await page.getByTestId("event-market").all()) {
+    await expect(settled).toHaveAttribute("data-status", "settled");
+  }
+  await expect(page.getByRole("listitem").filter({ hasText: "Match winner" }).getByLabel("Home: won")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "Match winner" }).getByLabel("Draw: lost")).toBeVisible();
+  await expect(page.getByTestId("price-chart")).toHaveCount(3);
+  await expect(page.getByText("Leeds Keeper")).toBeVisible();
+  await expect(page.getByText("Not published yet.")).toHaveCount(0);
+  await expect(page.getByTestId("moment-chosen")).toHaveText("Final");
+  await expectFitsAndAccessible(page, "a finished event's page");
+  await page.screenshot({ path: `test-results/screenshots/event-final-read-${info.project.name}.png`, fullPage: true });
+  // A moment before the end shows the event in play, as the board had it then.
+  const slider = page.getByRole("slider", { name: /Moment shown/ });
+  await expect(slider).toBeEnabled();
+  await slider.focus();
+  await slider.press("ArrowLeft");
+  await expect(page.getByTestId("past-banner")).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Markets as of / })).toBeVisible();
+  await expect(page.getByTestId("event-market").first()).toBeVisible();
+  await expect(page.getByText("The event was not on the board at that moment.")).toHaveCount(0);
 });
 
 test("the event page charts each market's line movement and shows the event as it was at a moment of the past", async ({
@@ -268,7 +292,7 @@ test("the event page charts each market's line movement and shows the event as i
   // moment of the past the walk can reach, and the walk would run on to the window's start.
   await expect.poll(async () => Number(await slider.getAttribute("max"))).toBeGreaterThan(past);
   await slider.focus();
-  const label = `as of ${clockTime(past)}`;
+  const label = `as of ${zonedClock(past)}`;
   // Each step waits for the label to move on: read before it did, one step too many would pass the moment.
   for (let step = 0; step < 600; step++) {
     const shown = await chosen.textContent();
@@ -277,9 +301,9 @@ test("the event page charts each market's line movement and shows the event as i
     await expect(chosen).not.toHaveText(shown ?? "");
   }
   await expect(chosen).toHaveText(label);
-  await expect(page.getByTestId("past-moment")).toHaveText(`As of ${clockTime(past)} — the past`);
+  await expect(page.getByTestId("past-moment")).toHaveText(`As of ${zonedClock(past)} — the past`);
   await expect(page.getByTestId("event-score")).toContainText("0 – 0");
-  await expect(page.getByRole("heading", { name: `Markets as of ${clockTime(past)}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Markets as of ${zonedClock(past)}` })).toBeVisible();
   const pastWinner = page.getByTestId("event-market").filter({ hasText: "Match winner" });
   await expect(pastWinner.getByLabel("Home: 2.30")).toBeVisible();
 

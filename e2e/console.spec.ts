@@ -75,6 +75,10 @@ test("an admin signs up, records a licence, chooses a plan, creates and reads a 
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Plan" }).click();
   await expect(page.getByRole("table")).toContainText("1,000,000");
   await page.getByRole("button", { name: "Choose Pro" }).click();
+  await page
+    .getByRole("dialog", { name: "Switch to Pro?" })
+    .getByRole("button", { name: /^Choose Pro for / })
+    .click();
   await expect(page.getByTestId("plan-pro")).toContainText("Your plan");
   await shot(page, "plan", project);
 
@@ -252,6 +256,10 @@ test("on a phone every console page fits the screen, the console's bar stays sma
     expect(box.x + box.width).toBeLessThanOrEqual(width);
   }
   await page.getByRole("button", { name: "Choose Pro" }).click();
+  await page
+    .getByRole("dialog", { name: "Switch to Pro?" })
+    .getByRole("button", { name: /^Choose Pro for / })
+    .click();
   await expect(page.getByTestId("plan-pro")).toContainText("Your plan");
   await page.screenshot({ path: "e2e/screenshots/console-phone-plan-full.png", fullPage: true });
 });

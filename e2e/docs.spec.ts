@@ -35,6 +35,12 @@ test("the reference renders the endpoints, their examples addressed to this serv
   ]) {
     await scrollUntil(page, summary);
   }
+  // A stream's example follows it as a stream (-N) and names the reader's own event, not an invented id.
+  await scrollUntil(page, "Follow one event");
+  await scrollUntil(
+    page,
+    'curl -N -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/$EVENT/stream"',
+  );
   // The examples use this server's address; asked without a key, the API itself answers.
   await scrollUntil(page, `${origin}/api/v1/events`);
   const answer = await page.request.get(`${origin}/api/v1/events`);
@@ -50,6 +56,19 @@ test("the quickstart is one click from the reference, and reads as a page", asyn
   await expect(page.getByRole("heading", { level: 1, name: "Quickstart for key holders" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: /A live board in a web page of your own/ })).toBeVisible();
   await expect(page.getByText('curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/me"')).toBeVisible();
+  // What the site serves is linked; a file of the repository says where it is, and is not a dead link.
+  const article = page.locator("article");
+  await expect(article.getByRole("link", { name: "/docs/errors" })).toHaveAttribute("href", "/docs/errors");
+  await expect(article.getByRole("link", { name: "/console" })).toHaveAttribute("href", "/console");
+  await expect(article.getByRole("link", { name: "/docs", exact: true })).toHaveAttribute("href", "/docs");
+  await expect(article).toContainText("Live streams (docs/streams.md in the service's repository)");
+  for (const href of await article.getByRole("link").evaluateAll((links) => links.map((l) => l.getAttribute("href")))) {
+    expect(href).toMatch(/^(\/|https?:)/);
+  }
+  await article.getByRole("link", { name: "/docs/errors" }).click();
+  await expect(page).toHaveURL(/\/docs\/errors$/);
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Quickstart for key holders" })).toBeVisible();
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
 });

@@ -41,7 +41,7 @@ test("an admin rolls a production key: the successor shown once, both keys liste
   const oldItem = itemOf(oldKey);
   await expect(oldItem.getByTestId("key-status")).toHaveText("active");
   await oldItem.getByRole("button", { name: /^Roll…/ }).click();
-  const dialog = page.getByRole("dialog", { name: /^Roll svc_sk_…/ });
+  const dialog = page.getByRole("dialog", { name: `Roll “${name}” (svc_sk_…${oldKey.slice(-4)})?` });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("Keep this key working for").selectOption({ label: "1 hour" });
   await checkPage(page, "keys-roll-confirmation", project);
@@ -60,7 +60,7 @@ test("an admin rolls a production key: the successor shown once, both keys liste
   // Both in the list: the old one expiring in an hour and pointing at its successor, the new one active.
   const newItem = itemOf(newKey);
   await expect(oldItem.getByTestId("key-status")).toHaveAttribute("data-state", "expiring");
-  await expect(oldItem.getByTestId("key-status")).toContainText(/^expiring at \d+ \w+ \d{4}, \d\d:\d\d UTC$/);
+  await expect(oldItem.getByTestId("key-status")).toContainText(/^expiring at \d+ \w+ \d{4}, \d\d:\d\d [A-Z][\w+-]+$/);
   await expect(oldItem.getByTestId("rolled-to")).toHaveText(`svc_sk_…${newKey.slice(-4)}`);
   await expect(oldItem.getByRole("button", { name: /^Roll…/ })).toHaveCount(0);
   await expect(newItem.getByTestId("key-status")).toHaveText("active");
@@ -85,7 +85,7 @@ test("an admin rolls a production key: the successor shown once, both keys liste
 
   // The successor's settings, what it took from the old key, in a dialog as accessible as the rest.
   await newItem.getByRole("button", { name: /^Settings…/ }).click();
-  const settings = page.getByRole("dialog", { name: /^Settings of svc_sk_…/ });
+  const settings = page.getByRole("dialog", { name: `Settings of “${name}” (svc_sk_…${newKey.slice(-4)})` });
   await expect(settings.getByLabel("Name")).toHaveValue(name);
   await expect(settings.getByLabel("IP allowlist (optional)")).toHaveValue("");
   await checkPage(page, "keys-settings", project);

@@ -51,9 +51,17 @@ test("a licence waits for the operator, gives production keys once verified, and
   // A listed price is chosen at once; the plan priced on request is only asked for.
   await goTo(page, "Plan");
   await page.getByRole("button", { name: "Choose Starter" }).click();
+  await page
+    .getByRole("dialog", { name: "Switch to Starter?" })
+    .getByRole("button", { name: /^Choose Starter for / })
+    .click();
   await expect(page.getByTestId("plan-starter")).toContainText("Your plan");
   await expect(page.getByRole("button", { name: "Choose Enterprise" })).toHaveCount(0);
   await page.getByRole("button", { name: "Request approval for Enterprise" }).click();
+  await page
+    .getByRole("dialog", { name: "Request Enterprise?" })
+    .getByRole("button", { name: "Request Enterprise" })
+    .click();
   await expect(page.getByTestId("plan-enterprise")).toContainText("Requested: awaiting approval");
   await expect(page.getByTestId("plan-request")).toContainText("You requested Enterprise");
 

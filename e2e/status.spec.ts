@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { SPORT_NAMES } from "../lib/sports.ts";
 import { expectFitsAndAccessible } from "./support/page-checks.ts";
 
 // The public status page as anyone sees it, without signing in: each component's state now and its
@@ -18,6 +19,15 @@ test("the status page shows every component's state and availability, as its JSO
   }
   // The embedded server's simulator has live events: their sports' feeds are listed too.
   await expect(page.locator('[data-component^="feed:"]').first()).toBeVisible();
+  // Feeds by their sports' names; availability over the time actually observed (this server started
+  // minutes ago), not over a day, a week and a month it was not there for.
+  const names = Object.values(SPORT_NAMES).map((name) => `Feed: ${name}`);
+  for (const name of await page.locator('[data-component^="feed:"] th').allTextContents()) {
+    expect(names).toContain(name);
+  }
+  const headers = page.getByTestId("status-components").locator("thead th");
+  await expect(headers.last()).toHaveText(/^Since \d+ \w+ \d{4}, \d\d:\d\d \w+/);
+  await expect(headers.filter({ hasText: /^(24 hours|7 days|30 days)$/ })).toHaveCount(0);
   await expect(page.getByTestId("status-latency")).toContainText("REST latency, median");
   await expect(page.getByRole("link", { name: "/status.json" })).toBeVisible();
   await page.screenshot({ path: `e2e/screenshots/status-${testInfo.project.name}.png`, fullPage: true });

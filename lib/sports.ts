@@ -25,3 +25,24 @@ export const LINEUP_POSITIONS: Record<Sport, readonly string[]> = {
   baseball: ["CF", "SS", "1B", "RF", "3B", "LF", "2B", "C", "P"],
   cs2: ["IGL", "AWP", "ENT", "SUP", "LRK"],
 };
+
+/** The sports as people read them; the API and the URLs keep the codes. */
+export const SPORT_NAMES: Record<Sport, string> = {
+  soccer: "Soccer",
+  basketball: "Basketball",
+  tennis: "Tennis",
+  "american-football": "American football",
+  "ice-hockey": "Ice hockey",
+  baseball: "Baseball",
+  cs2: "Counter-Strike 2",
+};
+
+export function sportName(code: string): string {
+  return SPORT_NAMES[code as Sport] ?? code;
+}
+
+/** "Soccer, Ice hockey and Tennis". */
+export function sportNames(codes: readonly string[]): string {
+  const names = codes.map(sportName);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}

@@ -1,11 +1,2 @@
-import type { Sport } from "../lib/db/schema/index.ts";
-
-export const SPORT_NAMES: Record<Sport, string> = {
-  soccer: "Soccer",
-  basketball: "Basketball",
-  tennis: "Tennis",
-  "american-football": "American football",
-  "ice-hockey": "Ice hockey",
-  baseball: "Baseball",
-  cs2: "Counter-Strike 2",
-};
+// The sports' display names live with the rest of what the service knows of each sport.
+export { SPORT_NAMES } from "../lib/sports.ts";

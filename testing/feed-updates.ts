@@ -34,7 +34,38 @@ export function market(
   };
 }
 
-export function liveEvent(id: string, sport: string, competition: string, sides: Side, prices = [2.1, 3.4, 3.2]) {
+/** A market of any type, each outcome with its name, price and status (`active`, or how it settled). */
+export function marketOf(
+  eventId: string,
+  key: string,
+  type: string,
+  name: string,
+  outcomes: { name: string; price: number; status?: string }[],
+  status = "open",
+) {
+  return {
+    id: `${eventId}-${key}`,
+    type,
+    name,
+    line: null,
+    status,
+    outcomes: outcomes.map((outcome, index) => ({
+      id: `${eventId}-${key}-${index}`,
+      name: outcome.name,
+      price: outcome.price,
+      status: outcome.status ?? (status === "open" ? "active" : "suspended"),
+    })),
+  };
+}
+
+export function liveEvent(
+  id: string,
+  sport: string,
+  competition: string,
+  sides: Side,
+  prices = [2.1, 3.4, 3.2],
+  options: { startedMinutesAgo?: number } = {},
+) {
   return {
     event_id: id,
     sequence: next(),
@@ -45,7 +76,7 @@ export function liveEvent(id: string, sport: string, competition: string, sides:
       away: sides.away,
       status: "live",
       feed: "official",
-      kickoff: new Date(Date.now() - 30 * 60_000).toISOString(),
+      kickoff: new Date(Date.now() - (options.startedMinutesAgo ?? 30) * 60_000).toISOString(),
       score: { home: 0, away: 0 },
       clock: "30:00",
       period: "1st half",
@@ -72,4 +103,9 @@ export function priceChange(id: string, prices: number[], status = "open") {
 
 export function eventChange(id: string, change: Record<string, unknown>) {
   return { event_id: id, sequence: next(), event: change };
+}
+
+/** Markets of an event changed, each whole. */
+export function marketsChange(id: string, markets: unknown[]) {
+  return { event_id: id, sequence: next(), markets };
 }

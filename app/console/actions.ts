@@ -10,6 +10,7 @@ import {
   createProductionKeyFor,
   createSandboxKeyFor,
   formFields,
+  formValues,
   inviteMember,
   recordLicence,
   removeMemberFrom,
@@ -97,17 +98,25 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
   const address = clientAddress((await headers()).get("x-forwarded-for"), loadConfig().TRUST_PROXY_HOPS);
-  return toActionState("Organisation created.", async () => {
-    await admitSignUp(db, address, now());
-    const { user } = await signUp(db, formFields(form) as never);
-    return { email: user.email };
-  });
+  return toActionState(
+    "Organisation created.",
+    async () => {
+      await admitSignUp(db, address, now());
+      const { user } = await signUp(db, formFields(form) as never);
+      return { email: user.email };
+    },
+    formValues(form),
+  );
 }
 
 export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
-  return toActionState("Welcome aboard.", async () => {
-    const user = await acceptInvitation(db, formFields(form) as never, now());
-    return { email: user.email };
-  });
+  return toActionState(
+    "Welcome aboard.",
+    async () => {
+      const user = await acceptInvitation(db, formFields(form) as never, now());
+      return { email: user.email };
+    },
+    formValues(form),
+  );
 }

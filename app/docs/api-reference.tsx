@@ -30,8 +30,9 @@ const configuration: AnyApiReferenceConfiguration = {
   hideClientButton: true,
   showDeveloperTools: "never",
   telemetry: false,
-  // curl is the example every operation opens with.
-  defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
+  // No default client: Scalar then opens each operation on its own code sample where it has one (the
+  // streams' curl with -N and an event's id, from the document's x-codeSamples), and on its generated
+  // curl everywhere else.
   documentDownloadType: "json",
   // Five operations: all of them open, rather than one tag open and the rest to find.
   defaultOpenAllTags: true,

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Time } from "@/components/display-settings";
 import { currentInstance } from "@/lib/slot";
 import type { ComponentState, StatusReport } from "@/lib/status/report";
 
@@ -21,7 +22,6 @@ const HEADLINE: Record<ComponentState, string> = {
 
 const percent = (value: number | null) => (value === null ? "—" : `${value.toFixed(value === 100 ? 0 : 2)} %`);
 const ms = (value: number | null) => (value === null ? "—" : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`);
-const when = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 function Badge({ state }: { state: ComponentState }) {
   return (
@@ -29,8 +29,30 @@ function Badge({ state }: { state: ComponentState }) {
   );
 }
 
+type Window = "24h" | "7d" | "30d";
+const WINDOWS: { id: Window; label: string; days: number }[] = [
+  { id: "24h", label: "24 hours", days: 1 },
+  { id: "7d", label: "7 days", days: 7 },
+  { id: "30d", label: "30 days", days: 30 },
+];
+
+/**
+ * The availability columns: each window observed whole, then, when the records begin inside the
+ * longest, one column for the time since they begin (every window reaching back further would show
+ * the same figure, as if it had been observed).
+ */
+function columns(report: StatusReport): { id: Window; since: string | null; label: string }[] {
+  // Nothing recorded yet (the first minute of a first start): observed since now.
+  const since = report.observed_since ?? report.updated_at;
+  const now = Date.parse(report.updated_at);
+  const whole = WINDOWS.filter((w) => Date.parse(since) <= now - w.days * 86_400_000);
+  if (whole.length === WINDOWS.length) return WINDOWS.map((w) => ({ ...w, since: null }));
+  return [...whole.map((w) => ({ ...w, since: null })), { id: "30d", label: "Since", since }];
+}
+
 export default async function StatusPage() {
   const report: StatusReport = await currentInstance().status.report();
+  const shown = columns(report);
   return (
     <div className="space-y-8">
       <header className="space-y-2">
@@ -39,7 +61,8 @@ export default async function StatusPage() {
           <Badge state={report.status} /> {HEADLINE[report.status]}
         </p>
         <p className="text-sm text-slate-600">
-          Updated {when(report.updated_at)}. Figures from each instance&apos;s minute records; the same document is at{" "}
+          Updated <Time at={report.updated_at} />. Figures from each instance&apos;s minute records; the same document
+          is at{" "}
           <a className="underline" href="/status.json">
             /status.json
           </a>
@@ -68,15 +91,21 @@ export default async function StatusPage() {
                 <th scope="col" className="py-2 pr-4 font-medium">
                   Now
                 </th>
-                <th scope="col" className="py-2 pr-4 text-right font-medium">
-                  24 hours
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-medium">
-                  7 days
-                </th>
-                <th scope="col" className="py-2 text-right font-medium">
-                  30 days
-                </th>
+                {shown.map((column, index) => (
+                  <th
+                    key={column.label}
+                    scope="col"
+                    className={`py-2 text-right font-medium ${index < shown.length - 1 ? "pr-4" : ""}`}
+                  >
+                    {column.since ? (
+                      <>
+                        Since <Time at={column.since} />
+                      </>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -88,9 +117,14 @@ export default async function StatusPage() {
                   <td className="py-2 pr-4">
                     <Badge state={component.state} />
                   </td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{percent(component.availability["24h"])}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{percent(component.availability["7d"])}</td>
-                  <td className="py-2 text-right tabular-nums">{percent(component.availability["30d"])}</td>
+                  {shown.map((column, index) => (
+                    <td
+                      key={column.label}
+                      className={`py-2 text-right tabular-nums ${index < shown.length - 1 ? "pr-4" : ""}`}
+                    >
+                      {percent(component.availability[column.id])}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>
@@ -98,7 +132,9 @@ export default async function StatusPage() {
         </div>
         <p className="text-xs text-slate-600">
           A minute counts as available when readiness held on every instance and, for a sport&apos;s feed, its newest
-          change was under a minute old while it had live events.
+          change was no older than the sport allows while it had events in play: a minute for the clock sports, longer
+          for those that are quiet by nature (three minutes for tennis and baseball, five and a half for Counter-Strike
+          2, between maps); an event in a break (half time, an intermission, between innings) is not expected to change.
         </p>
       </section>
 
@@ -139,12 +175,15 @@ export default async function StatusPage() {
                 <h3 className="font-semibold">{incident.title}</h3>
                 <p className="text-sm text-slate-600">
                   {incident.state === "resolved" ? "Resolved" : `Ongoing (${incident.state})`} · affects{" "}
-                  {incident.components.join(", ")} · since {when(incident.started_at)}
+                  {incident.components.join(", ")} · since <Time at={incident.started_at} />
                 </p>
                 <ol className="mt-2 space-y-1 text-sm">
                   {[...incident.updates].reverse().map((update) => (
                     <li key={update.at}>
-                      <span className="font-medium">{when(update.at)}</span>, {update.state}: {update.text}
+                      <span className="font-medium">
+                        <Time at={update.at} />
+                      </span>
+                      , {update.state}: {update.text}
                     </li>
                   ))}
                 </ol>

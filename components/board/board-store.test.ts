@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { BoardStore, type EventWithMarkets } from "./board-store.ts";
-import { EventStore } from "./event-store.ts";
+import { EventStore, trimTimeline } from "./event-store.ts";
 import type { Market } from "./stream-store.ts";
 
 // The stores apply a frame's messages at the next animation frame; Node has no frames, so one is
@@ -174,6 +174,51 @@ describe("EventStore", () => {
       [4, [2, 3, 4]],
       [5, [2.5, 3, 3.5]],
     ]);
+  });
+});
+
+describe("EventStore, opened on an event already over", () => {
+  it("takes the lineups read after the event, and the final markets read from the history, with no stream", () => {
+    // The stream of an event that is over answers 204: what the page read is all it has.
+    const store = new EventStore();
+    const { markets, ...final } = event("a", "finished");
+    store.seed(final, null);
+    expect(store.now().lineups).toBeNull();
+    const lineups = { event_id: "a", home: [{ number: 1, name: "Keeper", position: "GK" }], away: [], sandbox: false };
+    store.seed(final, lineups);
+    expect(store.now().lineups).toEqual(lineups);
+    store.seed(final, lineups, markets);
+    expect(store.now().markets).toEqual(markets);
+    expect(store.now().event).toEqual(final);
+  });
+
+  it("tells each price move among the changes, with the outcome and both prices", async () => {
+    const store = new EventStore();
+    const { markets, ...first } = event("a");
+    const lineups = { event_id: "a", home: [], away: [], sandbox: false };
+    store.receive({ event: "snapshot", id: 1, data: { event: first, markets, lineups, ...freshness } });
+    store.receive({
+      event: "markets",
+      id: 2,
+      data: { event_id: "a", markets: [market("a", [12, 3, 4.5])], ...freshness },
+    });
+    await nextFrame();
+    expect(store.now().timeline).toEqual([
+      expect.objectContaining({
+        text: "Match winner",
+        moves: [
+          { outcome: "O0", from: 2, to: 12 },
+          { outcome: "O2", from: 4, to: 4.5 },
+        ],
+      }),
+    ]);
+  });
+
+  it("keeps score and status changes when price moves are many", () => {
+    const moves = Array.from({ length: 40 }, (_, i) => ({ id: i, at, text: "Match winner", moves: [] }));
+    const kept = trimTimeline([{ id: 100, at, text: "A score: 1–0" }, ...moves, { id: 101, at, text: "Full time" }]);
+    expect(kept.filter((entry) => !entry.moves).map((entry) => entry.text)).toEqual(["A score: 1–0", "Full time"]);
+    expect(kept.length).toBeLessThanOrEqual(30);
   });
 });
 

@@ -1,11 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { Fragment } from "react";
+import { useShownZone } from "@/components/display-settings";
+import { zoneName } from "@/lib/time-display";
 import type { EventState, Lineups, TimelineEntry } from "./event-store";
 import { ReadError, type PastRow } from "./event-reads";
-import type { OddsFormat } from "./odds-format";
+import { formatPrice, type OddsFormat } from "./odds-format";
 import { MarketPrices } from "./parts";
-import { clockTime } from "./past-moment";
+import { clockTime, zonedClock } from "./past-moment";
 import type { Market, StreamStore } from "./stream-store";
 
 // The pieces of the event page, each showing the live state or, with a moment, a state of the past.
@@ -21,6 +24,7 @@ export function BackToBoard() {
 /** Marks what follows as the past, says which moment, and leads back to the live view. */
 export function PastBanner(props: { moment: number; row: PastRow | undefined; error: Error | null; onLive(): void }) {
   const { row, moment, error } = props;
+  const zone = useShownZone();
   const shown = row?.moment ?? moment;
   return (
     <div
@@ -29,12 +33,12 @@ export function PastBanner(props: { moment: number; row: PastRow | undefined; er
     >
       <p role="status" className="text-sm">
         <strong data-testid="past-moment" className="text-base">
-          As of {clockTime(shown)} — the past
+          As of {zonedClock(shown, zone)} — the past
         </strong>
         {row ? <span className="ml-2 tabular-nums">revision {row.revision}</span> : null}
         {row && !row.onBoard ? <span className="block">The event was not on the board at that moment.</span> : null}
         {row && row.moment !== moment && !error ? (
-          <span className="block">Reading the board as of {clockTime(moment)}…</span>
+          <span className="block">Reading the board as of {zonedClock(moment, zone)}…</span>
         ) : null}
         {!row && !error ? <span className="block">Reading the board as of then…</span> : null}
         {error ? <span className="block">{pastProblem(error)}</span> : null}
@@ -65,7 +69,10 @@ const STATUS_LABELS: Record<EventState["status"], string> = {
   cancelled: "Cancelled",
 };
 
-/** Score, clock and period; the live score is announced when it changes, a past one is not. */
+/**
+ * The two sides with their scores, clock and period; the live score is announced when it changes,
+ * a past one is not.
+ */
 export function ScoreCard({ event, over, past }: { event: EventState; over: boolean; past: boolean }) {
   return (
     <section
@@ -77,13 +84,27 @@ export function ScoreCard({ event, over, past }: { event: EventState; over: bool
         data-testid="event-score"
         aria-live={past ? undefined : "polite"}
         aria-atomic={past ? undefined : "true"}
-        className="text-center text-4xl font-bold tabular-nums"
+        className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-x-3 sm:gap-x-5"
       >
         <span className="sr-only">
           {event.home} {event.score.home}, {event.away} {event.score.away}
         </span>
-        <span aria-hidden="true">
+        <span
+          aria-hidden="true"
+          data-testid="score-home-name"
+          className="text-right text-base font-semibold break-words sm:text-xl"
+        >
+          {event.home}
+        </span>
+        <span aria-hidden="true" className="text-4xl font-bold whitespace-nowrap tabular-nums">
           {event.score.home} – {event.score.away}
+        </span>
+        <span
+          aria-hidden="true"
+          data-testid="score-away-name"
+          className="text-left text-base font-semibold break-words sm:text-xl"
+        >
+          {event.away}
         </span>
       </p>
       <p data-testid="event-state" className="mt-1 text-center text-sm text-(--b-muted)">
@@ -103,16 +124,21 @@ export function MarketList(props: {
   store?: StreamStore;
   format: OddsFormat;
   moment: number | null;
+  /** What to say when there is no market to show. */
+  empty?: string;
 }) {
   const { markets, moment } = props;
+  const zone = useShownZone();
   return (
     <section aria-labelledby="markets-title" data-past={moment !== null || undefined}>
       <h2 id="markets-title" className="mb-2 text-lg font-semibold">
-        {moment === null ? "Markets" : `Markets as of ${clockTime(moment)}`}
+        {moment === null ? "Markets" : `Markets as of ${zonedClock(moment, zone)}`}
       </h2>
       {markets.length === 0 ? (
-        <p className="text-sm text-(--b-muted)">
-          {moment === null ? "No market is offered on this event." : "No market was on the board at that moment."}
+        <p data-testid="markets-empty" className="text-sm text-(--b-muted)">
+          {moment === null
+            ? (props.empty ?? "No market is offered on this event.")
+            : "No market was on the board at that moment."}
         </p>
       ) : (
         <ul className="space-y-3">
@@ -195,8 +221,9 @@ export function LineupsPanel({ lineups, event }: { lineups: Lineups | null; even
   );
 }
 
-/** What changed since the page opened, newest first. */
-export function WhatChanged({ timeline }: { timeline: readonly TimelineEntry[] }) {
+/** What changed since the page opened, newest first: scores, status, suspensions and price moves. */
+export function WhatChanged({ timeline, format }: { timeline: readonly TimelineEntry[]; format: OddsFormat }) {
+  const zone = useShownZone();
   return (
     <section aria-labelledby="timeline-title">
       <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
@@ -205,17 +232,64 @@ export function WhatChanged({ timeline }: { timeline: readonly TimelineEntry[] }
       {timeline.length === 0 ? (
         <p className="text-sm text-(--b-muted)">Nothing yet since you opened the page.</p>
       ) : (
-        <ol data-testid="timeline" className="space-y-1 text-sm">
-          {timeline.map((entry) => (
-            <li key={entry.id} className="flex gap-2">
-              <time dateTime={entry.at} className="shrink-0 tabular-nums text-(--b-muted)">
-                {clockTime(Math.floor(Date.parse(entry.at) / 1_000))}
-              </time>
-              <span>{entry.text}</span>
-            </li>
-          ))}
-        </ol>
+        <>
+          <p className="mb-1 text-xs text-(--b-muted)">Times in {zoneName(zone)}.</p>
+          <ol data-testid="timeline" className="space-y-1 text-sm">
+            {timeline.map((entry) => {
+              const at = Math.floor(Date.parse(entry.at) / 1_000);
+              return (
+                <li key={entry.id} className="flex gap-2" data-kind={entry.moves ? "price" : "event"}>
+                  <time
+                    dateTime={entry.at}
+                    title={zonedClock(at, zone === "UTC" ? undefined : "UTC")}
+                    className="shrink-0 tabular-nums text-(--b-muted)"
+                  >
+                    {clockTime(at, zone)}
+                  </time>
+                  {entry.moves ? (
+                    <PriceMoves market={entry.text} moves={entry.moves} format={format} />
+                  ) : (
+                    <span>{entry.text}</span>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        </>
       )}
     </section>
+  );
+}
+
+/** "Match result: Arsenal 12.00 → 12.50 ▲": each move with its direction, as an arrow and in words. */
+function PriceMoves({
+  market,
+  moves,
+  format,
+}: {
+  market: string;
+  moves: TimelineEntry["moves"] & object;
+  format: OddsFormat;
+}) {
+  return (
+    <span className="min-w-0 break-words">
+      {market}:{" "}
+      {moves.map((move, index) => {
+        const up = move.to > move.from;
+        return (
+          <Fragment key={move.outcome}>
+            {index > 0 ? ", " : ""}
+            {move.outcome}{" "}
+            <span className="whitespace-nowrap">
+              {formatPrice(move.from, format)} → {formatPrice(move.to, format)}{" "}
+              <span aria-hidden="true" className={up ? "text-(--b-up)" : "text-(--b-down)"}>
+                {up ? "▲" : "▼"}
+              </span>
+              <span className="sr-only">{up ? " (up)" : " (down)"}</span>
+            </span>
+          </Fragment>
+        );
+      })}
+    </span>
   );
 }

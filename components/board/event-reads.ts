@@ -10,8 +10,9 @@ import { asOfParam } from "./past-moment";
 import { MarketHistoryAnswer, type MarketPoint } from "./price-series";
 import type { Market } from "./stream-store";
 
-// The event page's reads of the API with the session cookie: the history of each market, and the
-// event's board row as it was at a moment of the past.
+// The event page's reads of the API with the session cookie: the history of each market, the
+// event's board row as it was at a moment of the past, and the markets of an event that was over
+// before the page opened (its stream answers 204, and GET /odds shows events in play only).
 
 export class ReadError extends Error {
   readonly status: number;
@@ -109,6 +110,30 @@ async function readPastRow(id: string, sport: string, moment: number): Promise<P
   }
   const answer = await readAnswer(`${eventPath(id)}?as_of=${odds.meta.revision}`, EventAnswer);
   return { moment, revision: answer.meta.revision, event: answer.data, markets: [], onBoard: false };
+}
+
+/** An event's status after which it never changes. */
+export const isOver = (event: EventState): boolean => event.status === "finished" || event.status === "cancelled";
+
+/**
+ * The markets an event had on the board just before it ended: the board as of a millisecond before
+ * its last change (`updated_at`, the end), where it was still in play. Their final states come
+ * from each market's history. None when it was never in play (cancelled before kickoff).
+ */
+async function readMarketsBeforeEnd(event: EventState): Promise<Market[]> {
+  const before = new Date(Date.parse(event.updated_at) - 1).toISOString();
+  const odds = await readAnswer(`/api/v1/odds?sport=${event.sport}&as_of=${before}`, OddsAnswer);
+  return odds.data.find((row) => row.id === event.id)?.markets ?? [];
+}
+
+export function useMarketsBeforeEnd(event: EventState | undefined) {
+  return useQuery({
+    queryKey: ["markets-before-end", event?.id],
+    queryFn: () => readMarketsBeforeEnd(event!),
+    enabled: event !== undefined && isOver(event),
+    staleTime: Infinity,
+    retry: retryUnlessRefused,
+  });
 }
 
 /** The past never changes: each moment is read once, and the last one shown while the next loads. */

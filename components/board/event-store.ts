@@ -5,13 +5,17 @@ import { appendPoints, type Movement } from "./price-series";
 import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
 // One followed event's state, from its own stream: the event, every market, both lineups, a short
-// timeline of what changed (scores, status, suspensions), newest first, and each market's states
-// as the stream carried them, to extend its line movement.
+// timeline of what changed (scores, status, suspensions, price moves), newest first, and each
+// market's states as the stream carried them, to extend its line movement. An event that was over
+// before the page opened has no stream (204): its state is the one read, its final markets from
+// the history (`final`).
 
 export type EventState = z.infer<typeof Event>;
 export type Lineups = z.infer<typeof Lineup>;
 export type EventMessage = z.infer<typeof EventStreamMessage>;
-export type TimelineEntry = { id: number; at: string; text: string };
+/** A price that moved, for the timeline: the outcome, its price before and after. */
+export type PriceMove = { outcome: string; from: number; to: number };
+export type TimelineEntry = { id: number; at: string; text: string; moves?: PriceMove[] };
 export type FollowedEvent = {
   event: EventState | null;
   markets: Market[];
@@ -23,6 +27,8 @@ export type FollowedEvent = {
 };
 
 const TIMELINE_LENGTH = 30;
+/** Price moves are many: the timeline keeps the latest of them, and every score and status change beside. */
+const TIMELINE_MOVES = 15;
 
 export class EventStore extends StreamStore<EventMessage> {
   private state: FollowedEvent = { event: null, markets: [], lineups: null, timeline: [], movement: {}, over: false };
@@ -32,10 +38,23 @@ export class EventStore extends StreamStore<EventMessage> {
   now = (): FollowedEvent => this.state;
   subscribe = (listener: () => void): (() => void) => subscribe(this.listeners, listener);
 
-  /** The first state, from GET /api/v1/events/{id} and its lineups, until the stream's snapshot. */
-  seed(event: EventState, lineups: Lineups | null): void {
-    if (this.snapshotSeen || this.state.event) return;
-    this.state = { ...this.state, event, lineups };
+  /**
+   * The first state, from GET /api/v1/events/{id} and its lineups, until the stream's snapshot; the
+   * lineups may be read after the event, and an event over before the page opened gets its final
+   * markets from the history.
+   */
+  seed(event: EventState, lineups: Lineups | null, markets?: Market[]): void {
+    if (this.snapshotSeen) return;
+    const next = {
+      ...this.state,
+      event: this.state.event ?? event,
+      lineups: this.state.lineups ?? lineups,
+      markets: markets ?? this.state.markets,
+    };
+    if (next.event === this.state.event && next.lineups === this.state.lineups && next.markets === this.state.markets) {
+      return;
+    }
+    this.state = next;
     notify(this.listeners);
   }
 
@@ -61,6 +80,10 @@ export class EventStore extends StreamStore<EventMessage> {
         for (const market of changed) {
           const before = markets.find((m) => m.id === market.id);
           if (before && before.status !== market.status) note(market.updated_at, marketChange(market));
+          const moves = before ? priceMoves(before, market) : [];
+          if (moves.length > 0) {
+            entries.push({ id: ++this.entryId, at: market.updated_at, text: market.name, moves });
+          }
         }
         markets = this.mergeMarkets(markets, changed);
         if (id !== null) movement = appendPoints(movement, id, changed);
@@ -72,10 +95,31 @@ export class EventStore extends StreamStore<EventMessage> {
         note(asOf, data.status === "cancelled" ? "Event cancelled" : "Full time: markets settled");
       }
     }
-    timeline = [...entries.reverse(), ...timeline].slice(0, TIMELINE_LENGTH);
+    timeline = trimTimeline([...entries.reverse(), ...timeline]);
     this.state = { event, markets, lineups, timeline, movement, over };
     notify(this.listeners);
   }
+}
+
+/** The outcomes of an open market whose price moved, in the market's order. */
+export function priceMoves(before: Market, after: Market): PriceMove[] {
+  if (after.status !== "open") return [];
+  const prices = new Map(before.outcomes.map((outcome) => [outcome.id, outcome.price]));
+  const moves: PriceMove[] = [];
+  for (const outcome of after.outcomes) {
+    const from = prices.get(outcome.id);
+    if (from !== undefined && from !== outcome.price && outcome.status === "active") {
+      moves.push({ outcome: outcome.name, from, to: outcome.price });
+    }
+  }
+  return moves;
+}
+
+/** The latest entries, newest first: price moves make way for score and status changes. */
+export function trimTimeline(entries: readonly TimelineEntry[]): TimelineEntry[] {
+  let moves = 0;
+  const kept = entries.filter((entry) => !entry.moves || ++moves <= TIMELINE_MOVES);
+  return kept.slice(0, TIMELINE_LENGTH);
 }
 
 function eventChanges(before: EventState, after: EventState): string[] {

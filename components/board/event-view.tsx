@@ -6,19 +6,30 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { EventAnswer, LineupAnswer } from "@/lib/api/schemas";
 import { EventStreamMessage } from "@/lib/api/stream-schemas";
 import { BackToBoard, LineupsPanel, MarketList, PastBanner, ScoreCard, Statistics, WhatChanged } from "./event-parts";
-import { readAnswer, retryUnlessRefused, useMarketHistories, usePastRow } from "./event-reads";
+import {
+  isOver,
+  readAnswer,
+  ReadError,
+  retryUnlessRefused,
+  useMarketHistories,
+  useMarketsBeforeEnd,
+  usePastRow,
+} from "./event-reads";
 import { EventStore, type EventState, type FollowedEvent } from "./event-store";
 import { useClock, useFreshness, useSettled, useStoredValue, useStoreValue, useStreamInto } from "./hooks";
 import { LineMovement } from "./line-movement";
 import type { OddsFormat } from "./odds-format";
-import { BoardFrame, StatusChip, ThemeSwitch } from "./parts";
+import { BoardFrame, StatusChip } from "./parts";
 import { chartFrom, historyFrom, timelineWindow } from "./past-moment";
+import { marketsAsTheyEnded, mergePoints } from "./price-series";
 import { SPORT_LABELS } from "./sports";
 import { TimelineScrubber } from "./timeline-scrubber";
 
 // One event followed through its own stream until it is over: score, clock and period, statistics,
 // lineups, every market with its line movement, and what changed; and, on the timeline, the
-// event's board row as it was at any moment of the history kept, while the stream goes on.
+// event's board row as it was at any moment of the history kept, while the stream goes on. An event
+// over before the page opened has no stream (204): its final state is read, its settled markets
+// from each market's history, and its timeline ends at the final whistle.
 
 /** The past is read once the range has stood still this long (ms): dragging it asks nothing. */
 const SETTLE_MS = 250;
@@ -38,9 +49,10 @@ export function EventView({ id, pingSeconds, historySeconds }: Props) {
     queryFn: async () => (await readAnswer(`${path}/lineups`, LineupAnswer)).data,
     retry: retryUnlessRefused,
   });
+  const before = useMarketsBeforeEnd(event.data);
   useEffect(() => {
-    if (event.data) store.seed(event.data, lineups.data ?? null);
-  }, [store, event.data, lineups.data]);
+    if (event.data) store.seed(event.data, lineups.data ?? null, before.data);
+  }, [store, event.data, lineups.data, before.data]);
   useStreamInto(store, `${path}/stream`, EventStreamMessage);
   const state = useStoreValue(store.subscribe, store.now);
 
@@ -64,6 +76,15 @@ export function EventView({ id, pingSeconds, historySeconds }: Props) {
       live={state.event}
       pingSeconds={pingSeconds}
       historySeconds={historySeconds}
+      final={
+        before.data !== undefined
+          ? "read"
+          : before.isError
+            ? before.error
+            : before.isPending && event.data && isOver(event.data)
+              ? "reading"
+              : null
+      }
     />
   );
 }
@@ -75,8 +96,11 @@ function EventBody(props: {
   live: EventState;
   pingSeconds: number;
   historySeconds: number;
+  /** For an event over before the page opened: its final markets were read, are being read, or could not be. */
+  final: "read" | "reading" | Error | null;
 }) {
-  const { id, store, state, live, historySeconds } = props;
+  const { id, store, state, live, historySeconds, final } = props;
+  const over = state.over || isOver(live);
   const [format] = useStoredValue<OddsFormat>("board.odds-format", "decimal");
   const freshness = useFreshness(store);
   const now = useClock();
@@ -91,7 +115,21 @@ function EventBody(props: {
     historySeconds,
     delaySeconds: freshness.sandbox ? freshness.delaySeconds : 0,
     earliest: histories.earliest,
+    ended: over ? Date.parse(live.updated_at) : null,
   });
+  // Read before the stream could tell them, the final markets are as their histories end.
+  const markets = useMemo(
+    () =>
+      final === "read"
+        ? marketsAsTheyEnded(
+            state.markets,
+            Object.fromEntries(
+              state.markets.map((m) => [m.id, mergePoints(histories.points[m.id], state.movement[m.id])]),
+            ),
+          )
+        : state.markets,
+    [final, state.markets, state.movement, histories.points],
+  );
 
   const [moment, setMoment] = useState<number | null>(null);
   const settled = useSettled(moment, SETTLE_MS);
@@ -110,7 +148,7 @@ function EventBody(props: {
   return (
     <BoardFrame>
       <BackToBoard />
-      <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
+      <div className="mt-3 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0">
           <p className="text-sm text-(--b-muted)">
             {SPORT_LABELS[live.sport]} · {live.competition}
@@ -119,10 +157,7 @@ function EventBody(props: {
             {live.home} v {live.away}
           </h1>
         </div>
-        <div className="flex flex-col items-end gap-2">
-          <StatusChip store={store} pingSeconds={props.pingSeconds} />
-          <ThemeSwitch />
-        </div>
+        <StatusChip store={store} pingSeconds={props.pingSeconds} past={moment} />
       </div>
 
       <TimelineScrubber
@@ -131,20 +166,27 @@ function EventBody(props: {
         onMoment={setMoment}
         historySeconds={historySeconds}
         waiting={!histories.settled}
+        over={over}
         inputRef={range}
       />
       {moment !== null ? <PastBanner moment={moment} row={row} error={past.error} onLive={backToLive} /> : null}
-      {shown ? <ScoreCard event={shown} over={moment === null && state.over} past={moment !== null} /> : null}
+      {shown ? <ScoreCard event={shown} over={moment === null && over} past={moment !== null} /> : null}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="min-w-0 space-y-6">
           {moment === null ? (
-            <MarketList markets={state.markets} store={store} format={format} moment={null} />
+            <MarketList
+              markets={markets}
+              store={store}
+              format={format}
+              moment={null}
+              empty={emptyMarkets(final, over)}
+            />
           ) : row ? (
             <MarketList markets={row.markets} format={format} moment={row.moment} />
           ) : null}
           <LineMovement
-            markets={state.markets}
+            markets={markets}
             histories={histories}
             live={state.movement}
             from={chartFrom(timeline, histories.earliest)}
@@ -154,11 +196,21 @@ function EventBody(props: {
           />
         </div>
         <div className="min-w-0 space-y-6">
-          <WhatChanged timeline={state.timeline} />
+          <WhatChanged timeline={state.timeline} format={format} />
           {shown ? <Statistics event={shown} /> : null}
           <LineupsPanel lineups={state.lineups} event={live} />
         </div>
       </div>
     </BoardFrame>
   );
+}
+
+/** What the markets list says when it has none to show. */
+function emptyMarkets(final: "read" | "reading" | Error | null, over: boolean): string {
+  if (final === "reading") return "Reading the markets as the event ended…";
+  if (final instanceof ReadError && final.problem?.code === "retention_exceeded") {
+    return "This event ended before the history kept begins: its markets can no longer be shown.";
+  }
+  if (final instanceof Error) return "The markets as the event ended could not be read.";
+  return over ? "No market was offered on this event while it was in play." : "No market is offered on this event.";
 }

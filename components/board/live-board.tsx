@@ -5,16 +5,21 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useEffect, useMemo, useState } from "react";
+import type { MemberCoverage } from "@/lib/api/member-entitlement";
 import { OddsAnswer } from "@/lib/api/schemas";
 import { BoardStreamMessage } from "@/lib/api/stream-schemas";
 import { BoardStore, type BoardRow } from "./board-store";
 import { usePaintReport, useStoredValue, useStoreValue, useStreamInto } from "./hooks";
 import { ODDS_FORMAT_LABELS, ODDS_FORMATS, type OddsFormat } from "./odds-format";
-import { Age, BoardFrame, Choice, MarketPrices, StatusChip, ThemeSwitch } from "./parts";
+import { Age, BoardFrame, Choice, MarketPrices, StatusChip } from "./parts";
+import { moveSport, readSportOrder, sportOrder, sportsByActivity } from "./sport-order";
 import { SPORT_LABELS, type SportCode } from "./sports";
 
 // The live odds board: every event in play, grouped by sport and competition, kept current by the
-// board stream. Filters live in the URL; the odds format and pinned events in the browser.
+// board stream; the sports where most is happening first, unless the viewer ordered them. Filters
+// live in the URL; the odds format, pinned events and the viewer's order of sports in the browser.
+
+const SPORTS = Object.keys(SPORT_LABELS) as SportCode[];
 
 /** The columns of the board, in order; the first is the only one a phone shows. */
 const COLUMNS = [
@@ -30,7 +35,7 @@ async function fetchOdds() {
   return OddsAnswer.parse(await response.json());
 }
 
-export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
+export function LiveBoard({ pingSeconds, coverage }: { pingSeconds: number; coverage: MemberCoverage | null }) {
   const [store] = useState(() => new BoardStore());
   // The first state, until the stream's snapshot replaces it; a resync's snapshot needs nothing read again.
   const odds = useQuery({ queryKey: ["odds"], queryFn: fetchOdds });
@@ -63,7 +68,7 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
         <Choice
           label="Sport"
           value={filters.sport ?? ""}
-          options={[["", "All sports"], ...Object.entries(SPORT_LABELS)] as [string, string][]}
+          options={sportChoices(coverage)}
           onChange={(sport) => filters.set({ sport: (sport || null) as SportCode | null })}
         />
         <Choice
@@ -78,7 +83,6 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
           options={ODDS_FORMATS.map((value) => [value, ODDS_FORMAT_LABELS[value]] as const)}
           onChange={setFormat}
         />
-        <ThemeSwitch />
       </form>
       <BoardGroups
         store={store}
@@ -87,8 +91,57 @@ export function LiveBoard({ pingSeconds }: { pingSeconds: number }) {
         format={format}
         pins={pins}
         pending={odds.isPending}
+        coverage={coverage}
       />
     </BoardFrame>
+  );
+}
+
+/** The sport filter's choices: the sports the organisation reads first, then the others, marked. */
+function sportChoices(coverage: MemberCoverage | null): [string, string][] {
+  const covered = coverage ? SPORTS.filter((sport) => coverage.sports.includes(sport)) : SPORTS;
+  const others = SPORTS.filter((sport) => !covered.includes(sport));
+  return [
+    ["", "All sports"],
+    ...covered.map((sport): [string, string] => [sport, SPORT_LABELS[sport]]),
+    ...others.map((sport): [string, string] => [sport, `${SPORT_LABELS[sport]} (not covered)`]),
+  ];
+}
+
+/** Why a sport the organisation does not read shows nothing, and what would show it. */
+function NotCovered({ sport, coverage }: { sport: SportCode; coverage: MemberCoverage }) {
+  const covered = coverage.sports.map((each) => SPORT_LABELS[each]).join(", ");
+  return (
+    <div data-testid="board-not-covered" className="py-10 text-center text-(--b-muted)">
+      <p className="font-semibold text-(--b-fg)">{SPORT_LABELS[sport]} is not covered by your organisation.</p>
+      <p className="mt-2">
+        {coverage.sandbox
+          ? `Without a verified licence and a plan, its members see the sandbox's view of one sport: ${covered}. `
+          : `Its plan, ${coverage.planName}, covers ${covered}. `}
+        A plan that includes {SPORT_LABELS[sport]} would show its events here, in real time:{" "}
+        {coverage.sandbox ? (
+          <>
+            record your{" "}
+            <Link href="/console/licence" className="text-(--b-accent) underline">
+              licence
+            </Link>{" "}
+            and choose a{" "}
+            <Link href="/console/plan" className="text-(--b-accent) underline">
+              plan
+            </Link>
+            .
+          </>
+        ) : (
+          <>
+            compare the{" "}
+            <Link href="/console/plan" className="text-(--b-accent) underline">
+              plans
+            </Link>
+            .
+          </>
+        )}
+      </p>
+    </div>
   );
 }
 
@@ -114,9 +167,21 @@ function BoardGroups(props: {
   pins: Pins;
   /** The first state is still being read. */
   pending: boolean;
+  coverage: MemberCoverage | null;
 }) {
-  const { store, sport, columns, format, pins } = props;
+  const { store, sport, columns, format, pins, coverage } = props;
   const ids = useStoreValue(store.subscribeList, store.ids);
+  const [storedOrder, setStoredOrder] = useStoredValue<string>("board.sport-order", "");
+  // Judged once, on the first state: a board that reordered itself as prices moved could not be read.
+  const [activity, setActivity] = useState<SportCode[] | null>(null);
+  if (activity === null && ids.length > 0) {
+    setActivity(
+      sportsByActivity(
+        ids.flatMap((id) => store.row(id) ?? []),
+        SPORTS,
+      ),
+    );
+  }
   // Grouping reads each row's sport and competition, which do not change while it is on the board.
   const groups = useMemo(() => {
     const pinned: string[] = [];
@@ -136,9 +201,18 @@ function BoardGroups(props: {
     }
     return { pinned, bySport };
   }, [ids, store, sport, pins.pinned]);
+  const chosen = readSportOrder(storedOrder, SPORTS);
+  const present = [...groups.bySport.keys()] as SportCode[];
+  const byActivity = [
+    ...(activity ?? []).filter((each) => present.includes(each)),
+    ...SPORTS.filter((each) => present.includes(each) && !activity?.includes(each)),
+  ];
+  const order = sportOrder(chosen, byActivity);
+  const move = (code: SportCode, by: -1 | 1) => setStoredOrder(moveSport(order, code, by).join(","));
 
   if (props.pending && ids.length === 0)
     return <p className="py-10 text-center text-(--b-muted)">Loading the events in play…</p>;
+  if (sport && coverage && !coverage.sports.includes(sport)) return <NotCovered sport={sport} coverage={coverage} />;
   if (groups.pinned.length === 0 && groups.bySport.size === 0) {
     return (
       <p data-testid="board-empty" className="py-10 text-center text-(--b-muted)">
@@ -164,15 +238,68 @@ function BoardGroups(props: {
   return (
     <div className="space-y-8">
       {groups.pinned.length > 0 ? <section aria-label="Pinned">{table("Pinned", groups.pinned, "h2")}</section> : null}
-      {[...groups.bySport].map(([code, competitions]) => (
-        <section key={code} aria-labelledby={`sport-${code}`}>
-          <h2 id={`sport-${code}`} className="mb-2 text-lg font-semibold">
-            {SPORT_LABELS[code as SportCode] ?? code}
-          </h2>
-          <div className="space-y-4">{[...competitions].map(([name, list]) => table(name, list, "h3"))}</div>
-        </section>
-      ))}
+      <div>
+        {order.length > 1 ? (
+          <p data-testid="sport-order-note" className="mb-3 text-xs text-(--b-muted)">
+            {chosen
+              ? "Sports in your order; move them with the arrows beside each. "
+              : "Sports with the most price moves in the last minute first; move them with the arrows beside each. "}
+            {chosen ? (
+              <button type="button" onClick={() => setStoredOrder("")} className="text-(--b-accent) underline">
+                Order by activity again
+              </button>
+            ) : null}
+          </p>
+        ) : null}
+        <div className="space-y-8">
+          {order.map((code, index) => (
+            <section key={code} aria-labelledby={`sport-${code}`} data-testid="sport-section" data-sport={code}>
+              <div className="mb-2 flex items-center gap-2">
+                <h2 id={`sport-${code}`} className="text-lg font-semibold">
+                  {SPORT_LABELS[code] ?? code}
+                </h2>
+                {order.length > 1 ? (
+                  <span className="flex gap-1">
+                    <MoveButton
+                      label={`Move ${SPORT_LABELS[code]} up`}
+                      disabled={index === 0}
+                      onClick={() => move(code, -1)}
+                    >
+                      ↑
+                    </MoveButton>
+                    <MoveButton
+                      label={`Move ${SPORT_LABELS[code]} down`}
+                      disabled={index === order.length - 1}
+                      onClick={() => move(code, 1)}
+                    >
+                      ↓
+                    </MoveButton>
+                  </span>
+                ) : null}
+              </div>
+              <div className="space-y-4">
+                {[...groups.bySport.get(code)!].map(([name, list]) => table(name, list, "h3"))}
+              </div>
+            </section>
+          ))}
+        </div>
+      </div>
     </div>
+  );
+}
+
+function MoveButton(props: { label: string; disabled: boolean; onClick(): void; children: React.ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-label={props.label}
+      title={props.label}
+      disabled={props.disabled}
+      onClick={props.onClick}
+      className="inline-flex size-8 items-center justify-center rounded-md border border-(--b-line) text-sm text-(--b-fg) disabled:opacity-40"
+    >
+      <span aria-hidden="true">{props.children}</span>
+    </button>
   );
 }
 

@@ -1,18 +1,20 @@
 "use client";
 
 import { memo, useLayoutEffect } from "react";
-import { useAgeTicker, useClock, useFreshness, useStoredValue } from "./hooks";
+import { useShownZone } from "@/components/display-settings";
+import { useAgeTicker, useClock, useFreshness } from "./hooks";
+import { zonedClock } from "./past-moment";
 import { fade } from "./flash-fade";
 import { formatPrice, type OddsFormat } from "./odds-format";
 import type { Flash, Market, StreamStore } from "./stream-store";
 
-// The pieces the board and the event page share: how fresh the data is, a price cell, the theme.
+// The pieces the board and the event page share: how fresh the data is, a price cell, a setting.
 
 /** Seconds without anything from the stream (a ping comes every `pingSeconds`) before it is stale. */
 const SILENCE_GRACE_SECONDS = 5;
 const RESYNC_NOTICE_MS = 5_000;
 
-type ChipState = "live" | "reconnecting" | "waiting" | "stale" | "delayed" | "ended" | "connecting" | "final";
+type ChipState = "live" | "reconnecting" | "waiting" | "stale" | "delayed" | "ended" | "connecting" | "final" | "past";
 
 const CHIP_STYLE: Record<ChipState, string> = {
   live: "bg-(--b-up-bg) text-(--b-up) border-(--b-up)",
@@ -23,12 +25,25 @@ const CHIP_STYLE: Record<ChipState, string> = {
   ended: "bg-(--b-down-bg) text-(--b-down) border-(--b-down)",
   connecting: "bg-(--b-cell) text-(--b-muted) border-(--b-line)",
   final: "bg-(--b-cell) text-(--b-fg) border-(--b-line)",
+  past: "bg-(--b-warn-bg) text-(--b-warn) border-(--b-warn) border-dashed",
 };
 
-/** Live, Reconnecting, Stale or Delayed: always visible, so nobody mistakes old prices for new. */
-export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSeconds: number }) {
+/**
+ * Live, Reconnecting, Stale or Delayed: always visible, so nobody mistakes old prices for new; Past
+ * while the page shows a moment of the past (`past`, s), whatever the stream does meanwhile.
+ */
+export function StatusChip({
+  store,
+  pingSeconds,
+  past = null,
+}: {
+  store: StreamStore;
+  pingSeconds: number;
+  past?: number | null;
+}) {
   const freshness = useFreshness(store);
   const now = useClock();
+  const zone = useShownZone();
   const silent =
     freshness.connection === "live" &&
     freshness.heardAt !== null &&
@@ -36,7 +51,8 @@ export function StatusChip({ store, pingSeconds }: { store: StreamStore; pingSec
     now - freshness.heardAt > (pingSeconds + SILENCE_GRACE_SECONDS) * 1_000;
   let state: ChipState;
   let label: string;
-  if (freshness.ended) [state, label] = ["ended", "Stopped"];
+  if (past !== null) [state, label] = ["past", `Past: ${zonedClock(past, zone)}`];
+  else if (freshness.ended) [state, label] = ["ended", "Stopped"];
   else if (freshness.connection === "ended") [state, label] = ["final", "Final"];
   else if (freshness.refused) [state, label] = ["waiting", "Waiting"];
   else if (freshness.connection === "reconnecting") [state, label] = ["reconnecting", "Reconnecting"];
@@ -122,10 +138,31 @@ export function Age({ at, quietSeconds = 5 }: { at: number; quietSeconds?: numbe
   );
 }
 
-const SETTLED_LABELS: Partial<Record<Market["outcomes"][number]["status"], string>> = {
-  won: "Won",
-  lost: "Lost",
-  void: "Void",
+/**
+ * How a settled outcome reads: by its word, an icon and a cell of its own, not by colour alone. Won
+ * stands out, lost recedes (struck through, dashed), void (the stake returned) is marked apart.
+ */
+const SETTLED: Partial<
+  Record<Market["outcomes"][number]["status"], { label: string; cell: string; name: string; icon: React.ReactNode }>
+> = {
+  won: {
+    label: "Won",
+    cell: "border-2 border-(--b-up) bg-(--b-up-bg) text-(--b-up) font-bold",
+    name: "text-(--b-fg)",
+    icon: <path d="M3 8.5 6.5 12 13 4.5" />,
+  },
+  lost: {
+    label: "Lost",
+    cell: "border border-dashed border-(--b-muted) bg-(--b-bg) text-(--b-muted)",
+    name: "line-through",
+    icon: <path d="M4 4l8 8M12 4l-8 8" />,
+  },
+  void: {
+    label: "Void",
+    cell: "border border-dotted border-(--b-warn) bg-(--b-warn-bg) text-(--b-warn) italic",
+    name: "",
+    icon: <path d="M3 8a5 5 0 1 1 1.5 3.5M3 12V8.5h3.5" />,
+  },
 };
 
 type PriceProps = {
@@ -147,17 +184,27 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
   const locked = market.status !== "open" || outcome.status !== "active";
   if (locked) {
     // A settled outcome says how it settled; void returns the stake (abandoned, or a tie in a two-way market).
-    const settled = SETTLED_LABELS[outcome.status];
+    const settled = SETTLED[outcome.status];
     return (
       <span
         data-testid="price"
         data-locked="true"
         aria-label={`${name}: ${settled ? outcome.status : "suspended"}`}
+        title={outcome.status === "void" ? "Void: the stake is returned" : undefined}
         data-outcome-status={outcome.status}
-        className="flex h-11 min-w-0 flex-col items-center justify-center rounded-md border border-(--b-line) bg-(--b-cell) text-(--b-muted) [contain:strict]"
+        className={`flex h-11 min-w-0 flex-col items-center justify-center rounded-md [contain:strict] ${settled?.cell ?? "border border-(--b-line) bg-(--b-cell) text-(--b-muted)"}`}
       >
-        <span className="max-w-full truncate px-1 text-[0.7rem] leading-tight">{name}</span>
-        <span className="text-sm font-semibold">{settled ?? <LockIcon />}</span>
+        <span className={`max-w-full truncate px-1 text-[0.7rem] leading-tight ${settled?.name ?? ""}`}>{name}</span>
+        {settled ? (
+          <span className="flex items-center gap-1 text-sm">
+            <Icon strokeWidth={2}>{settled.icon}</Icon>
+            {settled.label}
+          </span>
+        ) : (
+          <span className="text-sm font-semibold">
+            <LockIcon />
+          </span>
+        )}
       </span>
     );
   }
@@ -187,8 +234,8 @@ export const PriceCell = memo(function PriceCell({ market, outcomeIndex, format,
   );
 });
 
-/** A padlock drawn, not an emoji: not every system has a font with one. */
-function LockIcon() {
+/** A small line drawing in the text's colour, not an emoji: not every system has a font with them. */
+function Icon({ strokeWidth, children }: { strokeWidth: number; children: React.ReactNode }) {
   return (
     <svg
       aria-hidden="true"
@@ -196,19 +243,23 @@ function LockIcon() {
       className="size-3.5"
       fill="none"
       stroke="currentColor"
-      strokeWidth="1.6"
+      strokeWidth={strokeWidth}
+      strokeLinecap="round"
+      strokeLinejoin="round"
     >
-      <rect x="3" y="7" width="10" height="7" rx="1.5" />
-      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" />
+      {children}
     </svg>
   );
 }
 
-export const THEMES = ["system", "light", "dark"] as const;
-export type Theme = (typeof THEMES)[number];
-
-export function useTheme(): [Theme, (theme: Theme) => void] {
-  return useStoredValue<Theme>("board.theme", "system");
+/** A padlock: the outcome is not on offer. */
+function LockIcon() {
+  return (
+    <Icon strokeWidth={1.6}>
+      <rect x="3" y="7" width="10" height="7" rx="1.5" />
+      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" />
+    </Icon>
+  );
 }
 
 /** A labelled drop-down of the board's settings: `options` as [value, label] pairs. */
@@ -234,17 +285,6 @@ export function Choice<T extends string>(props: {
       </select>
     </label>
   );
-}
-
-/** Follows the system's light or dark, unless the viewer chose one. */
-export function ThemeSwitch() {
-  const [theme, setTheme] = useTheme();
-  const options = [
-    ["system", "System"],
-    ["light", "Light"],
-    ["dark", "Dark"],
-  ] as const;
-  return <Choice label="Theme" value={theme} options={options} onChange={setTheme} />;
 }
 
 /** A market's outcomes as price cells, side by side (three to a row at most). */
@@ -274,18 +314,17 @@ export function MarketPrices(props: {
   );
 }
 
-/** The board's pages' root: wide, and themed as the viewer chose (the page around it too). */
+/** The board's pages' root: wide (the page around it too), in the theme every page follows. */
 export function BoardFrame({ children }: { children: React.ReactNode }) {
-  const [theme] = useTheme();
   useLayoutEffect(() => {
     const root = document.documentElement;
-    root.dataset.board = theme;
+    root.dataset.board = "";
     return () => {
       delete root.dataset.board;
     };
-  }, [theme]);
+  }, []);
   return (
-    <div data-board-frame="" data-theme={theme === "system" ? undefined : theme} className="text-(--b-fg)">
+    <div data-board-frame="" className="text-(--b-fg)">
       {children}
     </div>
   );

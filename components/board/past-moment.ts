@@ -1,10 +1,13 @@
+import { formatIn, zoneName } from "@/lib/time-display";
+
 // The event page's timeline: the window of the past a viewer can scrub through, in whole seconds,
-// and the moment chosen in it as the API's `as_of`. The end of the window is the live view.
+// and the moment chosen in it as the API's `as_of`. The end of the window is the live view, or, for
+// an event that is over, its final state.
 
 export type TimelineWindow = {
   /** The first moment that can be shown (s). */
   start: number;
-  /** Now, as the viewer's data stands (a sandbox view is its delay behind) (s). */
+  /** Now, as the viewer's data stands (a sandbox view is its delay behind), or when the event ended (s). */
   end: number;
   /** The history kept, not the event, is what the window begins with. */
   limited: boolean;
@@ -25,7 +28,8 @@ export function historyFrom(kickoff: string, now: number, historySeconds: number
 
 /**
  * From the event's kickoff, the beginning of the history kept or the event's first state the
- * history has (`earliest`, ms), whichever is latest, to now. Before kickoff the window is the
+ * history has (`earliest`, ms), whichever is latest, to now, or to the moment the event ended
+ * (`ended`, ms: its final state, after which nothing changes). Before kickoff the window is the
  * history kept before it: the prices before the start move too.
  */
 export function timelineWindow(input: {
@@ -34,8 +38,10 @@ export function timelineWindow(input: {
   historySeconds: number;
   delaySeconds: number;
   earliest: number | null;
+  ended?: number | null;
 }): TimelineWindow {
-  const end = Math.floor(input.now / 1_000) - input.delaySeconds;
+  const now = Math.floor(input.now / 1_000) - input.delaySeconds;
+  const end = input.ended == null ? now : Math.min(now, Math.ceil(input.ended / 1_000));
   const kept = Math.ceil(input.now / 1_000) - input.historySeconds + EDGE_SECONDS;
   const kickoff = Math.ceil(Date.parse(input.kickoff) / 1_000);
   const began = kickoff <= end ? kickoff : -Infinity;
@@ -73,10 +79,17 @@ export function asOfParam(moment: number): string {
   return new Date(moment * 1_000).toISOString();
 }
 
-/** HH:MM:SS on the viewer's clock, as every time on the board is shown. */
-export function clockTime(moment: number): string {
-  const date = new Date(moment * 1_000);
-  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+/** The runtime's own zone: the viewer's, in a browser. */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** HH:MM:SS of a moment (s) in `zone`, the viewer's own unless they chose UTC. */
+export function clockTime(moment: number, zone: string = localZone()): string {
+  return formatIn(moment * 1_000, zone, "clock");
+}
+
+/** HH:MM:SS with the zone named: "18:29:05 CET". */
+export function zonedClock(moment: number, zone: string = localZone()): string {
+  return `${clockTime(moment, zone)} ${zoneName(zone, moment * 1_000)}`;
 }
 
 /** How long the history reaches back, for people: "15 minutes", "24 hours", "7 days". */

@@ -2,9 +2,11 @@
 
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { useShownZone } from "@/components/display-settings";
 import { formatPrice, type OddsFormat } from "./odds-format";
-import { clockTime } from "./past-moment";
+import { clockTime, zonedClock } from "./past-moment";
 import {
+  anyPriceDrawn,
   chartSeries,
   pointsSince,
   priceDomain,
@@ -29,7 +31,7 @@ const stroke = (index: number) => STROKES[index % STROKES.length]!;
 /** The table tells of this many changes at most, the latest. */
 const TABLE_ROWS = 30;
 
-const time = (ms: number) => clockTime(Math.floor(ms / 1_000));
+const seconds = (ms: number) => Math.floor(ms / 1_000);
 
 type Props = {
   market: Market;
@@ -43,6 +45,8 @@ type Props = {
 };
 
 export const PriceChart = memo(function PriceChart({ market, points, from, until, moment, format }: Props) {
+  const zone = useShownZone();
+  const time = (ms: number) => clockTime(seconds(ms), zone);
   const series = useMemo(() => chartSeries(points, from * 1_000, until * 1_000), [points, from, until]);
   const prices = useMemo(() => priceDomain(series.rows), [series]);
   const end = Math.max(until * 1_000, series.rows.at(-1)?.at ?? 0);
@@ -63,6 +67,10 @@ export const PriceChart = memo(function PriceChart({ market, points, from, until
       </figcaption>
       {series.rows.length === 0 ? (
         <p className="py-6 text-center text-xs text-(--b-muted)">No price history yet.</p>
+      ) : !anyPriceDrawn(series.rows) ? (
+        <p className="py-6 text-center text-xs text-(--b-muted)">
+          {market.status === "settled" ? "Settled: no price was offered in this window." : "Suspended all the while."}
+        </p>
       ) : (
         <div className="mt-1 h-28 w-full" aria-hidden="true">
           <LineChart
@@ -92,7 +100,7 @@ export const PriceChart = memo(function PriceChart({ market, points, from, until
               tick={{ fill: "var(--b-muted)", fontSize: 11 }}
             />
             <Tooltip
-              labelFormatter={(at) => time(Number(at))}
+              labelFormatter={(at) => zonedClock(seconds(Number(at)), zone)}
               formatter={(price) => (typeof price === "number" ? formatPrice(price, format) : "—")}
               contentStyle={{ background: "var(--b-bg)", borderColor: "var(--b-line)", fontSize: 12 }}
               labelStyle={{ color: "var(--b-fg)" }}
@@ -145,7 +153,14 @@ export const PriceChart = memo(function PriceChart({ market, points, from, until
           );
         })}
       </ul>
-      <ChangesTable told={told} outcomes={series.outcomes} name={name} format={format} title={market.name} />
+      <ChangesTable
+        told={told}
+        outcomes={series.outcomes}
+        name={name}
+        format={format}
+        title={market.name}
+        time={(ms) => zonedClock(seconds(ms), zone)}
+      />
     </figure>
   );
 });
@@ -157,48 +172,52 @@ function ChangesTable(props: {
   name(id: string): string;
   format: OddsFormat;
   title: string;
+  time(ms: number): string;
 }) {
-  const { told, outcomes, format } = props;
+  const { told, outcomes, format, time } = props;
   if (told.length === 0) return null;
   const shown = told.slice(-TABLE_ROWS);
   return (
-    <table className="sr-only" data-testid="price-changes">
-      <caption>
-        {props.title}: prices over time
-        {shown.length < told.length ? `, the last ${shown.length} of ${told.length} states` : ""}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          {outcomes.map((id) => (
-            <th key={id} scope="col">
-              {props.name(id)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {shown.map((point) => (
-          <tr key={point.revision}>
-            <th scope="row">{time(Date.parse(point.at))}</th>
-            {outcomes.map((id) => {
-              const outcome = point.outcomes.find((o) => o.id === id);
-              const open = point.status === "open" && outcome?.status === "active";
-              return (
-                <td key={id}>
-                  {!outcome
-                    ? "—"
-                    : open
-                      ? formatPrice(outcome.price, format)
-                      : point.status === "open"
-                        ? outcome.status
-                        : point.status}
-                </td>
-              );
-            })}
+    // Hidden by its wrapper: a table is not clipped by overflow, and a wide one widened the page.
+    <div className="sr-only">
+      <table data-testid="price-changes">
+        <caption>
+          {props.title}: prices over time
+          {shown.length < told.length ? `, the last ${shown.length} of ${told.length} states` : ""}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            {outcomes.map((id) => (
+              <th key={id} scope="col">
+                {props.name(id)}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {shown.map((point) => (
+            <tr key={point.revision}>
+              <th scope="row">{time(Date.parse(point.at))}</th>
+              {outcomes.map((id) => {
+                const outcome = point.outcomes.find((o) => o.id === id);
+                const open = point.status === "open" && outcome?.status === "active";
+                return (
+                  <td key={id}>
+                    {!outcome
+                      ? "—"
+                      : open
+                        ? formatPrice(outcome.price, format)
+                        : point.status === "open"
+                          ? outcome.status
+                          : point.status}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  anyPriceDrawn,
   appendPoints,
   chartSeries,
   LIVE_POINTS,
@@ -127,15 +128,36 @@ describe("chartSeries: points to a step chart's rows", () => {
     expect(rows.map((row) => [row.at, row.values.o0])).toEqual([
       [ms(10), 2.1],
       [ms(20), 2.4],
+      // The price held until the suspension, then the gap.
+      [ms(30), 2.4],
       [ms(30), null],
       [ms(40), 1.9],
       [ms(60), 1.9],
     ]);
   });
 
+  it("draws the last price before a gap up to it: a next-goal market open, moved, then settled", () => {
+    const nextGoal = [
+      point([1.78, 9, 2.1], 1, 20),
+      point([1.91, 9, 1.98], 15, 21),
+      point([1.91, 9, 1.98], 30, 22, "settled"),
+    ];
+    const { rows } = chartSeries(nextGoal, ms(0), ms(60));
+    // A step is drawn from a row with a price to the next row with one: each price has its stretch.
+    const stretches = rows.flatMap((row, i) =>
+      i > 0 && rows[i - 1]!.values.o0 != null && row.values.o0 != null ? [[rows[i - 1]!.values.o0, row.at]] : [],
+    );
+    expect(stretches).toEqual([
+      [1.78, ms(15)],
+      [1.91, ms(30)],
+    ]);
+    expect(anyPriceDrawn(rows)).toBe(true);
+    expect(anyPriceDrawn(chartSeries([point([1.9, 9, 2], 5, 1, "settled")], ms(0), ms(60)).rows)).toBe(false);
+  });
+
   it("leaves a gap while the market is suspended, for every outcome", () => {
     const { rows } = chartSeries(points, ms(0), ms(40));
-    expect(rows.find((row) => row.at === ms(30))!.values).toEqual({ o0: null, o1: null, o2: null });
+    expect(rows.findLast((row) => row.at === ms(30))!.values).toEqual({ o0: null, o1: null, o2: null });
   });
 
   it("spans the prices drawn with a margin, a flat line included", () => {
@@ -169,5 +191,11 @@ describe("what the text alternative says", () => {
   it("gives each outcome's first and last price", () => {
     expect(priceRange(points, "o0")).toEqual({ first: 2.1, last: 1.9 });
     expect(priceRange(points, "o9")).toBeNull();
+  });
+
+  it("gives only prices that were on offer, as the chart draws them", () => {
+    const settled = [point([1.78, 3.4, 3.2], 1, 10), point([1.91, 3.4, 3.2], 20, 11, "settled")];
+    expect(priceRange(settled, "o0")).toEqual({ first: 1.78, last: 1.78 });
+    expect(priceRange([point([1.9, 3.4, 3.2], 1, 10, "suspended")], "o0")).toBeNull();
   });
 });

@@ -85,27 +85,43 @@ function rowOf(at: number, point: MarketPoint): ChartRow {
 /**
  * The rows a step chart draws from `from` to `until` (ms): the state at `from` first (the last point
  * at or before it), then each change, then the last state carried to `until`. A suspended market or
- * outcome is a gap. `outcomes` lists every outcome id in the order first seen.
+ * outcome is a gap. A step is drawn to the next row only when that row has a value too, so a price
+ * that a gap follows (a suspension, a settlement: every next-goal market ends so) gets a row of its
+ * own where the gap begins, or its last stretch would not be drawn at all. `outcomes` lists every
+ * outcome id in the order first seen.
  */
 export function chartSeries(
   points: readonly MarketPoint[],
   from: number,
   until: number,
 ): { rows: ChartRow[]; outcomes: string[] } {
-  const rows: ChartRow[] = [];
+  const changes: ChartRow[] = [];
   const outcomes = new Set<string>();
   let before: MarketPoint | undefined;
   for (const point of points) {
     for (const outcome of point.outcomes) outcomes.add(outcome.id);
     const at = Date.parse(point.at);
     if (at <= from) before = point;
-    else rows.push(rowOf(at, point));
+    else changes.push(rowOf(at, point));
   }
-  if (before) rows.unshift(rowOf(from, before));
+  if (before) changes.unshift(rowOf(from, before));
   const last = points.at(-1);
-  const lastAt = rows.at(-1)?.at;
-  if (last && lastAt !== undefined && until > lastAt) rows.push(rowOf(until, last));
+  const lastAt = changes.at(-1)?.at;
+  if (last && lastAt !== undefined && until > lastAt) changes.push(rowOf(until, last));
+  const rows: ChartRow[] = [];
+  for (const row of changes) {
+    const previous = rows.at(-1);
+    if (previous && Object.entries(previous.values).some(([id, price]) => price !== null && row.values[id] == null)) {
+      rows.push({ at: row.at, values: previous.values });
+    }
+    rows.push(row);
+  }
   return { rows, outcomes: [...outcomes] };
+}
+
+/** Whether the rows draw any price at all (a market suspended or settled all the while draws none). */
+export function anyPriceDrawn(rows: readonly ChartRow[]): boolean {
+  return rows.some((row) => Object.values(row.values).some((price) => price !== null));
 }
 
 /** The prices' span with a margin above and below, so that a flat line is not drawn on the axis. */
@@ -144,15 +160,38 @@ export function pointsSince(points: readonly MarketPoint[], from: number): reado
   return first === 0 ? points : points.slice(first);
 }
 
-/** An outcome's first and last price within the points (null: never priced there). */
+/**
+ * An outcome's first and last price offered within the points, as the chart draws them (null: never
+ * offered there; a suspended or settled state's price was not on offer).
+ */
 export function priceRange(points: readonly MarketPoint[], outcomeId: string): { first: number; last: number } | null {
   let first: number | null = null;
   let last: number | null = null;
   for (const point of points) {
     const outcome = point.outcomes.find((o) => o.id === outcomeId);
-    if (!outcome) continue;
+    if (!outcome || point.status !== "open" || outcome.status !== "active") continue;
     first ??= outcome.price;
     last = outcome.price;
   }
   return first === null || last === null ? null : { first, last };
+}
+
+/**
+ * The markets as their histories end: each market's last point (status, line, each outcome's price
+ * and status) over the market as it was last seen whole; a market without a history stays as it was.
+ * An event over before the page opened shows its markets so, settled.
+ */
+export function marketsAsTheyEnded(
+  markets: readonly Market[],
+  points: Readonly<Record<string, readonly MarketPoint[]>>,
+): Market[] {
+  return markets.map((market) => {
+    const last = points[market.id]?.at(-1);
+    if (!last) return market;
+    const outcomes = market.outcomes.map((outcome) => {
+      const ended = last.outcomes.find((o) => o.id === outcome.id);
+      return ended ? { ...outcome, price: ended.price, status: ended.status } : outcome;
+    });
+    return { ...market, status: last.status, line: last.line, outcomes, updated_at: last.at };
+  });
 }

@@ -1,10 +1,12 @@
 "use client";
 
 import type { Ref } from "react";
-import { clockTime, historySpan, momentOf, rangeValue, type TimelineWindow } from "./past-moment";
+import { useShownZone } from "@/components/display-settings";
+import { historySpan, momentOf, rangeValue, zonedClock, type TimelineWindow } from "./past-moment";
 
-// The timeline: a range over the event's window, whose end is the live view. Arrow keys move a
-// second, Page Up and Down a tenth of the window, Home to its start, End and Escape back to live.
+// The timeline: a range over the event's window, whose end is the live view (for an event that is
+// over, its final state). Arrow keys move a second, Page Up and Down a tenth of the window, Home to
+// its start, End and Escape back to live.
 
 type Props = {
   window: TimelineWindow;
@@ -13,12 +15,16 @@ type Props = {
   historySeconds: number;
   /** Not ready: the window's start is not known yet. */
   waiting: boolean;
+  /** The event is over: the window's end is its final state, not the live view. */
+  over: boolean;
   inputRef?: Ref<HTMLInputElement>;
 };
 
-export function TimelineScrubber({ window, moment, onMoment, historySeconds, waiting, inputRef }: Props) {
+export function TimelineScrubber({ window, moment, onMoment, historySeconds, waiting, over, inputRef }: Props) {
+  const zone = useShownZone();
   const empty = window.end - window.start < 1;
-  const chosen = moment === null ? "Live" : `as of ${clockTime(moment)}`;
+  const end = over ? "Final" : "Live";
+  const chosen = moment === null ? end : `as of ${zonedClock(moment, zone)}`;
   return (
     <section aria-labelledby="rewind-title" className="mt-4 rounded-lg border border-(--b-line) px-4 py-3">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4">
@@ -45,7 +51,7 @@ export function TimelineScrubber({ window, moment, onMoment, historySeconds, wai
         step={1}
         value={rangeValue(moment, window)}
         disabled={waiting || empty}
-        aria-valuetext={moment === null ? "Live" : `${clockTime(moment)}, the past`}
+        aria-valuetext={moment === null ? end : `${zonedClock(moment, zone)}, the past`}
         onChange={(change) => onMoment(momentOf(Number(change.target.value), window))}
         onKeyDown={(key) => {
           if (key.key === "Escape" && moment !== null) onMoment(null);
@@ -53,8 +59,8 @@ export function TimelineScrubber({ window, moment, onMoment, historySeconds, wai
         className="mt-2 block w-full accent-(--b-accent) disabled:opacity-50"
       />
       <div className="mt-1 flex justify-between text-xs tabular-nums text-(--b-muted)" aria-hidden="true">
-        <span>{empty ? "" : clockTime(window.start)}</span>
-        <span>Live</span>
+        <span>{empty ? "" : zonedClock(window.start, zone)}</span>
+        <span>{over ? `Final, ${zonedClock(window.end, zone)}` : "Live"}</span>
       </div>
       {waiting ? (
         <p className="mt-1 text-xs text-(--b-muted)">Reading the history…</p>

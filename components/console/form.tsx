@@ -63,7 +63,10 @@ export function Field({
   hint?: string;
   state?: ActionState<unknown>;
 } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const error = state && "error" in state ? state.fieldErrors?.[name] : undefined;
+  const refused = state && "error" in state ? state : null;
+  const error = refused?.fieldErrors?.[name];
+  // After a refusal, what was typed (React empties the form after its action); never a password.
+  const typed = input.type !== "password" && input.value === undefined ? refused?.values?.[name] : undefined;
   const id = `field-${name}`;
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
@@ -83,6 +86,7 @@ export function Field({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         {...input}
+        {...(typed !== undefined ? { defaultValue: typed } : {})}
       />
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-800">

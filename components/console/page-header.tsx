@@ -7,13 +7,14 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ViewerNotice({ what }: { what: string }) {
+/** What a viewer is told on a page they may read and not change; `what` is plural unless `one` says otherwise. */
+export function ViewerNotice({ what, one = false }: { what: string; one?: boolean }) {
   return (
     <p
       className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800"
       data-testid="viewer-notice"
     >
-      You are a viewer: you can see {what}, but only an admin can change it.
+      You are a viewer: you can see {what}, but only an admin can change {one ? "it" : "them"}.
     </p>
   );
 }

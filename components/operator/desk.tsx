@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Time } from "@/components/display-settings";
 
 // The desk's small layout pieces, beside the console's (components/console): the same spacing and
 // type, each colour with its dark counterpart, so the desk follows the system's light or dark.
@@ -65,4 +66,9 @@ export function Count({ href, label, value }: { href: string; label: string; val
       <span className={`block text-sm ${deskText.muted}`}>{label}</span>
     </Link>
   );
+}
+
+/** A moment as every page shows one (the viewer's zone, UTC on hover), or a dash when there is none. */
+export function Moment({ at }: { at: Date | string | null }) {
+  return at ? <Time at={at} /> : <>—</>;
 }

@@ -116,3 +116,19 @@ export async function signIn(page: Page, baseUrl: string, next: string, account:
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${baseUrl}${next}`);
 }
+
+/** Signs up a new organisation (no licence, no plan: its members see the sandbox's view) and waits for the console. */
+export async function signUpOrganisation(
+  page: Page,
+  baseUrl: string,
+  account: { organisation: string; email: string; name?: string; password?: string },
+): Promise<void> {
+  await page.goto(`${baseUrl}/console/sign-up`);
+  await page.getByLabel("Organisation name").fill(account.organisation);
+  await page.getByLabel("Your name").fill(account.name ?? "Ada Admin");
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password ?? "correct horse battery staple");
+  await page.getByRole("button", { name: "Create organisation" }).click();
+  // Hashing the password takes a while on a busy machine.
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible({ timeout: 30_000 });
+}

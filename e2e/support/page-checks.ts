@@ -26,3 +26,11 @@ export async function checkConsolePage(page: Page, name: string, project: string
   await expectFitsAndAccessible(page, name);
   await page.screenshot({ path: `e2e/screenshots/console-${name}-${project}.png`, fullPage: true });
 }
+
+/** Chooses a display setting in the header; on a phone it is behind the "Display" button. */
+export async function chooseDisplay(page: Page, setting: "Theme" | "Times", value: string): Promise<void> {
+  const button = page.getByRole("button", { name: "Display" });
+  if ((await button.isVisible()) && (await button.getAttribute("aria-expanded")) !== "true") await button.click();
+  await page.getByLabel(setting).selectOption(value);
+  if (await button.isVisible()) await button.click();
+}

@@ -21,8 +21,7 @@ export async function memberEntitlement(
   limits: MemberLimits,
   at: Date,
 ): Promise<ApiKeyRecord> {
-  const production = (await productionKeyBlockers(db, member.orgId, at)).length === 0;
-  const plan = production && member.planCode ? await getPlan(db, member.planCode) : undefined;
+  const coverage = await memberCoverage(db, member.orgId, member.planCode, at);
   const record = {
     id: memberPrincipal(member.userId),
     orgId: member.orgId,
@@ -31,10 +30,33 @@ export async function memberEntitlement(
     expiresAt: member.expiresAt,
     revokedAt: null,
   };
-  if (plan?.environment === "production") {
-    return { ...record, environment: "production", planCode: plan.code, sports: plan.sports as Sport[] };
+  if (!coverage.sandbox) {
+    return { ...record, environment: "production", planCode: coverage.planCode, sports: coverage.sports };
   }
-  return { ...record, environment: "sandbox", planCode: null, sports: [await sandboxSport(db, member.orgId)] };
+  return { ...record, environment: "sandbox", planCode: null, sports: coverage.sports };
+}
+
+/** The sports an organisation's members read, and why: its plan's, or the sandbox's one sport. */
+export type MemberCoverage = {
+  sports: Sport[];
+  /** The sandbox's view: the organisation may not hold production keys (yet). */
+  sandbox: boolean;
+  planCode: string | null;
+  planName: string | null;
+};
+
+export async function memberCoverage(
+  db: Database,
+  orgId: string,
+  planCode: string | null,
+  at: Date,
+): Promise<MemberCoverage> {
+  const production = (await productionKeyBlockers(db, orgId, at)).length === 0;
+  const plan = production && planCode ? await getPlan(db, planCode) : undefined;
+  if (plan?.environment === "production") {
+    return { sports: plan.sports as Sport[], sandbox: false, planCode: plan.code, planName: plan.name };
+  }
+  return { sports: [await sandboxSport(db, orgId)], sandbox: true, planCode: null, planName: null };
 }
 
 async function sandboxSport(db: Database, orgId: string): Promise<Sport> {

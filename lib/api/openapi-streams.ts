@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Endpoint } from "./pipeline.ts";
 import { components } from "./schemas.ts";
+import { streamCurl } from "./stream-curl.ts";
 
 // The streams' operations in the OpenAPI document. OpenAPI 3.1 has no place of its own for the
 // items of a `text/event-stream` body (3.2's `itemSchema`); the form here is the one code
@@ -69,6 +70,8 @@ export function streamOperation(endpoint: Endpoint, parameters: unknown[], error
     description: `${endpoint.description}\n\n${RESUME_NOTE}\n\nHEAD answers the headers of the stream without opening it.`,
     // A browser's EventSource opens it with a stream token in the URL instead of a key in a header.
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { streamToken: [] }],
+    // The reference shows this first: a generated curl would buffer the stream (no -N) and keep `{id}`.
+    "x-codeSamples": [{ lang: "shell", label: "curl", source: streamCurl(endpoint.stream!.example ?? endpoint.path) }],
     parameters: [
       ...parameters,
       {

@@ -2,6 +2,7 @@ import { coveredSports, eventOf } from "./entitlement.ts";
 import { ApiError } from "./errors.ts";
 import { Payload } from "./payload.ts";
 import { defineEndpoint, type RequestContext, type StreamReply } from "./pipeline.ts";
+import { streamCurl } from "./stream-curl.ts";
 import type { EventDocument } from "../feed/mirror.ts";
 import type { StreamProblem } from "../streams/errors.ts";
 import type { StreamRequest } from "../streams/hub.ts";
@@ -67,9 +68,13 @@ function streamNotes(path: string): string {
     "second of the revocation), or, when the instance stops, a short `retry:`. Opening a stream counts as one request; " +
     'the plan sets how many can be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox ' +
     "keys get each message 60 s after the change, never earlier. A console member's browser may use the session cookie " +
-    `instead of a key.\n\n\`\`\`sh\ncurl -N -H "Authorization: Bearer $KEY" "http://localhost:3000${path}"\n\`\`\``
+    `instead of a key.\n\n\`\`\`sh\n${streamCurl(path)}\n\`\`\``
   );
 }
+
+/** The event stream's example path: an event's id is the reader's own, from the list of events. */
+export const EVENT_STREAM_EXAMPLE = "/api/v1/events/$EVENT/stream";
+export const BOARD_STREAM_EXAMPLE = "/api/v1/odds/stream?sport=soccer";
 
 // GET /api/v1/events/{id}/stream: follow one event closely
 export const streamEvent = defineEndpoint({
@@ -81,12 +86,13 @@ export const streamEvent = defineEndpoint({
     "The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, " +
     "and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already " +
     "over is answered 204 at once, unless the client resumes from before its end: then it is sent what it missed, and " +
-    `\`end\`.\n\n${streamNotes("/api/v1/events/soc-bdrn-983512/stream")}`,
+    "`end`. `$EVENT` below is an event's `id`, from `GET /api/v1/events?status=live` for one in play.\n\n" +
+    streamNotes(EVENT_STREAM_EXAMPLE),
   params: EventStreamPath,
   query: EventStreamQuery,
   response: EventSnapshotMessage,
   errors: ["not_found", "sport_not_covered", "session_expired", "token_expired"],
-  stream: { messages: messagesOf(EventStreamMessage) },
+  stream: { messages: messagesOf(EventStreamMessage), example: EVENT_STREAM_EXAMPLE },
   handle(context, { params, query }) {
     const { onlyEvent } = context.stream!;
     if (onlyEvent !== null && onlyEvent !== params.id) throw outsideToken(`the stream of event ${onlyEvent}`);
@@ -110,11 +116,11 @@ export const streamOdds = defineEndpoint({
     "Every event in play with its markets, as `GET /api/v1/odds` (same `sport` and `type`), then each change: an event " +
     "coming into play (with all its markets), its changes, the change that ends its play, and changed markets. A client " +
     "that falls behind is not sent the backlog: once it reads again it gets the latest state of each event and each " +
-    `event's markets that changed, marked \`conflated: true\`.\n\n${streamNotes("/api/v1/odds/stream?sport=soccer")}`,
+    `event's markets that changed, marked \`conflated: true\`.\n\n${streamNotes(BOARD_STREAM_EXAMPLE)}`,
   query: BoardStreamQuery,
   response: BoardSnapshotMessage,
   errors: ["sport_not_covered", "session_expired", "token_expired"],
-  stream: { messages: messagesOf(BoardStreamMessage) },
+  stream: { messages: messagesOf(BoardStreamMessage), example: BOARD_STREAM_EXAMPLE },
   handle(context, { query }) {
     const { onlyEvent } = context.stream!;
     if (onlyEvent !== null) throw outsideToken(`the stream of event ${onlyEvent}`);

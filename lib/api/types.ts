@@ -91,7 +91,8 @@ export type Endpoint<P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject 
   /** Errors beyond those every endpoint can answer, for the OpenAPI document. */
   errors: ApiErrorCode[];
   /** A Server-Sent Events stream: the data schema of each message it sends, by event name. */
-  stream?: { messages: Record<string, z.ZodType> };
+  /** A stream: its messages, and the path its curl example follows (the reference's code sample). */
+  stream?: { messages: Record<string, z.ZodType>; example?: string };
   /**
    * A console member's browser may read it with the session cookie instead of a key (the live
    * board's first state); streams always may. Counted against the member (lib/api/members.ts).

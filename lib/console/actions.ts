@@ -23,9 +23,13 @@ import {
 
 export type Fields = Record<string, string>;
 
-/** Serialisable state for `useActionState`: nothing yet, a refusal for people to read, or done. */
+/**
+ * Serialisable state for `useActionState`: nothing yet, a refusal for people to read, or done. A
+ * refusal carries what was typed (`values`, never a password), so that the form shows it again:
+ * React empties a form after its action.
+ */
 export type ActionState<T = null> =
-  null | { error: string; fieldErrors?: Record<string, string> } | { ok: string; data: T };
+  null | { error: string; fieldErrors?: Record<string, string>; values?: Fields } | { ok: string; data: T };
 
 /** A created key as the show-once view receives it: the one response that carries the key. */
 export type ShownOnceKey = {
@@ -46,16 +50,57 @@ export function formFields(formData: FormData): Fields {
   return fields;
 }
 
-/** Runs a change and turns the domain's refusals into state; anything else is a real error and is thrown. */
-export async function toActionState<T>(ok: string, change: () => Promise<T>): Promise<ActionState<T>> {
+/** What was typed into a form, empty fields too, to show again after a refusal: never a password. */
+export function formValues(formData: FormData): Fields {
+  const values: Fields = {};
+  for (const [name, value] of formData.entries()) {
+    if (typeof value === "string" && !name.startsWith("$ACTION") && !/password/i.test(name)) values[name] = value;
+  }
+  return values;
+}
+
+/** What a field left empty is told, by the field's name; any other field is told the fallback. */
+const REQUIRED: Record<string, string> = {
+  organisation: "Enter your organisation's name.",
+  name: "Enter your name.",
+  email: "Enter your e-mail address.",
+  password: "Choose a password of at least 12 characters.",
+  url: "Enter the address the messages are to be posted to.",
+  thresholds: "Enter at least one threshold, such as 80.",
+  reference: "Enter the licence's reference.",
+  authority: "Enter the authority that issued the licence.",
+  holder: "Enter the licence holder's legal name.",
+  validUntil: "Enter the date the licence is valid until.",
+  sport: "Choose a sport.",
+  role: "Choose a role.",
+};
+const REQUIRED_FALLBACK = "Fill in this field.";
+
+/** The message of a refused field: in words, and for an empty one, what it needs. */
+function issueMessage(issue: z.core.$ZodIssue, field: string, values: Fields | undefined): string {
+  const empty = values !== undefined && (values[field] ?? "").trim() === "";
+  if (issue.code === "invalid_type" && (empty || issue.message.endsWith("received undefined"))) {
+    return REQUIRED[field] ?? REQUIRED_FALLBACK;
+  }
+  return issue.message;
+}
+
+/**
+ * Runs a change and turns the domain's refusals into state, with what was typed (`values`, from
+ * formValues) and a message under each field refused; anything else is a real error and is thrown.
+ */
+export async function toActionState<T>(ok: string, change: () => Promise<T>, values?: Fields): Promise<ActionState<T>> {
   try {
     return { ok, data: await change() };
   } catch (error) {
-    if (error instanceof DomainError) return { error: error.message };
+    if (error instanceof DomainError) return { error: error.message, values };
     if (error instanceof z.ZodError) {
       const fieldErrors: Record<string, string> = {};
-      for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
-      return { error: "Check the marked fields.", fieldErrors };
+      for (const issue of error.issues) {
+        const field = String(issue.path[0] ?? "form");
+        fieldErrors[field] ??= issueMessage(issue, field, values);
+      }
+      return { error: "Check the marked fields.", fieldErrors, values };
     }
     throw error;
   }

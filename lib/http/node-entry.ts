@@ -7,6 +7,7 @@ import type { Instance } from "../instance.ts";
 import { logger } from "../log/index.ts";
 import { MCP_PATH } from "../mcp/connect.ts";
 import { mcpHandler } from "../mcp/http.ts";
+import { answerUnservedMethod } from "./page-methods.ts";
 import { answerAsteriskForm } from "./request-target.ts";
 import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
@@ -78,6 +79,8 @@ export function nodeEntry(
       );
       return;
     }
+    // The API answers its own methods (405 with its Allow); every other path, the methods it serves.
+    if (!isApiPath(path) && answerUnservedMethod(res, path, method, FEED_PATH)) return;
     if (path === FEED_PATH && method === "POST") {
       instance.ingest(webRequest(req)).then(
         (response) => writeWebResponse(res, response),

@@ -2,6 +2,7 @@ import { lt, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { statusMinutes } from "../db/schema/index.ts";
 import type { FeedViews } from "../feed/views.ts";
+import { feedFreshness } from "./feed-cadence.ts";
 import { emptyHistogram, observe, type Histogram, type MinuteRecord } from "./figures.ts";
 
 // What this instance records of each minute for the status page: readiness at every sample,
@@ -14,7 +15,10 @@ const KEEP_DAYS = 31;
 const MAX_PENDING = 240;
 
 export type RecorderOptions = {
-  /** A feed is fresh while its newest change is at most this old, when it has live events. */
+  /**
+   * A feed is fresh while its newest change is at most this old, when it has live events; without
+   * it, each sport's own quiet time (feed-cadence.ts).
+   */
   freshSeconds?: number;
   sampleMs?: number;
   now?: () => Date;
@@ -23,7 +27,7 @@ export type RecorderOptions = {
 /** What the recorder reads of the feed: the present's events, and each revision as it arrives. */
 export type RecordedViews = Pick<FeedViews, "follow"> & {
   mirror(view: "present"): {
-    inListOrder(): readonly { event: { sport: string; status: string; updated_at: string } }[];
+    inListOrder(): readonly { event: { sport: string; status: string; period: string; updated_at: string } }[];
   };
 };
 
@@ -37,7 +41,7 @@ export class StatusRecorder {
   private readonly views: RecordedViews;
   private readonly instance: string;
   private readonly ready: () => Promise<boolean>;
-  private readonly freshMs: number;
+  private readonly freshMs: number | null;
   private readonly sampleMs: number;
   private readonly now: () => Date;
   private readonly lastChange = new Map<string, number>();
@@ -58,7 +62,7 @@ export class StatusRecorder {
     this.views = views;
     this.instance = instance;
     this.ready = ready;
-    this.freshMs = (options.freshSeconds ?? 60) * 1000;
+    this.freshMs = options.freshSeconds === undefined ? null : options.freshSeconds * 1000;
     this.sampleMs = options.sampleMs ?? SAMPLE_MS;
     this.now = options.now ?? (() => new Date());
     this.current = this.minuteAt(this.now().getTime());
@@ -96,12 +100,7 @@ export class StatusRecorder {
       this.current = this.minuteAt(at);
     }
     this.current.ready &&= ready;
-    const live = new Set<string>();
-    for (const document of this.views.mirror("present").inListOrder()) {
-      if (document.event.status === "live") live.add(document.event.sport);
-    }
-    for (const sport of live) {
-      const fresh = at - (this.lastChange.get(sport) ?? 0) <= this.freshMs;
+    for (const [sport, fresh] of this.freshnessAt(at)) {
       this.current.feeds.set(sport, (this.current.feeds.get(sport) ?? true) && fresh);
     }
     await this.flush();
@@ -109,11 +108,18 @@ export class StatusRecorder {
 
   /** The current state, for the page's "now": readiness and each live sport's freshness. */
   freshness(): Map<string, boolean> {
-    const at = this.now().getTime();
+    return this.freshnessAt(this.now().getTime());
+  }
+
+  private freshnessAt(at: number): Map<string, boolean> {
+    const events = this.views
+      .mirror("present")
+      .inListOrder()
+      .map((document) => document.event);
+    if (this.freshMs === null) return feedFreshness(events, this.lastChange, at);
     const feeds = new Map<string, boolean>();
-    for (const document of this.views.mirror("present").inListOrder()) {
-      if (document.event.status !== "live") continue;
-      feeds.set(document.event.sport, at - (this.lastChange.get(document.event.sport) ?? 0) <= this.freshMs);
+    for (const event of events) {
+      if (event.status === "live") feeds.set(event.sport, at - (this.lastChange.get(event.sport) ?? 0) <= this.freshMs);
     }
     return feeds;
   }

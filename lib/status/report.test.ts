@@ -98,6 +98,21 @@ describe("the status page's figures", () => {
     expect(report.components.every((c) => c.state === "down" && c.availability["24h"] === null)).toBe(true);
   });
 
+  it("says since when it observed, and names a sport's feed as people read it", () => {
+    // Fifteen minutes after the first start.
+    const records = Array.from({ length: 15 }, (_, i) => minute(i + 1, "a", { feeds: { baseball: true } }));
+    const report = input(records, {
+      feeds: new Map([
+        ["baseball", true],
+        ["ice-hockey", true],
+      ]),
+    });
+    expect(report.observed_since).toBe(minutesAgo(15).toISOString());
+    expect(report.components.find((c) => c.id === "feed:baseball")!.name).toBe("Feed: Baseball");
+    expect(report.components.find((c) => c.id === "feed:ice-hockey")!.name).toBe("Feed: Ice hockey");
+    expect(input([]).observed_since).toBeNull();
+  });
+
   it("reads latencies from the minutes' buckets of every instance together", () => {
     const a = emptyHistogram();
     const b = emptyHistogram();

@@ -9,6 +9,7 @@ import {
   type MinuteRecord,
 } from "./figures.ts";
 import type { Incident } from "./incidents.ts";
+import { sportName } from "../sports.ts";
 
 // The status page's document, from the minutes recorded, the incidents and the state now. Pure:
 // the tests give it a scripted history. `/status.json` serves it and `/status` draws it.
@@ -20,6 +21,11 @@ export type StatusReport = {
   updated_at: string;
   /** False while this instance cannot reach the database: figures are from its last reading. */
   database_reachable: boolean;
+  /**
+   * The first minute recorded: a window reaching back before it shows only what was observed since
+   * then (each window's figure is then the same), so the page shows that period once; null: none yet.
+   */
+  observed_since: string | null;
   components: {
     id: Component;
     name: string;
@@ -50,7 +56,7 @@ const NAMES: Record<(typeof COMPONENTS)[number], string> = {
 };
 const nameOf = (component: Component) =>
   component.startsWith("feed:")
-    ? `Feed: ${component.slice(5).replace(/_/g, " ")}`
+    ? `Feed: ${sportName(component.slice(5))}`
     : NAMES[component as (typeof COMPONENTS)[number]];
 
 export type ReportInput = {
@@ -99,10 +105,12 @@ export function statusReport(input: ReportInput): StatusReport {
       ? "degraded"
       : "operational";
   const rest = merge(input.recent.rest);
+  const first = Math.min(...input.minutes.map((record) => record.minute.getTime()));
   return {
     status,
     updated_at: input.now.toISOString(),
     database_reachable: input.databaseReachable,
+    observed_since: Number.isFinite(first) ? new Date(first).toISOString() : null,
     components: states,
     latency: {
       window_minutes: 60,

@@ -46,7 +46,10 @@ function documentedExamples(): Example[] {
 /** The curl commands of the OpenAPI document's descriptions, as the reference shows them. */
 async function openApiExamples(url: string): Promise<Example[]> {
   const document = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, { operationId?: string; description?: string }>>;
+    paths: Record<
+      string,
+      Record<string, { operationId?: string; description?: string; "x-codeSamples"?: { source: string }[] }>
+    >;
   };
   const examples: Example[] = [];
   for (const operations of Object.values(document.paths)) {
@@ -54,6 +57,10 @@ async function openApiExamples(url: string): Promise<Example[]> {
       for (const block of (operation.description ?? "").matchAll(/```sh\n(curl [^\n]+)\n```/g)) {
         const command = block[1]!.replace(/\/events\/[^/$"]+\//, "/events/$EVENT/");
         examples.push({ source: `openapi.json ${operation.operationId}`, command });
+      }
+      // The code samples the reference shows first: as written, with nothing replaced.
+      for (const sample of operation["x-codeSamples"] ?? []) {
+        examples.push({ source: `openapi.json ${operation.operationId} x-codeSamples`, command: sample.source });
       }
     }
   }
@@ -92,14 +99,16 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
   const database = useTestDatabase(backend);
   let server: RunningServer;
   let env: Record<string, string>;
+  let sandboxKey: string;
 
   beforeAll(async () => {
     if (spawnSync("curl", ["--version"]).status !== 0)
       throw new Error("these tests run curl: install it (.ci/run does)");
-    const { production } = await organisationWithKeys(database().env, "examples-org", {
+    const { production, sandbox } = await organisationWithKeys(database().env, "examples-org", {
       plan: "pro",
       sandboxSport: "soccer",
     });
+    sandboxKey = sandbox.key;
     server = await startServer({ ...database().env, FEED_TOKEN, METRICS_TOKEN });
     const event = "ex-live";
     await ingest(server.url, [
@@ -124,6 +133,43 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
   });
   afterAll(() => server?.stop());
 
+  it("and the README's pages answer as it says: the public ones to anyone, the board after signing in", async () => {
+    // The paragraph after the first start, its asides in brackets left out.
+    const readme = readFileSync("README.md", "utf8").replace(/\s+/g, " ");
+    const paragraph = (/Then open (.*?) With a key from the console/.exec(readme)?.[1] ?? "").replace(/\([^)]*\)/g, "");
+    const pages = (text: string) => [...text.matchAll(/`(\/[a-z]+)`/g)].map((m) => m[1]!);
+    const open = pages(/([^.]*) are public/.exec(paragraph)?.[1] ?? "");
+    const signedIn = pages(/once signed in, ([^.]*)/.exec(paragraph)?.[1] ?? "");
+    expect(open).toEqual(expect.arrayContaining(["/status", "/docs"]));
+    expect(signedIn).toEqual(["/board"]);
+    for (const page of open) expect((await fetch(`${server.url}${page}`)).status, page).toBe(200);
+    for (const page of signedIn) {
+      const answer = await fetch(`${server.url}${page}`, { redirect: "manual" });
+      expect(answer.status, page).toBe(307);
+      expect(answer.headers.get("location"), page).toMatch(/^\/console\/sign-in\?next=/);
+    }
+  });
+
+  it("of the quickstart work pasted a block at a time with a sandbox key, at its two requests a second", async () => {
+    const blocks = [...readFileSync("docs/quickstart.md", "utf8").matchAll(/```sh\n([\s\S]*?)```/g)]
+      .map((block) => block[1]!)
+      // The blocks of requests, not the ones that install, change folder or follow a stream.
+      .filter((block) => block.includes("curl ") && !block.includes(" -N "))
+      .filter((block) => block.split("\n").every((line) => line === "" || /^(curl |sleep |#)/.test(line)));
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of blocks) {
+      // Each curl says its status on a line of its own; the block runs as a reader's shell runs it.
+      const script = `curl() { command curl -sS -o /dev/null -w 'status %{http_code}\\n' "$@"; }\n${block}`;
+      const result = spawnSync("sh", ["-c", script.replaceAll(EXAMPLE_ADDRESS, server.url)], {
+        env: { ...process.env, KEY: sandboxKey },
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      const statuses = [...result.stdout.matchAll(/^status (\d+)$/gm)].map((m) => Number(m[1]));
+      expect(statuses, block).toEqual(block.match(/^curl /gm)!.map(() => 200));
+    }
+  });
+
   it("answer on a real server, each as its page says: the requests with data, the streams with a snapshot", async () => {
     const examples = [...documentedExamples(), ...(await openApiExamples(server.url))];
     const sources = new Set(examples.map((e) => e.source));
@@ -138,6 +184,17 @@ describe.each(BACKENDS.filter((b) => b.name === "pglite"))("the documentation's 
       expect(sources, expected).toContain(expected);
     }
     expect(examples.filter((e) => / -N /.test(e.command)).length).toBeGreaterThanOrEqual(4);
+    // Each stream's code sample follows it as a stream (-N), and names the reader's event, not an invented one.
+    for (const operation of ["streamEvent", "streamOdds"]) {
+      const samples = examples.filter((e) => e.source === `openapi.json ${operation} x-codeSamples`);
+      expect(samples.map((e) => e.command)).toEqual([expect.stringMatching(/^curl -N /)]);
+    }
+    expect(examples.find((e) => e.source === "openapi.json streamEvent x-codeSamples")!.command).toContain(
+      "/api/v1/events/$EVENT/stream",
+    );
+    const reference = JSON.stringify(await (await fetch(`${server.url}/api/v1/openapi.json`)).json());
+    expect(reference).toContain("http://localhost:3000/api/v1/events/$EVENT/stream");
+    expect(reference).not.toContain("soc-bdrn-983512/stream");
 
     for (const { source, command } of examples) {
       const where = `${source}: ${command}`;

@@ -72,6 +72,55 @@ describeEachBackend("the server on $name", (backend) => {
     }
   });
 
+  it("answers a method a page or an endpoint is not served with 405 and Allow, never 500 or the page", async () => {
+    const send = (method: string, target: string) =>
+      rawExchange(
+        server.url,
+        (s) =>
+          void s.write(
+            requestHead(method, target, [
+              ["Host", "localhost"],
+              ["Connection", "close"],
+            ]),
+          ),
+        10_000,
+      );
+    for (const [method, target] of [
+      ["TRACE", "/"],
+      ["TRACE", "/console"],
+      ["PUT", "/status"],
+      ["DELETE", "/docs/quickstart"],
+      ["PATCH", "/board"],
+      ["PROPFIND", "/"],
+      ["TRACE", "/no-such-page"],
+    ] as const) {
+      const answer = await send(method, target);
+      expect(answer.status, `${method} ${target}`).toBe(405);
+      expect(answer.head, `${method} ${target}`).toMatch(/^allow: GET, HEAD, POST, OPTIONS$/im);
+      expect(JSON.parse(answer.body.toString()), `${method} ${target}`).toMatchObject({
+        status: 405,
+        code: "method_not_allowed",
+      });
+    }
+    for (const target of ["/status.json", "/healthz", "/readyz"]) {
+      const answer = await send("POST", target);
+      expect(answer.status, `POST ${target}`).toBe(405);
+      expect(answer.head, target).toMatch(/^allow: GET, HEAD, OPTIONS$/im);
+    }
+    const ingest = await send("GET", "/api/feed/v1/updates");
+    expect(ingest.status).toBe(405);
+    expect(ingest.head).toMatch(/^allow: POST, OPTIONS$/im);
+    const options = await send("OPTIONS", "/console");
+    expect(options.status).toBe(204);
+    expect(options.head).toMatch(/^allow: GET, HEAD, POST, OPTIONS$/im);
+    // The API answers its own, as before; the pages still are what they were.
+    const api = await send("TRACE", "/api/v1/events");
+    expect(api.status).toBe(405);
+    expect(api.head).toMatch(/^allow: GET, HEAD$/im);
+    expect((await fetch(`${server.url}/status`)).status).toBe(200);
+    expect((await fetch(`${server.url}/status`, { method: "HEAD" })).status).toBe(200);
+  });
+
   it("answers /healthz uncached, and HEAD without a body", async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);

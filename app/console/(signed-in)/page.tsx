@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { sportNames } from "@/lib/sports";
 import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatDay, formatNumber } from "@/components/console/format";
@@ -66,7 +67,7 @@ export default async function ConsoleOverview() {
       <ol className="grid gap-4 sm:grid-cols-2">
         <Step done={!!sandbox} title="Sandbox key" href="/console/keys">
           {sandbox
-            ? `Created (${sandbox.hint}, ${sandbox.sports.join(", ")}); ${sandbox.status === "active" ? "expires" : sandbox.status} ${formatDay(sandbox.expiresAt)}.`
+            ? `Created (${sandbox.hint}, ${sportNames(sandbox.sports)}); ${sandbox.status === "active" ? "expires" : sandbox.status} ${formatDay(sandbox.expiresAt)}.`
             : "Not created yet: one per organisation, for building your integration."}
         </Step>
         <Step done={status === "valid"} title="Licence record" href="/console/licence">

@@ -1,7 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
-import { formFields, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
+import { formFields, formValues, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
 import { operatorAccess } from "@/lib/operators";
 import { currentInstance } from "@/lib/slot";
@@ -40,7 +40,7 @@ export async function runAction<T>(
 ): Promise<ActionState<T>> {
   const userId = await sessionUserId();
   const db = await database();
-  const state = await toActionState(ok, () => change(db, userId, formFields(formData)));
+  const state = await toActionState(ok, () => change(db, userId, formFields(formData)), formValues(formData));
   // Every page of the area shows the state changed, so all of them are re-read after a change
   // (`always`: after a refusal too).
   if (always || (state && "ok" in state)) revalidatePath(area, "layout");

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
-import { AUDIT_ACTIONS } from "@/components/console/audit-actions";
-import { formatDateTime } from "@/components/console/format";
+import { Time } from "@/components/display-settings";
+import { auditSentence, NO_AUDIT_NAMES } from "@/lib/console/audit-sentences";
 import { PageHeader } from "@/components/console/page-header";
 import { deskText } from "@/components/operator/desk";
 import { auditBefore, listOperatorAudit } from "@/lib/audit";
@@ -38,7 +38,7 @@ export default async function OperatorAuditPage({ searchParams }: { searchParams
           return (
             <li key={entry.id} className="py-3 text-sm" data-testid="operator-audit-entry" data-action={entry.action}>
               <p className={deskText.strong}>
-                <span className="font-medium">{entry.actor}</span> {AUDIT_ACTIONS[entry.action] ?? entry.action}
+                <span className="font-medium">{entry.actor}</span> {auditSentence(entry, NO_AUDIT_NAMES)}
                 {entry.orgId ? (
                   <>
                     {" of "}
@@ -49,7 +49,7 @@ export default async function OperatorAuditPage({ searchParams }: { searchParams
                 ) : null}
               </p>
               <p className={deskText.muted}>
-                <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
+                <Time at={entry.at} />
                 {detail ? ` · ${detail}` : ""}
               </p>
             </li>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
-import { formatDateTime } from "@/components/console/format";
+import { Moment } from "@/components/operator/desk";
 import { PageHeader } from "@/components/console/page-header";
 import { Badge, cardClass, deskText, Section } from "@/components/operator/desk";
 import { now } from "@/lib/clock";
@@ -41,14 +41,19 @@ export default async function IncidentsPage() {
                     <Badge tone={incident.state === "resolved" ? "good" : "waiting"}>{incident.state}</Badge>
                   </div>
                   <p className={`text-sm ${deskText.muted}`}>
-                    {incident.components.join(", ")} · since {formatDateTime(incident.startedAt)}
-                    {incident.resolvedAt ? ` · resolved ${formatDateTime(incident.resolvedAt)}` : ""}
+                    {incident.components.join(", ")} · since <Moment at={incident.startedAt} />
+                    {incident.resolvedAt ? (
+                      <>
+                        {" · resolved "}
+                        <Moment at={incident.resolvedAt} />
+                      </>
+                    ) : null}
                   </p>
                   <ol className={`mt-2 space-y-1 text-sm ${deskText.strong}`}>
                     {[...incident.updates].reverse().map((update) => (
                       <li key={update.at + update.text}>
                         <span className={deskText.muted}>
-                          {formatDateTime(update.at)}, {update.state}:
+                          <Moment at={update.at} />, {update.state}:
                         </span>{" "}
                         {update.text}
                       </li>

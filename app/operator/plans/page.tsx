@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
-import { formatDateTime } from "@/components/console/format";
+import { Moment } from "@/components/operator/desk";
 import { PageHeader } from "@/components/console/page-header";
 import { cardClass, deskText, Facts, Section } from "@/components/operator/desk";
 import { now } from "@/lib/clock";
@@ -41,7 +41,7 @@ export default async function PlansPage() {
                   items={[
                     ["Asks for", name(request.requestedPlanCode)],
                     ["Current plan", name(request.planCode)],
-                    ["Asked", formatDateTime(request.planRequestedAt)],
+                    ["Asked", <Moment key="asked" at={request.planRequestedAt} />],
                   ]}
                 />
                 <PlanDecision
@@ -60,7 +60,7 @@ export default async function PlansPage() {
           <ul className={`space-y-1 text-sm ${deskText.muted}`} data-testid="plan-decisions">
             {decided.map((entry) => (
               <li key={entry.id}>
-                {formatDateTime(entry.at)}: {entry.organisation ?? entry.orgId}, {name(entry.target)}{" "}
+                <Moment at={entry.at} />: {entry.organisation ?? entry.orgId}, {name(entry.target)}{" "}
                 {entry.action === "plan.approved"
                   ? "approved"
                   : `declined (${String((entry.details as { reason?: string }).reason ?? "")})`}{" "}

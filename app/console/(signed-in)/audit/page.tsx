@@ -2,66 +2,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireConsole } from "@/app/console/_lib/console";
-import { formatDateTime } from "@/components/console/format";
-import { AUDIT_ACTIONS as ACTIONS } from "@/components/console/audit-actions";
 import { PageHeader } from "@/components/console/page-header";
-import { auditBefore, listAudit, type AuditEntry } from "@/lib/audit";
+import { Time } from "@/components/display-settings";
+import { auditBefore, listAudit } from "@/lib/audit";
 import { now } from "@/lib/clock";
+import { auditSentence, type AuditNames } from "@/lib/console/audit-sentences";
+import { listMembers } from "@/lib/console/members";
 import { listKeys } from "@/lib/keys";
+import { listEndpoints } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 const PAGE_SIZE = 50;
-
-/** A setting's value as the log shows it: lists joined, nothing as "none". */
-function shown(value: unknown): string {
-  if (value === null || value === undefined) return "none";
-  return Array.isArray(value) ? value.join(", ") : String(value);
-}
-
-/** The details worth reading, as short text; the licence's previous version is in `previous`. */
-function describe(entry: AuditEntry, hints: Map<string, string>): string {
-  const d = entry.details as Record<string, unknown>;
-  switch (entry.action) {
-    case "licence.set":
-      return (
-        `${d.reference}, ${d.authority}, ${d.holder}, valid ${d.validFrom} to ${d.validUntil}` +
-        (d.previous
-          ? ` (was ${(d.previous as Record<string, unknown>).reference}, until ${(d.previous as Record<string, unknown>).validUntil})`
-          : "")
-      );
-    case "plan.declined":
-      return `${entry.target}: ${d.reason}`;
-    case "licence.verified":
-    case "licence.rejected":
-    case "licence.revoked":
-      return `${d.reference}${d.reason ? `: ${d.reason}` : ""}`;
-    case "plan.set":
-      return `${entry.target}${d.previous ? ` (was ${d.previous})` : ""}`;
-    case "key.revoked":
-      return hints.get(entry.target ?? "") ?? entry.target ?? "";
-    case "key.created":
-      return `${hints.get(entry.target ?? "") ?? entry.target}, ${d.environment}${d.sport ? `, ${d.sport}` : ""}${d.name ? `, “${d.name}”` : ""}`;
-    case "key.updated":
-      return `${hints.get(entry.target ?? "") ?? entry.target}: ${Object.entries(d)
-        .map(
-          ([field, change]) =>
-            `${field} ${shown((change as { from: unknown }).from)} → ${shown((change as { to: unknown }).to)}`,
-        )
-        .join("; ")}`;
-    case "key.rolled":
-      return `${hints.get(entry.target ?? "") ?? entry.target} → ${hints.get(String(d.successor)) ?? d.successor}, overlap until ${d.expiresAt}`;
-    case "member.added":
-    case "member.removed":
-      return `${d.email ?? entry.target}${d.role ? ` as ${d.role}` : ""}`;
-    case "member.invited":
-      return `as ${d.role}`;
-    case "member.role_changed":
-      return `${entry.target}: ${d.from} → ${d.to}`;
-    default:
-      return entry.target ?? "";
-  }
-}
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
   const { db, access } = await requireConsole();
@@ -71,22 +23,34 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   if (parsed && !parsed.success) notFound();
   const before = parsed?.data;
   const entries = await listAudit(db, access.organisation.id, { limit: PAGE_SIZE, before });
-  // Keys are named by their hint, as everywhere else in the console.
-  const hints = new Map((await listKeys(db, access.organisation.id, now())).map((k) => [k.id, k.hint]));
+  // Keys by name and hint, as everywhere else in the console; members by e-mail, endpoints by URL.
+  const orgId = access.organisation.id;
+  const [keys, members, endpoints] = await Promise.all([
+    listKeys(db, orgId, now()),
+    listMembers(db, orgId),
+    listEndpoints(db, orgId),
+  ]);
+  const keyNames = new Map(keys.map((k) => [k.id, k.name ? `“${k.name}” (${k.hint})` : k.hint]));
+  const memberNames = new Map(members.map((m) => [m.userId, m.email]));
+  const endpointNames = new Map(endpoints.map((e) => [e.id, e.url]));
+  const names: AuditNames = {
+    key: (id) => keyNames.get(id),
+    member: (id) => memberNames.get(id),
+    endpoint: (id) => endpointNames.get(id),
+  };
   return (
     <>
-      <PageHeader title="Audit log">Who did what, and when (UTC), newest first.</PageHeader>
+      <PageHeader title="Audit log">Who did what, and when, newest first.</PageHeader>
       <ol className="divide-y divide-slate-200 border-y border-slate-200" data-testid="audit-log">
         {entries.map((entry) => (
           <li key={entry.id} className="py-3 text-sm" data-testid="audit-entry" data-action={entry.action}>
-            <p className="text-slate-900">
+            <p className="text-slate-900" data-testid="audit-sentence">
               {/* Which of our operators it was is ours to know; that an operator acted is the organisation's. */}
               <span className="font-medium">{entry.operator ? "An operator" : entry.actor}</span>{" "}
-              {ACTIONS[entry.action] ?? entry.action}
+              {auditSentence(entry, names)}.
             </p>
             <p className="text-slate-700">
-              <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
-              {describe(entry, hints) ? ` · ${describe(entry, hints)}` : ""}
+              <Time at={entry.at} />
             </p>
           </li>
         ))}

@@ -1,14 +1,16 @@
 "use client";
 
+import { sportNames } from "@/lib/sports";
 import { useActionState, useRef, useState } from "react";
 import { revokeKeyAction } from "@/app/console/actions";
 import { dangerButtonClass, FormMessage, secondaryButtonClass, SubmitButton } from "@/components/console/form";
-import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import { formatNumber } from "@/components/console/format";
 import type { RolledKeyShown } from "@/lib/console/actions";
 import { shownKeyState } from "@/lib/keys/states";
 import { KeySettings } from "./key-settings";
 import { RollKey } from "./roll-key";
 import { ShowOnce } from "./show-once";
+import { Time } from "@/components/display-settings";
 
 export type KeyRow = {
   id: string;
@@ -28,6 +30,11 @@ export type KeyRow = {
   requestsUsed: number;
   requestsQuota: number | null;
 };
+
+/** How a person names a key: its name, if it has one, and always its hint (a rolled key's successor shares the name). */
+export function keyLabel(row: { name: string | null; hint: string }): string {
+  return row.name ? `“${row.name}” (${row.hint})` : row.hint;
+}
 
 const STATUS_STYLE = {
   active: "bg-pitch-50 text-pitch-900 border-pitch-600",
@@ -59,8 +66,8 @@ export function KeyList({
       {rolled ? (
         <div className="mt-3">
           <ShowOnce created={rolled} onDone={() => setRolled(null)}>
-            The key it replaces, {rolled.predecessorHint}, keeps working until{" "}
-            {formatDateTime(rolled.predecessorExpiresAt)}.
+            The key it replaces, {rolled.predecessorHint}, keeps working until <Time at={rolled.predecessorExpiresAt} />
+            .
           </ShowOnce>
         </div>
       ) : null}
@@ -130,7 +137,13 @@ function KeyItem({
           data-testid="key-status"
           data-state={state}
         >
-          {state === "expiring" ? `expiring at ${formatDateTime(row.expiresAt)}` : state}
+          {state === "expiring" && row.expiresAt ? (
+            <>
+              expiring at <Time at={row.expiresAt} />
+            </>
+          ) : (
+            state
+          )}
         </span>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
@@ -141,30 +154,34 @@ function KeyItem({
         <div>
           <dt className="text-slate-600">Sports</dt>
           <dd className="text-slate-900">
-            {row.sports.join(", ") || "—"}
+            {sportNames(row.sports) || "—"}
             {row.sportScope ? <span className="text-slate-600"> (scope)</span> : null}
           </dd>
         </div>
         <div>
           <dt className="text-slate-600">Created</dt>
-          <dd className="text-slate-900">{formatDay(row.createdAt)}</dd>
+          <dd className="text-slate-900">
+            <Time at={row.createdAt} style="day" />
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600">Last used</dt>
-          <dd className="text-slate-900">{row.lastUsedAt ? formatDateTime(row.lastUsedAt) : "never"}</dd>
+          <dd className="text-slate-900">{row.lastUsedAt ? <Time at={row.lastUsedAt} /> : "never"}</dd>
         </div>
         {row.expiresAt ? (
           <div>
             <dt className="text-slate-600">{row.status === "expired" ? "Expired" : "Expires"}</dt>
             <dd className="text-slate-900">
-              {row.environment === "sandbox" ? formatDay(row.expiresAt) : formatDateTime(row.expiresAt)}
+              <Time at={row.expiresAt} />
             </dd>
           </div>
         ) : null}
         {row.revokedAt ? (
           <div>
             <dt className="text-slate-600">Revoked</dt>
-            <dd className="text-slate-900">{formatDateTime(row.revokedAt)}</dd>
+            <dd className="text-slate-900">
+              <Time at={row.revokedAt} />
+            </dd>
           </div>
         ) : null}
         {row.allowedIps ? (
@@ -216,7 +233,7 @@ function RevokeKey({ row }: { row: KeyRow }) {
   return (
     <div className="mt-3">
       <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.showModal()}>
-        Revoke…<span className="sr-only"> key {row.hint}</span>
+        Revoke…<span className="sr-only"> key {keyLabel(row)}</span>
       </button>
       <FormMessage state={state} />
       <dialog
@@ -225,7 +242,7 @@ function RevokeKey({ row }: { row: KeyRow }) {
         className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-5 backdrop:bg-slate-900/50"
       >
         <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-          Revoke {row.hint}?
+          Revoke {keyLabel(row)}?
         </h3>
         <p className="mt-2 text-sm text-slate-800">
           Its very next request is refused, on every server. Requests already counted this month are not given back.

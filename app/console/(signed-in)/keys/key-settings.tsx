@@ -1,9 +1,10 @@
 "use client";
 
+import { sportName } from "@/lib/sports";
 import { useActionState, useRef } from "react";
 import { updateKeyAction } from "@/app/console/actions";
 import { FormMessage, inputClass, secondaryButtonClass, SubmitButton } from "@/components/console/form";
-import type { KeyRow } from "./key-list";
+import { keyLabel, type KeyRow } from "./key-list";
 
 /** A time as a `datetime-local` value in UTC, to the minute (what the field shows and sends back). */
 export function utcFieldValue(iso: string | null): string {
@@ -22,22 +23,30 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
     return result;
   }, null);
   const id = (field: string) => `key-${row.id}-${field}`;
-  const fieldError = (field: string) => (state && "error" in state ? state.fieldErrors?.[field] : undefined);
+  const refused = state && "error" in state ? state : null;
+  const fieldError = (field: string) => refused?.fieldErrors?.[field];
+  // After a refusal, what was typed, not the key's settings: React empties the form after its action.
+  const typed = refused?.values;
   const production = row.environment === "production";
   const shownExpiry = utcFieldValue(row.expiresAt);
   return (
-    <div>
+    // Its parts are the buttons row's own: the saved message goes below the row, not between its buttons.
+    <div className="contents">
       <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.showModal()}>
-        Settings…<span className="sr-only"> of key {row.hint}</span>
+        Settings…<span className="sr-only"> of key {keyLabel(row)}</span>
       </button>
-      {state && "ok" in state ? <FormMessage state={state} /> : null}
+      {state && "ok" in state ? (
+        <div className="order-last basis-full" data-testid="key-settings-saved">
+          <FormMessage state={state} />
+        </div>
+      ) : null}
       <dialog
         ref={dialog}
         aria-labelledby={id("settings-title")}
         className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 backdrop:bg-slate-900/50"
       >
         <h3 id={id("settings-title")} className="text-lg font-semibold text-slate-900">
-          Settings of {row.hint}
+          Settings of {keyLabel(row)}
         </h3>
         <form action={action} className="mt-4 space-y-4">
           <input type="hidden" name="keyId" value={row.id} />
@@ -48,7 +57,7 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
             <input
               id={id("name")}
               name="name"
-              defaultValue={row.name ?? ""}
+              defaultValue={typed ? (typed.name ?? "") : (row.name ?? "")}
               maxLength={80}
               className={inputClass}
               aria-invalid={fieldError("name") ? true : undefined}
@@ -73,10 +82,10 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                       <input
                         type="checkbox"
                         name={`sport:${sport}`}
-                        defaultChecked={row.sportScope?.includes(sport) ?? false}
+                        defaultChecked={typed ? `sport:${sport}` in typed : (row.sportScope?.includes(sport) ?? false)}
                         className="size-5"
                       />
-                      {sport}
+                      {sportName(sport)}
                     </label>
                   ))}
                 </div>
@@ -93,7 +102,7 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                   id={id("allowed-ips")}
                   name="allowedIps"
                   rows={3}
-                  defaultValue={row.allowedIps?.join("\n") ?? ""}
+                  defaultValue={typed ? (typed.allowedIps ?? "") : (row.allowedIps?.join("\n") ?? "")}
                   className={`${inputClass} font-mono`}
                   aria-describedby={
                     [id("allowed-ips-hint"), fieldError("allowedIps") ? id("allowed-ips-error") : null]
@@ -118,7 +127,7 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                   id={id("expires")}
                   name="expiresAt"
                   type="datetime-local"
-                  defaultValue={shownExpiry}
+                  defaultValue={typed ? (typed.expiresAt ?? "") : shownExpiry}
                   className={inputClass}
                   aria-invalid={fieldError("expiresAt") ? true : undefined}
                   aria-describedby={fieldError("expiresAt") ? id("expires-error") : undefined}

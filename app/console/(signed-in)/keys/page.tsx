@@ -37,6 +37,7 @@ export default async function KeysPage() {
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <SandboxSection
           canEdit={canEdit}
+          steps={blockers.map(({ code, message }) => ({ code, message }))}
           sports={sportChoices}
           existing={
             sandbox

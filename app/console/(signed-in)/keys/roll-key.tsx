@@ -4,7 +4,7 @@ import { useActionState, useRef } from "react";
 import { rollKeyAction } from "@/app/console/actions";
 import { FormMessage, inputClass, secondaryButtonClass, SubmitButton } from "@/components/console/form";
 import type { RolledKeyShown } from "@/lib/console/actions";
-import type { KeyRow } from "./key-list";
+import { keyLabel, type KeyRow } from "./key-list";
 
 // How long the old key keeps working: from an hour (a quick swap) to a week (many deployments).
 const OVERLAPS = [
@@ -33,7 +33,7 @@ export function RollKey({ row, onRolled }: { row: KeyRow; onRolled: (rolled: Rol
   return (
     <div>
       <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.showModal()}>
-        Roll…<span className="sr-only"> key {row.hint}</span>
+        Roll…<span className="sr-only"> key {keyLabel(row)}</span>
       </button>
       <dialog
         ref={dialog}
@@ -41,7 +41,7 @@ export function RollKey({ row, onRolled }: { row: KeyRow; onRolled: (rolled: Rol
         className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg p-5 backdrop:bg-slate-900/50"
       >
         <h3 id={id("title")} className="text-lg font-semibold text-slate-900">
-          Roll {row.hint}?
+          Roll {keyLabel(row)}?
         </h3>
         <p className="mt-2 text-sm text-slate-800">
           A new key is created with the same name, sports and IP allowlist, and shown once. This key keeps working until
@@ -53,7 +53,12 @@ export function RollKey({ row, onRolled }: { row: KeyRow; onRolled: (rolled: Rol
             <label htmlFor={id("overlap")} className="block text-sm font-medium text-slate-900">
               Keep this key working for
             </label>
-            <select id={id("overlap")} name="overlapSeconds" defaultValue="86400" className={inputClass}>
+            <select
+              id={id("overlap")}
+              name="overlapSeconds"
+              defaultValue={state && "error" in state ? (state.values?.overlapSeconds ?? "86400") : "86400"}
+              className={inputClass}
+            >
               {OVERLAPS.map((overlap) => (
                 <option key={overlap.seconds} value={overlap.seconds}>
                   {overlap.label}

@@ -4,15 +4,19 @@ import Link from "next/link";
 import { useActionState, useState } from "react";
 import { createSandboxKeyAction } from "@/app/console/actions";
 import { FormMessage, inputClass, SubmitButton } from "@/components/console/form";
-import { formatDay } from "@/components/console/format";
 import { KeyCreationSection } from "./show-once";
+import { Time } from "@/components/display-settings";
 
 type Existing = { hint: string; sport: string; createdAt: string; expiresAt: string | null; status: string };
+
+/** What stands between the organisation and production keys: nothing, or the blockers' codes and messages. */
+export type ProductionSteps = { code: string; message: string }[];
 
 export function SandboxSection(props: {
   canEdit: boolean;
   sports: { code: string; name: string }[];
   existing: Existing | null;
+  steps: ProductionSteps;
 }) {
   // A new round remounts the form, which drops the action's state and with it the shown key.
   const [round, setRound] = useState(0);
@@ -23,11 +27,13 @@ function SandboxOffer({
   canEdit,
   sports,
   existing,
+  steps,
   onDone,
 }: {
   canEdit: boolean;
   sports: { code: string; name: string }[];
   existing: Existing | null;
+  steps: ProductionSteps;
   onDone: () => void;
 }) {
   const [state, action] = useActionState(createSandboxKeyAction, null);
@@ -39,22 +45,13 @@ function SandboxOffer({
         <div className="mt-2 space-y-2 text-sm text-slate-800" data-testid="sandbox-explanation">
           <p>
             Your organisation&apos;s sandbox key <code className="rounded bg-slate-100 px-1">{existing.hint}</code>{" "}
-            covers {sportName(existing.sport)}. It was created on {formatDay(existing.createdAt)} and{" "}
+            covers {sportName(existing.sport)}. It was created on <Time at={existing.createdAt} style="day" /> and{" "}
             {existing.status === "expired" ? "expired" : "expires"} on{" "}
-            <strong data-testid="sandbox-expiry">{formatDay(existing.expiresAt)}</strong>
+            <strong data-testid="sandbox-expiry">{existing.expiresAt ? <Time at={existing.expiresAt} /> : "—"}</strong>
             {existing.status === "revoked" ? "; it has been revoked" : ""}.
           </p>
-          <p>
-            Each organisation gets one sandbox key, ever, so there is no offer of another. For real-time data and more
-            sports, record your{" "}
-            <Link href="/console/licence" className="text-pitch-700 underline">
-              licence
-            </Link>
-            , choose a{" "}
-            <Link href="/console/plan" className="text-pitch-700 underline">
-              plan
-            </Link>{" "}
-            and create production keys.
+          <p data-testid="sandbox-next">
+            Each organisation gets one sandbox key, ever, so there is no offer of another. <NextSteps steps={steps} />
           </p>
         </div>
       ) : canEdit ? (
@@ -66,7 +63,13 @@ function SandboxOffer({
             <label htmlFor="sandbox-sport" className="block text-sm font-medium text-slate-900">
               Sport
             </label>
-            <select id="sandbox-sport" name="sport" required defaultValue="" className={inputClass}>
+            <select
+              id="sandbox-sport"
+              name="sport"
+              required
+              defaultValue={state && "error" in state ? (state.values?.sport ?? "") : ""}
+              className={inputClass}
+            >
               <option value="" disabled>
                 Choose its one sport
               </option>
@@ -84,5 +87,38 @@ function SandboxOffer({
         <p className="mt-2 text-sm text-slate-800">No sandbox key yet; an admin can create it.</p>
       )}
     </KeyCreationSection>
+  );
+}
+
+/** The way on to real-time data and more sports, as the organisation stands now. */
+function NextSteps({ steps }: { steps: ProductionSteps }) {
+  if (steps.length === 0) {
+    return (
+      <>For real-time data and more sports, your licence is verified and your plan chosen: create production keys.</>
+    );
+  }
+  const link = (href: string, text: string) => (
+    <Link href={href} className="text-pitch-700 underline">
+      {text}
+    </Link>
+  );
+  const missingLicence = steps.some((step) => step.code === "licence_missing");
+  const missingPlan = steps.some((step) => step.code === "plan_missing");
+  // A licence recorded and not (or no longer) in force says itself what is to be done.
+  const licence = steps.find((step) => step.code !== "licence_missing" && step.code !== "plan_missing");
+  return (
+    <>
+      {missingLicence || missingPlan ? (
+        <>
+          For real-time data and more sports,{" "}
+          {missingLicence ? <>record your {link("/console/licence", "licence")}</> : null}
+          {missingLicence && missingPlan ? " and " : null}
+          {missingPlan ? <>choose a {link("/console/plan", "plan")}</> : null}, then create production keys.{" "}
+        </>
+      ) : (
+        "For real-time data and more sports: "
+      )}
+      {licence ? licence.message : null}
+    </>
   );
 }

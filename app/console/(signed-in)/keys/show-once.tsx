@@ -1,11 +1,12 @@
 "use client";
 
+import { sportNames } from "@/lib/sports";
 import { useEffect, useRef, type ReactNode } from "react";
 import { CopyButton } from "@/components/console/copy-button";
 import { SecretText } from "@/components/console/secret-text";
 import { buttonClass } from "@/components/console/form";
-import { formatDay } from "@/components/console/format";
 import type { ShownOnceKey } from "@/lib/console/actions";
+import { Time } from "@/components/display-settings";
 
 /**
  * The one view of a new key. It lives only in this component's memory: the server sent the key
@@ -34,13 +35,20 @@ export function ShowOnce({
       </h3>
       <p className="mt-2 text-sm font-medium text-amber-950">
         Copy it now and store it somewhere safe. This is the only time it is shown: we keep only a hash of it, so nobody
-        can show it to you again. If you lose it, revoke it and create another.
+        can show it to you again.{" "}
+        {created.environment === "sandbox"
+          ? "If you lose it, there is no other: an organisation gets one sandbox key, ever."
+          : "If you lose it, revoke it and create another."}
       </p>
       <SecretText id="shown-key" label="Key" value={created.key} testId="shown-key" />
       <p className="mt-2 text-sm text-slate-800">
-        Covers {created.sports.join(", ")}
-        {created.expiresAt ? `; expires ${formatDay(created.expiresAt)}` : ""}. Use it as{" "}
-        <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>.
+        Covers {sportNames(created.sports)}
+        {created.expiresAt ? (
+          <>
+            ; expires <Time at={created.expiresAt} />
+          </>
+        ) : null}
+        . Use it as <code className="rounded bg-white px-1">Authorization: Bearer &lt;key&gt;</code>.
       </p>
       {children ? <p className="mt-2 text-sm text-slate-800">{children}</p> : null}
       <div className="mt-3 flex flex-wrap gap-2">

@@ -64,7 +64,7 @@ export default async function LicencePage() {
         />
       ) : (
         <>
-          <ViewerNotice what="the licence record" />
+          <ViewerNotice what="the licence record" one />
           {licence ? (
             <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2">
               {[

@@ -9,7 +9,7 @@ import {
 } from "@/app/console/actions";
 import { CopyButton } from "@/components/console/copy-button";
 import { buttonClass, FormMessage, inputClass, secondaryButtonClass, SubmitButton } from "@/components/console/form";
-import { formatDay } from "@/components/console/format";
+import { Time } from "@/components/display-settings";
 
 export function InviteForm() {
   const [round, setRound] = useState(0);
@@ -25,7 +25,7 @@ function Invite({ onDone }: { onDone: () => void }) {
       <div className="rounded-lg border-2 border-amber-500 bg-amber-50 p-4" data-testid="invitation-link">
         <p className="text-sm font-medium text-amber-950">
           Send this link to the person you invite as {invitation.role}. It works once, until{" "}
-          {formatDay(invitation.expiresAt)}, and is shown only now.
+          <Time at={invitation.expiresAt} />, and is shown only now.
         </p>
         <label htmlFor="invitation-url" className="mt-2 block text-sm font-medium text-slate-900">
           Invitation link
@@ -52,7 +52,12 @@ function Invite({ onDone }: { onDone: () => void }) {
         <label htmlFor="invite-role" className="block text-sm font-medium text-slate-900">
           Role
         </label>
-        <select id="invite-role" name="role" defaultValue="viewer" className={inputClass}>
+        <select
+          id="invite-role"
+          name="role"
+          defaultValue={state && "error" in state ? (state.values?.role ?? "viewer") : "viewer"}
+          className={inputClass}
+        >
           <option value="viewer">Viewer: sees everything, changes nothing</option>
           <option value="admin">Admin: manages keys, licence, plan and members</option>
         </select>

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { requireConsole } from "@/app/console/_lib/console";
-import { formatDay } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now } from "@/lib/clock";
 import { listMembers, listPendingInvitations } from "@/lib/console/members";
 import { InviteForm, RemoveForm, RoleForm, WithdrawForm } from "./member-forms";
+import { Time } from "@/components/display-settings";
 
 export const metadata: Metadata = { title: "Members" };
 
@@ -42,7 +42,7 @@ export default async function MembersPage() {
                 {member.name} <span className="font-normal text-slate-700">{member.email}</span>
               </p>
               <p className="text-sm text-slate-700">
-                {member.role} since {formatDay(member.since)}
+                {member.role} since <Time at={member.since} style="day" />
                 {member.userId === access.user.id ? " (you)" : ""}
               </p>
               {canEdit && member.userId !== access.user.id ? (
@@ -67,8 +67,8 @@ export default async function MembersPage() {
                 className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-300 p-3 text-sm"
               >
                 <span>
-                  {invitation.role}, created {formatDay(invitation.createdAt)}, valid until{" "}
-                  {formatDay(invitation.expiresAt)}
+                  {invitation.role}, created <Time at={invitation.createdAt} style="day" />, valid until{" "}
+                  <Time at={invitation.expiresAt} />
                 </span>
                 {canEdit ? <WithdrawForm invitationId={invitation.id} /> : null}
               </li>

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
+import { sportNames } from "@/lib/sports";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatDay, formatNumber } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { listPlans, pricedOnRequest } from "@/lib/plans";
-import { PlanChoice } from "./plan-choice";
+import { PlanChoice, type PlanTerms } from "./plan-choice";
 
 export const metadata: Metadata = { title: "Plan" };
 
@@ -15,9 +16,29 @@ function price(cents: number | null): string {
   return `€${formatNumber(cents / 100)} a month`;
 }
 
+type Plan = Awaited<ReturnType<typeof listPlans>>[number];
+
+function sportsOf(plan: Plan): string {
+  if (plan.environment === "sandbox") return "One, chosen with the key";
+  return plan.sports.length === 7 ? "All seven" : sportNames(plan.sports);
+}
+
+/** A plan's terms, as the confirmation of a change shows them. */
+function termsOf(plan: Plan): PlanTerms {
+  return {
+    name: plan.name,
+    sports: sportsOf(plan),
+    quota: `${formatNumber(plan.monthlyQuota)} requests`,
+    perSecond: String(plan.requestsPerSecond),
+    streams: String(plan.concurrentStreams),
+    price: price(plan.monthlyPriceCents),
+  };
+}
+
 export default async function PlanPage() {
   const { db, access } = await requireConsole();
   const plans = await listPlans(db);
+  const currentPlan = plans.find((p) => p.code === access.organisation.planCode);
   const canEdit = access.role === "admin";
   const currentName = plans.find((p) => p.code === access.organisation.planCode)?.name;
   const { requestedPlanCode, planRequestedAt } = access.organisation;
@@ -67,13 +88,7 @@ export default async function PlanPage() {
                 {plan.name}
                 <p className="mt-1 font-normal text-slate-700 lg:max-w-48">{plan.description}</p>
               </th>
-              <PlanCell label="Sports">
-                {plan.environment === "sandbox"
-                  ? "One, chosen with the key"
-                  : plan.sports.length === 7
-                    ? "All seven"
-                    : plan.sports.join(", ")}
-              </PlanCell>
+              <PlanCell label="Sports">{sportsOf(plan)}</PlanCell>
               <PlanCell label="Monthly quota">{formatNumber(plan.monthlyQuota)}</PlanCell>
               <PlanCell label="Requests per second">{plan.requestsPerSecond}</PlanCell>
               <PlanCell label="Streams">{plan.concurrentStreams}</PlanCell>
@@ -84,7 +99,8 @@ export default async function PlanPage() {
                 ) : canEdit ? (
                   <PlanChoice
                     code={plan.code}
-                    name={plan.name}
+                    terms={termsOf(plan)}
+                    currentTerms={currentPlan ? termsOf(currentPlan) : null}
                     current={plan.code === access.organisation.planCode}
                     onRequest={pricedOnRequest(plan)}
                     requested={plan.code === requestedPlanCode}

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
-import { formatDateTime } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
 import { API_ERRORS } from "@/lib/api/error-codes";
 import { requestLogFor, type RequestSearch } from "@/lib/console/requests";
+import { Time } from "@/components/display-settings";
 
 export const metadata: Metadata = { title: "Requests" };
 
@@ -51,7 +51,7 @@ export default async function RequestsPage({
     <>
       <PageHeader title="Requests">
         Your keys&apos; refused requests (4xx and 5xx), and the first answered request of each key in each minute, kept
-        7 days. Times are UTC; paths are shown without keys or tokens. Every error&apos;s{" "}
+        7 days. Paths are shown without keys or tokens. Every error&apos;s{" "}
         <code className="rounded bg-slate-100 px-1">request_id</code> finds its request here.
       </PageHeader>
       <div role="search" aria-label="Search the request log" className="mb-6">
@@ -158,7 +158,8 @@ export default async function RequestsPage({
               </span>
             </p>
             <p className="text-slate-700">
-              <time dateTime={row.at.toISOString()}>{formatDateTime(row.at)}</time> · {row.keyName ?? row.keyHint} ·{" "}
+              <Time at={row.at} /> ·{" "}
+              <span data-testid="request-key">{row.keyName ? `${row.keyName} (${row.keyHint})` : row.keyHint}</span> ·{" "}
               {row.latencyMs} ms ·{" "}
               <span className="font-mono break-all" data-testid="request-id">
                 {row.requestId}

@@ -48,7 +48,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
       <p className="mb-4 text-slate-800" data-testid="usage-total">
         {formatNumber(usage.total)} requests in {title}.
       </p>
-      <UsageChart usage={usage} />
+      <UsageChart usage={usage} today={now().toISOString().slice(0, 10)} />
       <details className="mt-6">
         <summary className="cursor-pointer text-sm font-medium text-pitch-700">Totals per key as a table</summary>
         <table className="mt-2 w-full text-left text-sm" data-testid="usage-table">

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { eq } from "drizzle-orm";
 import { requireConsole } from "@/app/console/_lib/console";
-import { formatDateTime } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { usageAlertSettings } from "@/lib/db/schema";
 import { DEFAULT_THRESHOLDS } from "@/lib/webhooks/thresholds";
 import { listDeliveries, listEndpoints, type DeliverySummary } from "@/lib/webhooks/endpoints";
 import { AddEndpoint, EndpointActions, SendAgain, ThresholdsForm } from "./webhook-forms";
+import { Time } from "@/components/display-settings";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -76,8 +76,12 @@ export default async function WebhooksPage() {
                   </span>
                 </div>
                 <p className="mt-1 text-sm text-slate-700">
-                  Added {formatDateTime(endpoint.createdAt)}
-                  {endpoint.secretRotatedAt ? `; secret rotated ${formatDateTime(endpoint.secretRotatedAt)}` : ""}
+                  Added <Time at={endpoint.createdAt} />
+                  {endpoint.secretRotatedAt ? (
+                    <>
+                      ; secret rotated <Time at={endpoint.secretRotatedAt} />
+                    </>
+                  ) : null}
                 </p>
                 {canEdit ? (
                   <div className="mt-3">
@@ -110,7 +114,9 @@ function DeliveryLog({ deliveries, canEdit }: { deliveries: DeliverySummary[]; c
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="text-slate-900">
                 <span className="font-mono">{delivery.type}</span>{" "}
-                <span className="text-slate-700">· {formatDateTime(delivery.createdAt)}</span>
+                <span className="text-slate-700">
+                  · <Time at={delivery.createdAt} />
+                </span>
               </p>
               <span className={`rounded-full border px-2 py-0.5 text-xs font-medium ${STATE_STYLE[delivery.state]}`}>
                 {delivery.state}
@@ -121,14 +127,16 @@ function DeliveryLog({ deliveries, canEdit }: { deliveries: DeliverySummary[]; c
               <ol className="mt-2 space-y-1 text-slate-800">
                 {delivery.log.map((attempt, n) => (
                   <li key={n}>
-                    {formatDateTime(attempt.at)}: {attempt.statusCode ?? attempt.error ?? "no answer"} in{" "}
+                    <Time at={attempt.at} />: {attempt.statusCode ?? attempt.error ?? "no answer"} in{" "}
                     {attempt.latencyMs} ms
                   </li>
                 ))}
               </ol>
             ) : null}
             {delivery.state === "pending" && delivery.nextAttemptAt ? (
-              <p className="mt-1 text-slate-700">Next attempt {formatDateTime(delivery.nextAttemptAt)}</p>
+              <p className="mt-1 text-slate-700">
+                Next attempt <Time at={delivery.nextAttemptAt} />
+              </p>
             ) : null}
             {canEdit && delivery.state !== "pending" ? (
               <div className="mt-2">

@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
 import { LicenceCard } from "@/app/operator/licences/licence-card";
-import { AUDIT_ACTIONS } from "@/components/console/audit-actions";
-import { formatDateTime, formatDay, formatNumber } from "@/components/console/format";
+import { Time } from "@/components/display-settings";
+import { formatDay, formatNumber } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
-import { Badge, cardClass, deskText, Facts, Section } from "@/components/operator/desk";
+import { Badge, cardClass, deskText, Facts, Moment, Section } from "@/components/operator/desk";
 import type { AuditEntry } from "@/lib/audit";
+import { auditSentence, NO_AUDIT_NAMES } from "@/lib/console/audit-sentences";
 import { now } from "@/lib/clock";
 import { recordOrganisationView } from "@/lib/desk/actions";
 import { organisationFile } from "@/lib/desk/organisations";
@@ -23,12 +24,12 @@ function AuditLine({ entry }: { entry: AuditEntry }) {
   return (
     <li className="py-2 text-sm">
       <span className={deskText.strong}>
-        <span className="font-medium">{entry.actor}</span> {AUDIT_ACTIONS[entry.action] ?? entry.action}
+        <span className="font-medium">{entry.actor}</span> {auditSentence(entry, NO_AUDIT_NAMES)}
         {detail ? `: ${detail}` : ""}
       </span>{" "}
-      <time dateTime={entry.at.toISOString()} className={deskText.muted}>
-        {formatDateTime(entry.at)}
-      </time>
+      <span className={deskText.muted}>
+        <Time at={entry.at} />
+      </span>
     </li>
   );
 }
@@ -80,9 +81,13 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
             ],
             [
               "Asks for",
-              file.requestedPlan
-                ? `${file.requestedPlan.name}, since ${formatDateTime(organisation.planRequestedAt)}`
-                : "—",
+              file.requestedPlan ? (
+                <>
+                  {file.requestedPlan.name}, since <Moment at={organisation.planRequestedAt} />
+                </>
+              ) : (
+                "—"
+              ),
             ],
             [
               "Last declined",
@@ -125,7 +130,7 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
                 <p className={deskText.muted}>
                   {formatNumber(key.requestsUsed)}
                   {key.requestsQuota ? ` of ${formatNumber(key.requestsQuota)}` : ""} requests this month · last used{" "}
-                  {formatDateTime(key.lastUsedAt)} · created {formatDay(key.createdAt)}
+                  <Moment at={key.lastUsedAt} /> · created {formatDay(key.createdAt)}
                   {key.expiresAt ? ` · expires ${formatDay(key.expiresAt)}` : ""}
                 </p>
               </li>
@@ -149,7 +154,7 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
                 </p>
                 <p className={deskText.muted}>
                   Last day: {endpoint.lastDay.delivered} delivered, {endpoint.lastDay.failed} failed,{" "}
-                  {endpoint.lastDay.pending} waiting · last delivered {formatDateTime(endpoint.lastDeliveredAt)}
+                  {endpoint.lastDay.pending} waiting · last delivered <Moment at={endpoint.lastDeliveredAt} />
                 </p>
               </li>
             ))}
