@@ -161,12 +161,12 @@ export interface paths {
     };
     /**
      * Follow one event
-     * @description The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already over is answered 204 at once, unless the client resumes from before its end: then it is sent what it missed, and `end`.
+     * @description The event, its markets and lineups as they change, until it is over: then `end`, sent with `retry:` of an hour, and the stream closes; an EventSource that reconnects anyway is answered 204, on which it stops. An event already over is answered 204 at once, unless the client resumes from before its end: then it is sent what it missed, and `end`. `$EVENT` below is an event's `id`, from `GET /api/v1/events?status=live` for one in play.
      *
      *     Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, strictly increasing; reconnect with `Last-Event-ID` (or `lastEventId`, or `last_event_id`) to get every change missed, in order, none repeated, over the whole history kept (`history_seconds` in `GET /api/v1/me`, 24 hours by default). When that is impossible the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never silent. A `: ping` comment comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again when it can. A stream the service ends sends a last `error` with the problem (for example `key_revoked`, within a second of the revocation), or, when the instance stops, a short `retry:`. Opening a stream counts as one request; the plan sets how many can be open at once (429 `rate_limited` with `violated-policies: ["streams"]`). Sandbox keys get each message 60 s after the change, never earlier. A console member's browser may use the session cookie instead of a key.
      *
      *     ```sh
-     *     curl -N -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/soc-bdrn-983512/stream"
+     *     curl -N -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/events/$EVENT/stream"
      *     ```
      *
      *     A stream that closes without `end` (a deploy, a restart, a client that fell behind) is to be reopened with the last id received, in `Last-Event-ID` (or the `lastEventId` or `last_event_id` query parameter): it goes on after that message, missing nothing.
