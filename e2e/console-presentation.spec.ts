@@ -106,7 +106,7 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
   await expect(next).toContainText("MGA/B2B/777 awaits an operator's verification");
   await expect(next).not.toContainText("record your licence");
   await expect(next).not.toContainText("choose a plan");
-  await server().operator(["licence", "verify", "--org", slug]);
+  await server().operator(["licence", "verify", "--org", slug, "--reference", "MGA/B2B/777"]);
   await to(page, "/keys");
   await expect(next).toContainText("your licence is verified and your plan chosen: create production keys");
 

@@ -80,6 +80,10 @@ test("the operator verifies a new organisation's licence at the desk, production
   await recordLicence(page, "GLA/RGL/100", `${organisation} Ltd`, true);
   await consoleLink(page, "Plan");
   await page.getByRole("button", { name: "Choose Starter" }).click();
+  await page
+    .getByRole("dialog", { name: "Switch to Starter?" })
+    .getByRole("button", { name: /^Choose Starter for / })
+    .click();
   await expect(page.getByTestId("plan-starter")).toContainText("Your plan");
 
   // An organisation's admin is not told the desk exists.
@@ -155,6 +159,10 @@ test("the desk's plans, organisations, incidents and operator audit", async ({ p
   await consoleLink(page, "Plan");
   const ask = async () => {
     await page.getByRole("button", { name: "Request approval for Enterprise" }).click();
+    await page
+      .getByRole("dialog", { name: "Request Enterprise?" })
+      .getByRole("button", { name: "Request Enterprise" })
+      .click();
     await expect(page.getByTestId("plan-enterprise")).toContainText("Requested: awaiting approval");
   };
   await ask();
