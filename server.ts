@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./lib/db/index.ts";
 import { loadEnvFiles } from "./lib/env-files.ts";
-import { nodeEntry } from "./lib/http/node-entry.ts";
+import { nodeEntry } from "./lib/node-entry.ts";
 import { startInstance } from "./lib/instance.ts";
 import { captureConsole, logger } from "./lib/log/index.ts";
 

@@ -16,7 +16,7 @@ import { showOnce } from "./log/show-once.ts";
 import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
 import { ServiceMetrics } from "./metrics/index.ts";
 import { Simulator } from "./sim/simulator.ts";
-import { slot } from "./slot.ts";
+import { processCell } from "./slot.ts";
 import { readiness } from "./health.ts";
 import { StatusRecorder } from "./status/recorder.ts";
 import { StatusService } from "./status/service.ts";
@@ -53,6 +53,20 @@ export type Instance = {
   /** Tells every stream to reconnect elsewhere, then stops the parts in the reverse of their start. */
   stop(): Promise<void>;
 };
+
+// The running instance, shared with the copy of lib/ that Next bundles for pages and actions.
+const running = processCell<{ instance?: Instance }>("instance", () => ({}));
+
+/** The running instance, for the code Next bundles (pages, actions, route handlers). */
+export function currentInstance(): Instance {
+  if (!running.instance) throw new Error("The service is not started: it runs in server.ts's process.");
+  return running.instance;
+}
+
+/** The running instance's API, or undefined while none runs in this process. */
+export function runningApi(): Api | undefined {
+  return running.instance?.api;
+}
 
 /** What `npm run admin` runs (lib/admin/commands.ts), given by the entry so the composition does not import the CLI. */
 export type AdminCommands = (
@@ -145,12 +159,12 @@ export async function startInstance(
     adminChannel,
     stop: () => stopInstance(instance, feed, recorder),
   };
-  slot.instance = instance;
+  running.instance = instance;
   return instance;
 }
 
 async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
-  if (slot.instance === instance) slot.instance = undefined;
+  if (running.instance === instance) running.instance = undefined;
   recorder.stop();
   // No more operator commands; those running finish first.
   await instance.adminChannel?.close();

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  changedSinceShown,
-  inactiveLicenceDetail,
-  keyLicenceRefusal,
-  licenceStatus,
-  type LicenceState,
-} from "./licences.ts";
+import { changedSinceShown, inactiveLicenceDetail, keyLicenceRefusal, licenceStatus } from "./licences.ts";
+import type { LicenceState } from "./db/schema/index.ts";
 
 const licence: LicenceState = {
   reference: "MGA/B2B/123",

@@ -4,19 +4,13 @@ import { z } from "zod";
 import { recordAudit, type Actor, type AuditAction } from "./audit.ts";
 import { utcDay } from "./clock.ts";
 import type { Database } from "./db/index.ts";
-import { licences, organisations, type LicenceVerification } from "./db/schema/index.ts";
+import { licences, organisations, type LicenceState, type LicenceVerification } from "./db/schema/index.ts";
 import { DomainError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { notifyKeyChange } from "./keys/cache.ts";
 
 export type Licence = typeof licences.$inferSelect;
 export type LicenceStatus = "missing" | "pending" | "rejected" | "revoked" | "not_yet_valid" | "lapsed" | "valid";
-
-/** What the rules read of a licence record; the key lookup carries this much for a production key. */
-export type LicenceState = Pick<
-  Licence,
-  "reference" | "verification" | "validFrom" | "validUntil" | "reviewedAt" | "updatedAt"
->;
 
 const day = z.iso.date({ message: "Use a date in the form YYYY-MM-DD" });
 

@@ -25,7 +25,7 @@ import {
   type ShownOnceKey,
 } from "@/lib/console/actions";
 import { acceptInvitation, signUp } from "@/lib/console/members";
-import { clientAddress } from "@/lib/console/sign-in";
+import { clientAddress } from "@/lib/http/client-address";
 import { admitSignUp } from "@/lib/console/sign-up-limits";
 import { database, runAction } from "./_lib/console";
 

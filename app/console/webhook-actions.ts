@@ -13,7 +13,7 @@ import {
   setWebhookEnabledFor,
   type ShownOnceSecret,
 } from "@/lib/console/webhooks";
-import { currentInstance } from "@/lib/slot";
+import { currentInstance } from "@/lib/instance";
 import { runAction } from "./_lib/console";
 
 export async function addWebhookAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceSecret>> {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Time } from "@/components/display-settings";
-import { currentInstance } from "@/lib/slot";
+import { currentInstance } from "@/lib/instance";
 import type { ComponentState, StatusReport } from "@/lib/status/report";
 
 export const metadata: Metadata = { title: "Status" };

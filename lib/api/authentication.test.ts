@@ -1,7 +1,8 @@
 import { activeKey } from "../../testing/keys.ts";
 import { describe, expect, it } from "vitest";
 import { generateKey, hashKey } from "../keys/format.ts";
-import { authenticate, KeyHashes } from "./authentication.ts";
+import { authenticate } from "./authentication.ts";
+import { KeyHashes } from "./key-hashes.ts";
 import { AllowList } from "../keys/allowlist.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { StreamTokens, type StreamTokenGrant } from "../keys/stream-token.ts";

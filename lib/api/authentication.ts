@@ -1,12 +1,11 @@
-import { checkKeyFormat, hashKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { looksLikeToken } from "../keys/stream-token.ts";
 import { keyLicenceRefusal } from "../licences.ts";
 import { readCredentials } from "./credentials.ts";
 import { ApiError } from "./errors.ts";
 import { clientAddressFrom, clientAddressOf } from "./guesses.ts";
-import { sessionCookieOf, sessionExpired, type SessionReader } from "./members.ts";
-import type { ApiRequest, ApiServices, Endpoint } from "./types.ts";
+import { sessionCookieOf, sessionExpired } from "./members.ts";
+import type { ApiRequest, ApiServices, Endpoint, SessionReader } from "./types.ts";
 import { unlessDatabaseFails } from "./unavailable.ts";
 
 /**
@@ -44,31 +43,6 @@ function tokenOutsideStreams(): ApiError {
       "/api/v1/events/{id}/stream. Every other request takes the key, in a header.",
     { headers: INVALID_TOKEN },
   );
-}
-
-// Only well-formed keys are kept, and the oldest goes when the map is full, so invented keys cannot
-// grow it.
-const KEY_HASHES_MAX = 10_000;
-
-/**
- * SHA-256 of the keys already seen, by the value sent: a client sends the same key on every
- * request, and checking its checksum and hashing it again each time was a visible share of a
- * request's CPU. A hash is a pure function of the key, so an entry is never stale. One per instance.
- */
-export class KeyHashes {
-  private readonly hashes = new Map<string, string>();
-
-  /** The hash of a key whose checksum matches; null for anything else. */
-  wellFormed(keyValue: string): string | null {
-    const known = this.hashes.get(keyValue);
-    if (known !== undefined) return known;
-    // The checksum refuses mistyped and invented keys without a database read.
-    if (!checkKeyFormat(keyValue)) return null;
-    const keyHash = hashKey(keyValue);
-    if (this.hashes.size >= KEY_HASHES_MAX) this.hashes.delete(this.hashes.keys().next().value!);
-    this.hashes.set(keyValue, keyHash);
-    return keyHash;
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { clientAddress } from "../console/sign-in.ts";
+import { clientAddress } from "../http/client-address.ts";
 import { ApiError } from "./errors.ts";
 
 // A key with a valid checksum that no one holds costs a database read to refuse (the checksum

@@ -9,7 +9,7 @@ import { StreamHub, type StreamSettings } from "../streams/hub.ts";
 import { busHeartbeat } from "../streams/liveness.ts";
 import { StreamTokens } from "../keys/stream-token.ts";
 import { documentResponse, isDocumentPath } from "./documents.ts";
-import { KeyHashes } from "./authentication.ts";
+import { KeyHashes } from "./key-hashes.ts";
 import { sessionViewer } from "./session-viewer.ts";
 import { streamProblem } from "./stream-endpoints.ts";
 import { KeyGuesses } from "./guesses.ts";

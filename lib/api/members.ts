@@ -2,7 +2,7 @@ import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { sessionToken } from "./session-viewer.ts";
 import { ApiError } from "./errors.ts";
 import type { MemberLimits } from "./member-entitlement.ts";
-import type { ApiRequest } from "./pipeline.ts";
+import type { ApiRequest, Member, SessionReader } from "./types.ts";
 
 // Console members read the board's endpoints with their session cookie. They are metered as keys
 // are, under a principal of their own per member (across instances, by the same meter), with
@@ -10,9 +10,6 @@ import type { ApiRequest } from "./pipeline.ts";
 
 /** A member's limits on the board's endpoints; streams: SESSION_STREAMS. */
 export const MEMBER_LIMITS = { requestsPerSecond: 10, monthlyQuota: 20_000 } as const;
-
-export type Member = { key: ApiKeyRecord; userId: string };
-export type SessionReader = (token: string, at: Date) => Promise<Member | null>;
 
 export function memberLimits(sessionStreams: number): MemberLimits {
   return { ...MEMBER_LIMITS, concurrentStreams: sessionStreams };

@@ -5,7 +5,7 @@ import { DATABASE_WAIT_MS } from "../db/wait.ts";
 import { generateKey } from "../keys/format.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { listOdds } from "./endpoints.ts";
-import { KeyHashes } from "./authentication.ts";
+import { KeyHashes } from "./key-hashes.ts";
 import { KeyGuesses } from "./guesses.ts";
 import { API_HEADERS, defineEndpoint, serve, type ApiRequest, type ApiServices } from "./pipeline.ts";
 

@@ -8,11 +8,14 @@ import type { Meter } from "../metering/index.ts";
 import type { StreamHub, StreamRequest } from "../streams/hub.ts";
 import type { FeedSource } from "../streams/feed-source.ts";
 import type { StreamSink } from "../streams/sink.ts";
-import type { KeyHashes } from "./authentication.ts";
+import type { KeyHashes } from "./key-hashes.ts";
 import type { ApiErrorCode } from "./errors.ts";
 import type { KeyGuesses } from "./guesses.ts";
-import type { SessionReader } from "./members.ts";
 import type { Payload } from "./payload.ts";
+
+/** A console member reading with the session cookie, under the organisation's entitlement. */
+export type Member = { key: ApiKeyRecord; userId: string };
+export type SessionReader = (token: string, at: Date) => Promise<Member | null>;
 
 /** A request as the API sees it, whichever server received it (node:http or Next). */
 export type ApiRequest = {

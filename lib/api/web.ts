@@ -2,7 +2,7 @@ import "#server-only";
 import { newRequestId } from "../http/problem.ts";
 import { webSink } from "../streams/sink.ts";
 import { ApiError } from "./errors.ts";
-import { slot } from "../slot.ts";
+import { runningApi } from "../instance.ts";
 import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
 import { documentResponse, type DocumentPath } from "./documents.ts";
 
@@ -51,7 +51,7 @@ function allMethods(handler: Handler): RouteHandlers {
 /** Every method of a route: GET and HEAD are served, the others answered 405 by the same pipeline. */
 export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
   return allMethods(async (request, context) => {
-    const api = slot.instance?.api;
+    const api = runningApi();
     if (!api) {
       const error = new ApiError("unavailable", "The API is not running in this process.", {
         headers: { "retry-after": "5" },

@@ -1,11 +1,11 @@
 import "#server-only";
-import { isIPv6 } from "node:net";
 import { and, count, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "../auth/password.ts";
 import { recordAudit } from "../audit.ts";
 import type { Database } from "../db/index.ts";
 import { memberships, operators, signInFailures, users } from "../db/schema/index.ts";
 import { findUserByEmail } from "../users.ts";
+import { clientNetwork } from "../http/client-address.ts";
 
 /**
  * Failures allowed within the window. One client guessing at one e-mail (`perEmailAndAddress`) or
@@ -135,35 +135,4 @@ export async function signInWithPassword(
     }
   });
   return { ok: true, userId: user.id };
-}
-
-/**
- * The client's address: the peer of the connection, or with `trustedHops` load balancers in front,
- * the address the outermost of them saw. server.ts puts the peer at the end of X-Forwarded-For.
- */
-export function clientAddress(forwardedFor: string | null | undefined, trustedHops: number): string {
-  const chain = (forwardedFor ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? "unknown";
-}
-
-/**
- * The network a client address stands for when counting: an IPv4 address itself (an IPv4-mapped
- * IPv6 one too), an IPv6 address's /64, which one subscriber usually holds whole.
- */
-export function clientNetwork(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!isIPv6(address)) return address;
-  const [head = "", tail] = address.toLowerCase().split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const missing = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...Array<string>(Math.max(0, missing)).fill("0"), ...tailGroups];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
 }

@@ -3,7 +3,7 @@ import { and, count, eq, gt, lt } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { signUpAttempts } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
-import { clientNetwork } from "./sign-in.ts";
+import { clientNetwork } from "../http/client-address.ts";
 
 /**
  * Sign-ups allowed within the window: per client network (an IPv6 /64), and for everyone together,

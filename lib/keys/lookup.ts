@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
-import type { Environment, LicenceVerification, Sport } from "../db/schema/index.ts";
-import type { LicenceState } from "../licences.ts";
+import type { Environment, LicenceState, LicenceVerification, Sport } from "../db/schema/index.ts";
 import { AllowList } from "./allowlist.ts";
 
 /** The plan whose limits every sandbox key has. */

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { format, stripVTControlCharacters } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { loadLogSettings, type LogSettings } from "../config.ts";
-import { slot } from "../slot.ts";
+import { processCell } from "../slot.ts";
 import { loggedError } from "./safe-error.ts";
 
 // The service's one logger: JSON lines in production (LOG_FORMAT=json), readable lines in
@@ -138,11 +138,10 @@ function toWritable(destination: DestinationStream): NodeJS.WritableStream {
 
 // One logger and one request scope per process: the custom server's and Next's copies share them.
 function instance(): Logging & { scope: AsyncLocalStorage<RequestScope> } {
-  if (!slot.logging) {
+  return processCell("logging", () => {
     const scope = new AsyncLocalStorage<RequestScope>();
-    slot.logging = { ...createLogging(loadLogSettings(process.env), scope), scope };
-  }
-  return slot.logging;
+    return { ...createLogging(loadLogSettings(process.env), scope), scope };
+  });
 }
 
 /** The process's logger (made at first use, after the environment is loaded). */

@@ -1,5 +1,4 @@
 import type { OutcomeStatus } from "../db/schema/index.ts";
-import type { MarketQuote } from "./model.ts";
 
 // How the simulator's markets settle. A market is settled by what happened in the game, never by
 // a price: the sport's model gives each outcome a result once the game has decided it (a goal
@@ -7,6 +6,9 @@ import type { MarketQuote } from "./model.ts";
 // whistle), and an event that ends without being played out voids whatever was still open.
 
 export type Result = Extract<OutcomeStatus, "won" | "lost" | "void">;
+
+/** What settling reads of a market: each outcome's result, once the game gave one. */
+type Settling = { outcomes: readonly { result?: Result }[] };
 
 /**
  * A two-sided line: the first side wins when `value` > 0 (a margin plus a handicap, a total minus
@@ -21,7 +23,7 @@ export function lineResults(value: number): [Result, Result] {
 }
 
 /** The results of a market the game has decided, or null while it is open. */
-export function decidedResults(quote: MarketQuote): Result[] | null {
+export function decidedResults(quote: Settling): Result[] | null {
   const results = quote.outcomes.map((o) => o.result);
   return results.every((r) => r !== undefined) ? (results as Result[]) : null;
 }
@@ -31,6 +33,6 @@ export function decidedResults(quote: MarketQuote): Result[] | null {
  * event was abandoned or cancelled before deciding it, void for every outcome. At a played-out
  * end every market the model offers is decided; one that is not is voided rather than guessed.
  */
-export function resultsAtEnd(quote: MarketQuote): Result[] {
+export function resultsAtEnd(quote: Settling): Result[] {
   return decidedResults(quote) ?? quote.outcomes.map(() => "void");
 }

@@ -1,6 +1,6 @@
 import type { ViewName } from "../feed/views.ts";
 import type { BoardFilter } from "./messages.ts";
-import type { Subscriber } from "./stream.ts";
+import type { StreamRequest } from "./stream.ts";
 
 export type ChannelSpec = { kind: "event"; eventId: string; sport: string } | { kind: "board"; filter: BoardFilter };
 
@@ -98,3 +98,22 @@ export class ChannelTable {
     return counts;
   }
 }
+
+/**
+ * `replaying`: a resuming client is sent what it missed, its live messages held meanwhile; `live`:
+ * it is sent each flush; `behind`: it stopped reading and is sent nothing until it drains;
+ * `closed`: gone, by its own doing or the service's.
+ */
+export type SubscriberState = "replaying" | "live" | "behind" | "closed";
+
+export type Subscriber = StreamRequest & {
+  channel: Channel;
+  state: SubscriberState;
+  /** The last revision this client was sent: every later message has a higher id. */
+  lastId: number;
+  /** Live chunks held while a replay from the history is being written. */
+  held: Chunk[];
+  heldBytes: number;
+  openedAt: number;
+  messages: number;
+};

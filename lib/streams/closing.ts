@@ -1,10 +1,10 @@
 import type { ViewName } from "../feed/views.ts";
 import { logger } from "../log/index.ts";
-import type { ChannelTable } from "./channels.ts";
+import type { ChannelTable, Subscriber } from "./channels.ts";
 import type { StreamEnding, StreamProblem } from "./errors.ts";
 import type { Freshness } from "./messages.ts";
 import { sseMessage } from "./sse.ts";
-import type { StreamCounters, Subscriber } from "./stream.ts";
+import type { StreamCounters } from "./stream.ts";
 
 /**
  * How a stream ends, by the client's doing or the service's: its place among its key's (or its

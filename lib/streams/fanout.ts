@@ -1,8 +1,8 @@
-import type { Channel, ChannelTable, Chunk } from "./channels.ts";
+import type { Channel, ChannelTable, Chunk, Subscriber } from "./channels.ts";
 import type { StreamMessage } from "./messages.ts";
 import { holdDuringReplay } from "./replay-guard.ts";
 import { sseMessage } from "./sse.ts";
-import type { StreamCounters, StreamSettings, Subscriber } from "./stream.ts";
+import type { StreamCounters, StreamSettings } from "./stream.ts";
 
 /** What fan-out asks of the rest of the hub: to close a stream, and to catch up a client that drained. */
 export type FanOutHooks = {

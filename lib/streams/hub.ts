@@ -1,7 +1,7 @@
 import type { Revision } from "../feed/history.ts";
 import type { EventDocument } from "../feed/mirror.ts";
 import type { ViewName } from "../feed/views.ts";
-import { ChannelTable, type Channel } from "./channels.ts";
+import { ChannelTable, type Channel, type Subscriber } from "./channels.ts";
 import { Closing } from "./closing.ts";
 import type { StreamProblem } from "./errors.ts";
 import { FanOut } from "./fanout.ts";
@@ -19,13 +19,7 @@ import {
 } from "./messages.ts";
 import { expiredEnding, hasExpired, Revocation, type KeyDirectory, type SessionDirectory } from "./revocation.ts";
 import { sseRetry } from "./sse.ts";
-import {
-  newCounters,
-  type StreamCounters,
-  type StreamRequest,
-  type StreamSettings,
-  type Subscriber,
-} from "./stream.ts";
+import { newCounters, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 import { Subscriptions } from "./subscriber.ts";
 
 export type { StreamCounters, StreamPrincipal, StreamRequest, StreamSettings } from "./stream.ts";

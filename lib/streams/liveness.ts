@@ -4,7 +4,8 @@ import type { Database } from "../db/index.ts";
 import type { ViewName } from "../feed/views.ts";
 import type { Freshness } from "./messages.ts";
 import { SSE_PING, sseMessage } from "./sse.ts";
-import type { StreamSettings, Subscriber } from "./stream.ts";
+import type { StreamSettings } from "./stream.ts";
+import type { Subscriber } from "./channels.ts";
 
 const HEARTBEAT_MS = 1_000;
 

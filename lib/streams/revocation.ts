@@ -2,9 +2,9 @@ import { keyLicenceRefusal } from "../licences.ts";
 import type { KeyChange as KeyNotice, SessionRevocation } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberPrincipal } from "../metering/index.ts";
-import { channelSports } from "./channels.ts";
+import { channelSports, type Subscriber } from "./channels.ts";
 import { StreamEnding } from "./errors.ts";
-import type { StreamPrincipal, Subscriber } from "./stream.ts";
+import type { StreamPrincipal } from "./stream.ts";
 
 // Streams whose credentials stopped being good while they were open: a key revoked, expired, moved
 // off a sport or its licence out of force; a console session revoked (sign-out, password reset,

@@ -1,7 +1,7 @@
 import type { Revision } from "../feed/history.ts";
 import type { ViewName } from "../feed/views.ts";
 import { logger } from "../log/index.ts";
-import type { ChannelSpec, ChannelTable } from "./channels.ts";
+import type { ChannelSpec, ChannelTable, Subscriber } from "./channels.ts";
 import { StreamEnding } from "./errors.ts";
 import type { FanOut } from "./fanout.ts";
 import type { FeedSource } from "./feed-source.ts";
@@ -18,7 +18,7 @@ import {
 import { drainOrStall, overflowed } from "./replay-guard.ts";
 import { HistoryGone, replayed } from "./replay.ts";
 import { sseMessage, sseRetry } from "./sse.ts";
-import { isClosed, type StreamCounters, type StreamRequest, type StreamSettings, type Subscriber } from "./stream.ts";
+import { isClosed, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 
 const RETRY_MS = 2_000;
 // A resuming client from another instance may be a moment ahead of this one's view.

@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { EventView } from "@/components/board/event-view";
 import { loadConfig } from "@/lib/config";
-import { currentInstance } from "@/lib/slot";
+import { currentInstance } from "@/lib/instance";
 
 export const metadata: Metadata = { title: "Live event" };
 

@@ -8,8 +8,9 @@ import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
 import { operatorAccess } from "@/lib/operators";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
-import { clientAddress, signInWithPassword } from "@/lib/console/sign-in";
-import { currentInstance } from "@/lib/slot";
+import { clientAddress } from "@/lib/http/client-address";
+import { signInWithPassword } from "@/lib/console/sign-in";
+import { currentInstance } from "@/lib/instance";
 import { logger } from "@/lib/log";
 
 export const SIGN_IN_PAGE = "/console/sign-in";

@@ -4,7 +4,7 @@ import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
 import { formFields, formValues, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
 import { operatorAccess } from "@/lib/operators";
-import { currentInstance } from "@/lib/slot";
+import { currentInstance } from "@/lib/instance";
 import { SIGN_IN_PAGE, sessionUserId } from "./auth";
 
 /** Where an operator works, and lands after signing in. */

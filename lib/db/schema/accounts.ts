@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, sqlList, timestampTz } from "./columns.ts";
-import { plans } from "./licensing.ts";
+import { plans } from "./plans.ts";
 
 export const ROLES = ["admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,5 +1,6 @@
 export * from "./values.ts";
 export * from "./sports.ts";
+export * from "./plans.ts";
 export * from "./accounts.ts";
 export * from "./licensing.ts";
 export * from "./keys.ts";

@@ -2,32 +2,6 @@ import { sql } from "drizzle-orm";
 import { check, date, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, sqlList, timestampTz, updatedAt } from "./columns.ts";
 import { organisations } from "./accounts.ts";
-import { ENVIRONMENTS, type Environment, type Sport } from "./values.ts";
-
-/** Plans are data: the seed writes them, keys and the metering read their limits from here. */
-export const plans = pgTable(
-  "plans",
-  {
-    code: text("code").primaryKey(),
-    name: text("name").notNull(),
-    environment: text("environment").$type<Environment>().notNull(),
-    description: text("description").notNull(),
-    // Empty for the sandbox plan: a sandbox key covers the one sport chosen at its creation.
-    sports: text("sports").array().$type<Sport[]>().notNull(),
-    monthlyQuota: integer("monthly_quota").notNull(),
-    requestsPerSecond: integer("requests_per_second").notNull(),
-    concurrentStreams: integer("concurrent_streams").notNull(),
-    monthlyPriceCents: integer("monthly_price_cents"),
-    ordinal: integer("ordinal").notNull(),
-  },
-  (t) => [
-    check("plans_environment_check", sql.raw(`environment in (${sqlList(ENVIRONMENTS)})`)),
-    check(
-      "plans_limits_check",
-      sql`${t.monthlyQuota} > 0 and ${t.requestsPerSecond} > 0 and ${t.concurrentStreams} > 0`,
-    ),
-  ],
-);
 
 /**
  * Where an operator's check of a licence record stands. Only `verified` gives production keys:
@@ -66,3 +40,9 @@ export const licences = pgTable(
     check("licences_verification_check", sql.raw(`verification in (${sqlList(LICENCE_VERIFICATIONS)})`)),
   ],
 );
+
+/** What the rules read of a licence record; the key lookup carries this much for a production key. */
+export type LicenceState = Pick<
+  typeof licences.$inferSelect,
+  "reference" | "verification" | "validFrom" | "validUntil" | "reviewedAt" | "updatedAt"
+>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, clientNetwork } from "./sign-in.ts";
+import { clientAddress, clientNetwork } from "./client-address.ts";
 
 describe("the client's address for sign-in throttling", () => {
   it("is the connection's peer (last in X-Forwarded-For, as server.ts puts it) when no proxy is trusted", () => {

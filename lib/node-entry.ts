@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { isApiPath } from "../api/index.ts";
-import { apiRequestFromNode, writeApiResponse } from "../api/node.ts";
-import { readiness } from "../health.ts";
-import type { Instance } from "../instance.ts";
-import { logger } from "../log/index.ts";
-import { MCP_PATH } from "../mcp/connect.ts";
-import { mcpHandler } from "../mcp/http.ts";
-import { answerUnservedMethod } from "./page-methods.ts";
-import { answerAsteriskForm } from "./request-target.ts";
-import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
+import { isApiPath } from "./api/index.ts";
+import { apiRequestFromNode, writeApiResponse } from "./api/node.ts";
+import { readiness } from "./health.ts";
+import type { Instance } from "./instance.ts";
+import { logger } from "./log/index.ts";
+import { MCP_PATH } from "./mcp/connect.ts";
+import { mcpHandler } from "./mcp/http.ts";
+import { answerUnservedMethod } from "./http/page-methods.ts";
+import { answerAsteriskForm } from "./http/request-target.ts";
+import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./http/security-headers.ts";
 
 // The node:http entry: operational endpoints, the public API, its MCP server and the provider
 // ingest are answered here, straight from node:http, because Next's request pipeline costs many times the work of an
