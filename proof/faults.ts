@@ -10,9 +10,9 @@ import { keyOnOwnPlan, productionKeys } from "../testing/organisations.ts";
 import { liveSoccer } from "../bench/data.ts";
 import { ANSWER_LIMIT_MS, judgeAnswers, judgeStreams } from "./judge.ts";
 import { ApiClient, ask, FeedDriver, Follower } from "./load.ts";
-import { startPostgresCluster, type PostgresCluster } from "./postgres-cluster.ts";
+import { startPostgresCluster, type PostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
-import { startScaleOut, type ScaleOut } from "./scale-out.ts";
+import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
 
 // The fault suite: two instances behind nginx on a PostgreSQL cluster of the suite's own, a steady
 // load of API clients and stream followers through nginx, each keeping a history of what it was

@@ -7,9 +7,9 @@ import { keyOnOwnPlan, productionKeys } from "../testing/organisations.ts";
 import { liveSoccer } from "../bench/data.ts";
 import { judgeAnswers, judgeStreams, type AnswerTotals, type StreamTotals } from "./judge.ts";
 import { ApiClient, FeedDriver, Follower } from "./load.ts";
-import { startPostgresCluster } from "./postgres-cluster.ts";
+import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
-import { startScaleOut, type ScaleOut } from "./scale-out.ts";
+import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
 import { judgeSoak, percentile, type SoakSample } from "./soak-judge.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts

@@ -2,7 +2,7 @@
 // behind nginx on PORT (3000), until Ctrl-C. `npm run build` first; nginx must be installed
 // (Debian: apt-get install nginx). FEED_TOKEN and METRICS_TOKEN, when set, reach every instance.
 import { loadEnvFiles } from "../lib/env-files.ts";
-import { startScaleOut } from "../proof/scale-out.ts";
+import { startScaleOut } from "../testing/scale-out.ts";
 
 loadEnvFiles();
 const databaseUrl = process.env.DATABASE_URL;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Revision } from "../feed/history.ts";
 import { FeedMirror } from "../feed/mirror.ts";
-import { eventState, FakeFeed, keyRecord } from "../streams/fakes.ts";
+import { eventState, FakeFeed, keyRecord } from "../../testing/stream-fakes.ts";
 import { revisionOf, servedAt } from "./as-of.ts";
 import { ApiError } from "./errors.ts";
 import { Payload } from "./payload.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { channelId, channelSports } from "./channels.ts";
-import { keyRecord } from "./fakes.ts";
+import { keyRecord } from "../../testing/stream-fakes.ts";
 import { expiredEnding, hasExpired, keyChangeConcerns, keyRefusal, sessionRevoked } from "./revocation.ts";
 
 const principal = (overrides = {}) => ({ key: keyRecord(), keyHash: "hash_1", session: false, ...overrides });

@@ -11,7 +11,7 @@ import {
   type Lineup,
   type MarketHistory,
 } from "../../packages/client/src/index.ts";
-import { nginxUnavailable, startScaleOut, type ScaleOut } from "../../proof/scale-out.ts";
+import { nginxUnavailable, startScaleOut, type ScaleOut } from "../../testing/scale-out.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { BACKENDS, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { FEED_TOKEN, ingest, postUpdates } from "../../testing/feed.ts";

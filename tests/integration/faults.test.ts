@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatFaultReport, runFaultSuite } from "../../proof/faults.ts";
-import { postgresClusterUnavailable } from "../../proof/postgres-cluster.ts";
-import { nginxUnavailable } from "../../proof/scale-out.ts";
+import { postgresClusterUnavailable } from "../../testing/postgres-cluster.ts";
+import { nginxUnavailable } from "../../testing/scale-out.ts";
 
 // The fault suite's short run (proof/faults.ts; `npm run proof:faults` is the full one): two
 // instances behind nginx on a PostgreSQL cluster of its own, one fault of each kind. It needs

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { postgresClusterUnavailable } from "../../proof/postgres-cluster.ts";
-import { nginxUnavailable } from "../../proof/scale-out.ts";
+import { postgresClusterUnavailable } from "../../testing/postgres-cluster.ts";
+import { nginxUnavailable } from "../../testing/scale-out.ts";
 import { formatSoakReport, runSoak } from "../../proof/soak.ts";
 
 // The soak's short run (proof/soak.ts; `npm run proof:soak` is the hour): the two instances behind

@@ -1,13 +1,13 @@
-import type { Market } from "../db/schema/index.ts";
-import type { MarketRevision, Revision } from "../feed/history.ts";
-import { FeedMirror } from "../feed/mirror.ts";
-import type { ViewFollower, ViewName } from "../feed/views.ts";
-import type { ApiKeyRecord } from "../keys/lookup.ts";
-import type { FeedSource } from "./feed-source.ts";
-import type { SessionRevocation } from "../bus/index.ts";
-import type { KeyChange, KeyDirectory, SessionDirectory } from "./revocation.ts";
-import type { StreamSink } from "./sink.ts";
-import type { StreamPrincipal, StreamRequest } from "./stream.ts";
+import type { Market } from "../lib/db/schema/index.ts";
+import type { MarketRevision, Revision } from "../lib/feed/history.ts";
+import { FeedMirror } from "../lib/feed/mirror.ts";
+import type { ViewFollower, ViewName } from "../lib/feed/views.ts";
+import type { ApiKeyRecord } from "../lib/keys/lookup.ts";
+import type { FeedSource } from "../lib/streams/feed-source.ts";
+import type { SessionRevocation } from "../lib/bus/index.ts";
+import type { KeyChange, KeyDirectory, SessionDirectory } from "../lib/streams/revocation.ts";
+import type { StreamSink } from "../lib/streams/sink.ts";
+import type { StreamPrincipal, StreamRequest } from "../lib/streams/stream.ts";
 
 // A feed, keys and client connections made up in memory, for the streams' unit tests.
 

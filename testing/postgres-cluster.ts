@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { childPids } from "../testing/cpu.ts";
-import { freePort } from "../testing/ports.ts";
+import { childPids } from "./cpu.ts";
+import { freePort } from "./ports.ts";
 
 // A PostgreSQL cluster of the proof's own, in a temporary folder on a spare port, so that the
 // fault suite can stop it, hang it and start it again without touching anyone else's database.

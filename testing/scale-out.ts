@@ -3,10 +3,10 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, waitForPort } from "../testing/ports.ts";
-import { startServer, type RunningServer } from "../testing/processes.ts";
+import { freePort, waitForPort } from "./ports.ts";
+import { startServer, type RunningServer } from "./processes.ts";
 
-// N instances of the built service on one PostgreSQL, behind nginx (proof/nginx.conf): what
+// N instances of the built service on one PostgreSQL, behind nginx (testing/nginx.conf): what
 // `npm run scale-out` starts, and what the fault suite and bench/scale-out.ts stand on. Every
 // instance has a DATA_DIR of its own (its metering journal) and a fixed port, so that one that
 // is killed or restarted comes back where nginx expects it, with its journal.
@@ -49,7 +49,7 @@ export function nginxUnavailable(): string | null {
 
 export type Nginx = { url: string; pid: number; stop(): Promise<void> };
 
-/** nginx (proof/nginx.conf) on `port` in front of the instances on `ports`, its files in `prefix`. */
+/** nginx (testing/nginx.conf) on `port` in front of the instances on `ports`, its files in `prefix`. */
 export async function startNginx(ports: number[], port: number, prefix: string): Promise<Nginx> {
   mkdirSync(prefix, { recursive: true });
   chmodSync(prefix, 0o755);
