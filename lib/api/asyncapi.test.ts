@@ -1,7 +1,15 @@
 import { Parser } from "@asyncapi/parser";
 import { Ajv } from "ajv";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { eventState, FakeFeed, FakeKeys, FakeSessions, FakeSink, keyRecord, streamRequest } from "../../testing/stream-fakes.ts";
+import {
+  eventState,
+  FakeFeed,
+  FakeKeys,
+  FakeSessions,
+  FakeSink,
+  keyRecord,
+  streamRequest,
+} from "../../testing/stream-fakes.ts";
 import type { Message } from "../../testing/stream-fakes.ts";
 import { StreamHub } from "../streams/hub.ts";
 import { asyncApiDocument } from "./asyncapi.ts";

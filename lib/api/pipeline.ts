@@ -30,6 +30,7 @@ export {
 } from "./negotiation.ts";
 export {
   defineEndpoint,
+  defineStreamEndpoint,
   type ApiRequest,
   type ApiResponse,
   type ApiServices,
@@ -37,6 +38,7 @@ export {
   type Reply,
   type RequestContext,
   type RequestTrace,
+  type StreamContext,
   type StreamOpening,
   type StreamReply,
 } from "./types.ts";

@@ -1,7 +1,7 @@
 import { coveredSports, eventOf } from "./entitlement.ts";
 import { ApiError } from "./errors.ts";
 import { Payload } from "./payload.ts";
-import { defineEndpoint, type RequestContext, type StreamReply } from "./pipeline.ts";
+import { defineEndpoint, defineStreamEndpoint, type StreamContext, type StreamReply } from "./pipeline.ts";
 import { streamCurl } from "./stream-curl.ts";
 import type { EventDocument } from "../feed/mirror.ts";
 import type { StreamProblem } from "../streams/errors.ts";
@@ -35,8 +35,8 @@ type Resume = { last_event_id?: string | undefined; lastEventId?: string | undef
 
 // What a client's EventSource updates by itself on each reconnect is the newer: the header, then
 // the polyfills' `lastEventId` (a URL opened with `last_event_id` keeps it).
-const resumeId = (context: RequestContext, query: Resume) =>
-  context.stream!.lastEventId ?? query.lastEventId ?? query.last_event_id;
+const resumeId = (context: StreamContext, query: Resume) =>
+  context.stream.lastEventId ?? query.lastEventId ?? query.last_event_id;
 
 /** Whether a client resuming from `lastEventId` missed changes of the event: they come before `end`. */
 function missedChanges(document: EventDocument, lastEventId: string | undefined): boolean {
@@ -44,8 +44,8 @@ function missedChanges(document: EventDocument, lastEventId: string | undefined)
   return Number(lastEventId) < Math.max(...Object.values(document.changedAt));
 }
 
-function opening(context: RequestContext, query: Resume, open: (request: StreamRequest) => void) {
-  const stream = context.stream!;
+function opening(context: StreamContext, query: Resume, open: (request: StreamRequest) => void) {
+  const stream = context.stream;
   const request = {
     principal: stream.principal,
     view: context.sandbox ? ("delayed" as const) : ("present" as const),
@@ -77,7 +77,7 @@ export const EVENT_STREAM_EXAMPLE = "/api/v1/events/$EVENT/stream";
 export const BOARD_STREAM_EXAMPLE = "/api/v1/odds/stream?sport=soccer";
 
 // GET /api/v1/events/{id}/stream: follow one event closely
-export const streamEvent = defineEndpoint({
+export const streamEvent = defineStreamEndpoint({
   operationId: "streamEvent",
   path: "/api/v1/events/{id}/stream",
   tag: "Streams",
@@ -94,7 +94,7 @@ export const streamEvent = defineEndpoint({
   errors: ["not_found", "sport_not_covered", "session_expired", "token_expired"],
   stream: { messages: messagesOf(EventStreamMessage), example: EVENT_STREAM_EXAMPLE },
   handle(context, { params, query }) {
-    const { onlyEvent } = context.stream!;
+    const { onlyEvent } = context.stream;
     if (onlyEvent !== null && onlyEvent !== params.id) throw outsideToken(`the stream of event ${onlyEvent}`);
     const document = eventOf(context, params.id);
     // Nothing more will come: 204, on which every EventSource stops instead of reconnecting. A
@@ -102,12 +102,12 @@ export const streamEvent = defineEndpoint({
     if (TERMINAL.includes(document.event.status) && !missedChanges(document, resumeId(context, query))) {
       return { stream: null };
     }
-    return opening(context, query, (request) => context.stream!.hub.openEventStream(request, document.event));
+    return opening(context, query, (request) => context.stream.hub.openEventStream(request, document.event));
   },
 });
 
 // GET /api/v1/odds/stream: every event in play with its markets, as they change, for boards
-export const streamOdds = defineEndpoint({
+export const streamOdds = defineStreamEndpoint({
   operationId: "streamOdds",
   path: "/api/v1/odds/stream",
   tag: "Streams",
@@ -122,10 +122,10 @@ export const streamOdds = defineEndpoint({
   errors: ["sport_not_covered", "session_expired", "token_expired"],
   stream: { messages: messagesOf(BoardStreamMessage), example: BOARD_STREAM_EXAMPLE },
   handle(context, { query }) {
-    const { onlyEvent } = context.stream!;
+    const { onlyEvent } = context.stream;
     if (onlyEvent !== null) throw outsideToken(`the stream of event ${onlyEvent}`);
     const filter = { sports: coveredSports(context, query.sport), type: query.type ?? null };
-    return opening(context, query, (request) => context.stream!.hub.openBoardStream(request, filter));
+    return opening(context, query, (request) => context.stream.hub.openBoardStream(request, filter));
   },
 });
 

@@ -113,6 +113,28 @@ export function defineEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(end
   return endpoint as unknown as Endpoint;
 }
 
+/** What a stream's handler gets: the context with its stream's opening, which the pipeline made. */
+export type StreamContext = RequestContext & { stream: StreamOpening };
+
+/**
+ * Types a stream endpoint's handler. The pipeline takes a stream slot for every endpoint that has
+ * `stream`, so the opening is always there; the one check stands for that promise.
+ */
+export function defineStreamEndpoint<P extends z.ZodObject, Q extends z.ZodObject>(
+  endpoint: Omit<Endpoint<P, Q>, "handle" | "stream"> & {
+    stream: NonNullable<Endpoint["stream"]>;
+    handle(context: StreamContext, input: { params: z.infer<P>; query: z.infer<Q> }): StreamReply;
+  },
+): Endpoint {
+  return defineEndpoint<P, Q>({
+    ...endpoint,
+    handle(context, input) {
+      if (!context.stream) throw new Error(`${endpoint.operationId} was served without its stream's opening.`);
+      return endpoint.handle({ ...context, stream: context.stream }, input);
+    },
+  });
+}
+
 export type ApiServices = {
   keys: KeyCache;
   /** The hashes of keys already seen: one per instance, as the key cache. */
