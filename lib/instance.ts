@@ -1,15 +1,25 @@
 import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
 import { openAdminChannel, type AdminChannel } from "./admin/channel.ts";
-import { startApi, type Api } from "./api/index.ts";
+import { createApi, type Api } from "./api/index.ts";
+import { KeyGuesses } from "./api/guesses.ts";
+import { KeyHashes } from "./api/key-hashes.ts";
+import { cachedSessions, memberLimits } from "./api/members.ts";
+import type { ApiServices } from "./api/pipeline.ts";
+import { sessionViewer } from "./api/session-viewer.ts";
+import { streamProblem } from "./api/stream-endpoints.ts";
+import { startChangeBus, type ChangeBus } from "./bus/index.ts";
+import { SessionRevocations } from "./console/sessions.ts";
+import { StreamTokens } from "./keys/stream-token.ts";
+import { feedSource } from "./streams/feed-source.ts";
+import { busHeartbeat } from "./streams/liveness.ts";
 import { authSecret } from "./auth/secret.ts";
 import { now } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/index.ts";
-import type { ChangeBus } from "./bus/index.ts";
 import { feedIngest } from "./feed/http.ts";
-import { startFeed, type FeedService } from "./feed/service.ts";
-import type { FeedViews } from "./feed/views.ts";
+import { startFeed } from "./feed/service.ts";
+import { FeedViews } from "./feed/views.ts";
 import { KeyCache, keysOf } from "./keys/cache.ts";
 import { logger, printForOperator, type Logger } from "./log/index.ts";
 import { showOnce } from "./log/show-once.ts";
@@ -20,7 +30,7 @@ import { processCell } from "./slot.ts";
 import { readiness } from "./health.ts";
 import { StatusRecorder } from "./status/recorder.ts";
 import { StatusService } from "./status/service.ts";
-import type { StreamHub } from "./streams/hub.ts";
+import { StreamHub } from "./streams/hub.ts";
 import { prepareWebhooks, type Webhooks } from "./webhooks/index.ts";
 import { RequestLogRecorder } from "./request-log/recorder.ts";
 import { pruneRequestLog } from "./request-log/queries.ts";
@@ -38,6 +48,8 @@ export type Instance = {
   meter: JournalMeter;
   streams: StreamHub;
   api: Api;
+  /** What the API's answers are made from, for a second API over the same parts (a benchmark's unmetered one). */
+  services: ApiServices;
   /** The provider ingest, `POST /api/feed/v1/updates`. */
   ingest: (request: Request) => Promise<Response>;
   /** Null unless METRICS_TOKEN is set. */
@@ -81,104 +93,169 @@ type AdminSettings = {
   close(): Promise<void>;
 };
 
-/** `adminCommands`: run for the CLI while this process holds the embedded database. */
+/** Parts given to an instance instead of those it would make: a benchmark's or a test's clock. */
+export type InstanceParts = {
+  /** What every part reads as the time. */
+  now: () => Date;
+};
+
+/**
+ * The one composition of the service: each part made in order from those before it, and stopped in
+ * the reverse order. `adminCommands`: run for the CLI while this process holds the embedded database.
+ */
 export async function startInstance(
   config: Config,
-  options: { adminCommands?: AdminCommands } = {},
+  options: { adminCommands?: AdminCommands; parts?: Partial<InstanceParts> } = {},
 ): Promise<Instance> {
   const log = logger();
-  const database = await openDatabase(config);
-  log.info(
-    `Database: ${database.kind === "pglite" ? `embedded PGlite in ${database.location}` : `PostgreSQL at ${database.location}`} (migrated)`,
-  );
-  if (config.DATABASE_URL && !config.AUTH_SECRET) {
-    log.warn(
-      "AUTH_SECRET is not set: console sessions are signed with a secret kept in DATA_DIR; " +
-        "instances sharing a database must share AUTH_SECRET, or a session works on one instance only.",
+  const clock = options.parts?.now ?? now;
+  const stops: Array<() => unknown> = [];
+  try {
+    const database = await openDatabase(config);
+    stops.push(() => database.close());
+    log.info(
+      `Database: ${database.kind === "pglite" ? `embedded PGlite in ${database.location}` : `PostgreSQL at ${database.location}`} (migrated)`,
     );
+    if (config.DATABASE_URL && !config.AUTH_SECRET) {
+      log.warn(
+        "AUTH_SECRET is not set: console sessions are signed with a secret kept in DATA_DIR; " +
+          "instances sharing a database must share AUTH_SECRET, or a session works on one instance only.",
+      );
+    }
+    await seedOnStart(database, config, clock);
+    const { db } = database;
+
+    const bus = await startChangeBus(database);
+    stops.push(() => bus.close());
+    const views = new FeedViews(db, config.SANDBOX_DELAY_SECONDS, clock);
+    await views.start(bus);
+    stops.push(() => views.stop());
+    const source =
+      config.SIM === "on" ? new Simulator(db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now: clock }) : null;
+    // The leader's minute job prunes the request log with the feed's history.
+    const feed = startFeed(database, config, { now: clock, source, prune: (at) => pruneRequestLog(db, at) });
+    stops.push(() => feed.stop());
+
+    const webhooks = await prepareWebhooks(db, config, clock);
+    stops.push(() => webhooks.stop());
+    const { meter, replayed } = await startInstanceMeter(database, config, bus, clock, webhooks.alerts.watch);
+    stops.push(() => meter.close());
+    webhooks.run(() => meter.rewatch());
+    if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
+    const requestLog = new RequestLogRecorder(db);
+    requestLog.start();
+    stops.push(() => requestLog.close());
+
+    const keys = new KeyCache(keysOf(db));
+    stops.push(await keys.follow(bus));
+    const revocations = new SessionRevocations();
+    stops.push(await revocations.follow(bus));
+    const settings = streamSettings(config);
+    const sessionSecret = authSecret(config);
+    const sessions = cachedSessions((token, at) =>
+      sessionViewer(db, token, sessionSecret, at, memberLimits(settings.sessionStreams)),
+    );
+    revocations.onRevoked((revocation) => sessions.forget(revocation?.userId ?? null));
+    const history = feedSource(db, views);
+    const streams = new StreamHub({
+      feed: history,
+      heartbeat: busHeartbeat(db, bus),
+      keys,
+      sessions: revocations,
+      now: clock,
+      settings,
+      problem: streamProblem,
+    });
+    await streams.start();
+    stops.push(() => streams.stop());
+
+    const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
+    const recorder = new StatusRecorder(
+      db,
+      views,
+      `${hostname()}:${process.pid}`,
+      async () => (await readiness(database)).status === 200,
+    );
+    recorder.start();
+    stops.push(() => recorder.stop());
+    const services: ApiServices = {
+      keys,
+      keyHashes: new KeyHashes(),
+      streamTokens: new StreamTokens(sessionSecret),
+      history,
+      historySeconds: config.HISTORY_SECONDS,
+      meter,
+      views,
+      now: clock,
+      streams,
+      session: sessions,
+      guesses: new KeyGuesses(),
+      trustedHops: config.TRUST_PROXY_HOPS,
+    };
+    const api = createApi(services, {
+      observe: (route, status, seconds) => {
+        recorder.observeRest(seconds);
+        metrics?.observeRequest(route, status, seconds);
+      },
+      requestLog,
+    });
+    if (metrics) {
+      metrics.followFeed(views);
+      metrics.watchStreams(streams);
+      metrics.watchMeter(() => meter.stats());
+      metrics.watchDatabase(database.pool);
+      metrics.countQueries(database.pool.queries);
+    }
+    // Last: no operator command runs before the service it acts on is whole.
+    const adminChannel =
+      database.kind === "pglite" && options.adminCommands
+        ? await openChannel(options.adminCommands, database, config, log)
+        : null;
+    if (adminChannel) stops.push(() => adminChannel.close());
+
+    const instance: Instance = {
+      config,
+      log,
+      database,
+      bus,
+      views,
+      keys,
+      meter,
+      streams,
+      api,
+      services,
+      ingest: feedIngest({ db, names: feed.names, token: config.FEED_TOKEN, now: clock, views }),
+      metrics,
+      status: new StatusService(database, recorder, clock),
+      webhooks,
+      requestLog,
+      adminChannel,
+      stop: async () => {
+        if (running.instance === instance) running.instance = undefined;
+        await stopInReverse(stops);
+      },
+    };
+    running.instance = instance;
+    return instance;
+  } catch (error) {
+    await stopInReverse(stops);
+    throw error;
   }
-  await seedOnStart(database, config);
-  const adminChannel =
-    database.kind === "pglite" && options.adminCommands
-      ? await openChannel(options.adminCommands, database, config, log)
-      : null;
-
-  const source =
-    config.SIM === "on" ? new Simulator(database.db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now }) : null;
-  // The leader's minute job prunes the request log with the feed's history.
-  const feed = await startFeed(database, config, { source, prune: (at) => pruneRequestLog(database.db, at) });
-  const webhooks = await prepareWebhooks(database.db, config, now);
-  const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now, webhooks.alerts.watch);
-  webhooks.run(() => meter.rewatch());
-  if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
-  const metrics = config.METRICS_TOKEN ? new ServiceMetrics() : null;
-  const requestLog = new RequestLogRecorder(database.db);
-  const keys = new KeyCache(keysOf(database.db));
-  const recorder = new StatusRecorder(
-    database.db,
-    feed.views,
-    `${hostname()}:${process.pid}`,
-    async () => (await readiness(database)).status === 200,
-  );
-  const api = await startApi({
-    db: database.db,
-    bus: feed.bus,
-    keys,
-    views: feed.views,
-    now,
-    meter,
-    streams: streamSettings(config),
-    sessionSecret: authSecret(config),
-    historySeconds: config.HISTORY_SECONDS,
-    trustedHops: config.TRUST_PROXY_HOPS,
-    observe: (route, status, seconds) => {
-      recorder.observeRest(seconds);
-      metrics?.observeRequest(route, status, seconds);
-    },
-    requestLog,
-  });
-  requestLog.start();
-  recorder.start();
-  if (metrics) watch(metrics, { feed, api, meter, database });
-
-  const instance: Instance = {
-    config,
-    log,
-    database,
-    bus: feed.bus,
-    views: feed.views,
-    keys,
-    meter,
-    streams: api.streams,
-    api,
-    ingest: feedIngest({ db: database.db, names: feed.names, token: config.FEED_TOKEN, now, views: feed.views }),
-    metrics,
-    status: new StatusService(database, recorder, now),
-    webhooks,
-    requestLog,
-    adminChannel,
-    stop: () => stopInstance(instance, feed, recorder),
-  };
-  running.instance = instance;
-  return instance;
 }
 
-async function stopInstance(instance: Instance, feed: FeedService, recorder: StatusRecorder): Promise<void> {
-  if (running.instance === instance) running.instance = undefined;
-  recorder.stop();
-  // No more operator commands; those running finish first.
-  await instance.adminChannel?.close();
-  // The API first (its streams, key following and meter's last flush), the request log's last rows,
-  // then the webhooks (recording the last requests' alerts), then the feed, then the data.
-  await instance.api.close();
-  await instance.requestLog.close();
-  await instance.webhooks.stop();
-  await feed.stop();
-  await instance.database.close();
+// Each part stops after those made from it; one that fails to stop does not keep the rest running.
+async function stopInReverse(stops: Array<() => unknown>): Promise<void> {
+  for (const stop of stops.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      logger().error({ err: error }, "A part of the service failed to stop");
+    }
+  }
 }
 
 /** Reference data always; the demo organisation and the first operator on the embedded default, or when asked. */
-async function seedOnStart(database: DatabaseHandle, config: Config): Promise<void> {
+async function seedOnStart(database: DatabaseHandle, config: Config, now: () => Date): Promise<void> {
   const demo = config.SEED_DEMO === undefined ? database.kind === "pglite" : config.SEED_DEMO === "1";
   const seeded = await seed(database.db, now(), { demo });
   const log = logger();
@@ -230,15 +307,4 @@ function openChannel(
     warn: (message) => log.warn(message),
     error: (fields, message) => log.error(fields, message),
   });
-}
-
-function watch(
-  metrics: ServiceMetrics,
-  parts: { feed: FeedService; api: Api; meter: JournalMeter; database: DatabaseHandle },
-): void {
-  metrics.followFeed(parts.feed.views);
-  metrics.watchStreams(parts.api.streams);
-  metrics.watchMeter(() => parts.meter.stats());
-  metrics.watchDatabase(parts.database.pool);
-  metrics.countQueries(parts.database.pool.queries);
 }

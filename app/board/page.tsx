@@ -1,3 +1,4 @@
+import { currentInstance } from "@/lib/instance";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
@@ -6,7 +7,6 @@ import { database } from "@/app/console/_lib/console";
 import { LiveBoard } from "@/components/board/live-board";
 import { memberCoverage } from "@/lib/api/member-entitlement";
 import { now } from "@/lib/clock";
-import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
 
 export const metadata: Metadata = { title: "Live board" };
@@ -25,7 +25,7 @@ export default async function BoardPage({ searchParams }: { searchParams: Promis
     : null;
   return (
     <Suspense>
-      <LiveBoard pingSeconds={loadConfig().STREAM_PING_SECONDS} coverage={coverage} />
+      <LiveBoard pingSeconds={currentInstance().config.STREAM_PING_SECONDS} coverage={coverage} />
     </Suspense>
   );
 }

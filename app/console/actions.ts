@@ -1,9 +1,9 @@
 "use server";
 // The console's server actions: one-line adapters from a form to lib/console, which checks the
 // membership, the role and the input. Public POST endpoints, whatever the UI shows.
+import { currentInstance } from "@/lib/instance";
 import { headers } from "next/headers";
 import { now } from "@/lib/clock";
-import { loadConfig } from "@/lib/config";
 import {
   changeMemberRole,
   choosePlan,
@@ -46,7 +46,7 @@ export async function requestPlanAction(_: unknown, form: FormData) {
 }
 
 export async function createSandboxKeyAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceKey>> {
-  const ttlDays = loadConfig().SANDBOX_KEY_TTL_DAYS;
+  const ttlDays = currentInstance().config.SANDBOX_KEY_TTL_DAYS;
   return runAction(form, "Sandbox key created.", (db, user, fields) =>
     createSandboxKeyFor(db, user, fields, { at: now(), ttlDays }),
   );
@@ -75,7 +75,7 @@ export async function rollKeyAction(_: unknown, form: FormData): Promise<ActionS
 }
 
 export async function inviteMemberAction(_: unknown, form: FormData): Promise<ActionState<Invitation>> {
-  const ttlDays = loadConfig().INVITATION_TTL_DAYS;
+  const ttlDays = currentInstance().config.INVITATION_TTL_DAYS;
   return runAction(form, "Invitation created.", (db, user, fields) =>
     inviteMember(db, user, fields, { at: now(), ttlDays }),
   );
@@ -97,7 +97,7 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 
 export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
-  const address = clientAddress((await headers()).get("x-forwarded-for"), loadConfig().TRUST_PROXY_HOPS);
+  const address = clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
   return toActionState(
     "Organisation created.",
     async () => {

@@ -2,7 +2,6 @@
 // The Webhooks page's server actions: one-line adapters to lib/console/webhooks, which checks the
 // membership, the role and the input.
 import { now } from "@/lib/clock";
-import { loadConfig } from "@/lib/config";
 import type { ActionState } from "@/lib/console/actions";
 import {
   addWebhookFor,
@@ -17,7 +16,7 @@ import { currentInstance } from "@/lib/instance";
 import { runAction } from "./_lib/console";
 
 export async function addWebhookAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceSecret>> {
-  const allowPrivate = loadConfig().WEBHOOKS_ALLOW_PRIVATE === "1";
+  const allowPrivate = currentInstance().config.WEBHOOKS_ALLOW_PRIVATE === "1";
   return runAction(form, "Endpoint added.", (db, user, fields) =>
     addWebhookFor(db, user, fields, { at: now(), allowPrivate }),
   );

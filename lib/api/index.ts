@@ -1,19 +1,4 @@
-import { SessionRevocations } from "../console/sessions.ts";
-import type { Database } from "../db/index.ts";
-import type { ChangeBus } from "../bus/index.ts";
-import type { FeedViews } from "../feed/views.ts";
-import type { KeyCache } from "../keys/cache.ts";
-import type { Meter } from "../metering/index.ts";
-import { feedSource } from "../streams/feed-source.ts";
-import { StreamHub, type StreamSettings } from "../streams/hub.ts";
-import { busHeartbeat } from "../streams/liveness.ts";
-import { StreamTokens } from "../keys/stream-token.ts";
 import { documentResponse, isDocumentPath } from "./documents.ts";
-import { KeyHashes } from "./key-hashes.ts";
-import { sessionViewer } from "./session-viewer.ts";
-import { streamProblem } from "./stream-endpoints.ts";
-import { KeyGuesses } from "./guesses.ts";
-import { cachedSessions, memberLimits } from "./members.ts";
 import { ENDPOINTS } from "./endpoints.ts";
 import { newRequestId } from "../http/problem.ts";
 import { inRequest, logAccess } from "../log/index.ts";
@@ -32,7 +17,7 @@ export type { ApiRequest, ApiResponse } from "./pipeline.ts";
 export { isApiPath } from "./router.ts";
 
 /**
- * The public API of one instance, transport-neutral: node:http (server.ts) and Next's route
+ * The public API of one instance, transport-neutral: node:http (lib/node-entry.ts) and Next's route
  * handlers (app/api/v1) both call `handle` or `serveOperation`, so there is one implementation.
  */
 export type Api = {
@@ -42,67 +27,18 @@ export type Api = {
    * bundles its own copy of lib/api, and only this instance's copy may run the pipeline.
    */
   serveOperation(operationId: string | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
-  /** This instance's streams. */
-  streams: StreamHub;
-  close(): Promise<void>;
 };
 
-export async function startApi(options: {
-  db: Database;
-  bus: ChangeBus;
-  /** The key directory: keys by hash, emptied by the bus's key changes. */
-  keys: KeyCache;
-  views: FeedViews;
-  now: () => Date;
-  meter: Meter;
-  streams: StreamSettings;
-  /**
-   * Signs console sessions (a member's board reads and streams with the session cookie), and is
-   * where the stream tokens' key is derived from.
-   */
-  sessionSecret: string;
-  /** How far back the revision history reaches (HISTORY_SECONDS). */
-  historySeconds: number;
-  /** Load balancers in front that append to X-Forwarded-For (TRUST_PROXY_HOPS). */
-  trustedHops?: number;
-  /** Told of every answer: its route (the operation id), status and time taken. */
-  observe?: (route: string, status: number, seconds: number) => void;
-  /** Keeps each key's refused answers and a sample of its admitted ones (written off the request path). */
-  requestLog: RequestLogRecorder;
-}): Promise<Api> {
-  const keys = options.keys;
-  const unfollow = await keys.follow(options.bus);
-  const revocations = new SessionRevocations();
-  const unfollowSessions = await revocations.follow(options.bus);
-  const sessions = cachedSessions((token, at) =>
-    sessionViewer(options.db, token, options.sessionSecret, at, memberLimits(options.streams.sessionStreams)),
-  );
-  revocations.onRevoked((revocation) => sessions.forget(revocation?.userId ?? null));
-  const history = feedSource(options.db, options.views);
-  const streams = new StreamHub({
-    feed: history,
-    heartbeat: busHeartbeat(options.db, options.bus),
-    keys,
-    sessions: revocations,
-    now: options.now,
-    settings: options.streams,
-    problem: streamProblem,
-  });
-  await streams.start();
-  const services: ApiServices = {
-    keys,
-    keyHashes: new KeyHashes(),
-    streamTokens: new StreamTokens(options.sessionSecret),
-    history,
-    historySeconds: options.historySeconds,
-    meter: options.meter,
-    views: options.views,
-    now: options.now,
-    streams,
-    session: sessions,
-    guesses: new KeyGuesses(),
-    trustedHops: options.trustedHops ?? 0,
-  };
+/** The API over services the instance composed: it starts and stops nothing of its own. */
+export function createApi(
+  services: ApiServices,
+  options: {
+    /** Told of every answer: its route (the operation id), status and time taken. */
+    observe?: (route: string, status: number, seconds: number) => void;
+    /** Keeps each key's refused answers and a sample of its admitted ones (written off the request path). */
+    requestLog: RequestLogRecorder;
+  },
+): Api {
   const observe = options.observe;
   const requestLog = options.requestLog;
   // Every answer, from either entry, in the request's log scope, with one access line. Plain
@@ -162,13 +98,6 @@ export async function startApi(options: {
     },
     serveOperation: (operationId, params, request) =>
       served(ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
-    streams,
-    async close() {
-      streams.stop();
-      unfollow();
-      unfollowSessions();
-      await services.meter.close();
-    },
   };
   return api;
 }

@@ -1,12 +1,10 @@
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
-import { startChangeBus, type ChangeBus } from "../bus/index.ts";
 import { EventNames } from "./ingest.ts";
 import { pruneRevisions } from "./history.ts";
 import { archiveClosedBuckets, dropArchiveBefore } from "./archive.ts";
 import { pruneFeedLines } from "./ingest-store.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
-import { FeedViews } from "./views.ts";
 import { logger } from "../log/index.ts";
 
 /** What one step of a feed source did, as its first report and any refusal are logged. */
@@ -29,14 +27,11 @@ export type FeedSource = {
 };
 
 /**
- * The feed machinery of one instance: its change bus, and, while it leads, its source, the
- * archiving of revisions and the pruning of what is past each window.
+ * The feed's jobs on one instance: while it leads, its source, the archiving of revisions and the
+ * pruning of what is past each window.
  */
 export type FeedService = {
-  bus: ChangeBus;
   leadership: Leadership;
-  /** The present and the sandbox's delayed view, in memory, as the API serves them. */
-  views: FeedViews;
   /** The ids of competitions and sides the providers' batches named, for the ingest endpoint. */
   names: EventNames;
   stop(): Promise<void>;
@@ -44,7 +39,7 @@ export type FeedService = {
 
 const PRUNE_EVERY_MS = 60_000;
 
-export async function startFeed(
+export function startFeed(
   handle: DatabaseHandle,
   config: Config,
   options: {
@@ -56,12 +51,9 @@ export async function startFeed(
     /** More retention for the leader's minute job, after the feed's own (the request log's). */
     prune?: (at: Date) => Promise<unknown>;
   } = {},
-): Promise<FeedService> {
+): FeedService {
   const log = options.log ?? ((line: string) => logger().info(line));
   const now = options.now ?? (() => new Date());
-  const bus = await startChangeBus(handle);
-  const views = new FeedViews(handle.db, config.SANDBOX_DELAY_SECONDS, now);
-  await views.start(bus);
   const simulator = options.source ?? null;
   let pruneTimer: NodeJS.Timeout | undefined;
 
@@ -118,14 +110,10 @@ export async function startFeed(
   });
 
   return {
-    bus,
     leadership,
-    views,
     names: new EventNames(),
     async stop() {
-      views.stop();
       await leadership.stop();
-      await bus.close();
     },
   };
 }

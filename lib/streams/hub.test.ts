@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StreamEnding } from "./errors.ts";
-import { eventState, FakeFeed, FakeKeys, FakeSessions, FakeSink, keyRecord, streamRequest } from "../../testing/stream-fakes.ts";
+import {
+  eventState,
+  FakeFeed,
+  FakeKeys,
+  FakeSessions,
+  FakeSink,
+  keyRecord,
+  streamRequest,
+} from "../../testing/stream-fakes.ts";
 import { StreamHub } from "./hub.ts";
 
 // The hub over a feed, keys and connections made up in memory: each subscriber's way from opening

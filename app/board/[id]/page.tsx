@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { EventView } from "@/components/board/event-view";
-import { loadConfig } from "@/lib/config";
 import { currentInstance } from "@/lib/instance";
 
 export const metadata: Metadata = { title: "Live event" };
@@ -13,6 +12,6 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
   // An event the feed has never had is missing for every member: a 404 at once, rather than a page
   // that goes looking for it. One the member's view cannot show is the page's own to explain.
   if (!currentInstance().views.present.get(id)) notFound();
-  const config = loadConfig();
+  const config = currentInstance().config;
   return <EventView id={id} pingSeconds={config.STREAM_PING_SECONDS} historySeconds={config.HISTORY_SECONDS} />;
 }

@@ -4,7 +4,6 @@ import { getServerSession } from "next-auth";
 import { recordAudit } from "@/lib/audit";
 import { authSecret } from "@/lib/auth/secret";
 import { now } from "@/lib/clock";
-import { loadConfig } from "@/lib/config";
 import { consoleAccess } from "@/lib/console/access";
 import { operatorAccess } from "@/lib/operators";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
@@ -33,7 +32,7 @@ let options: NextAuthOptions | undefined;
  */
 export function authOptions(): NextAuthOptions {
   if (options) return options;
-  const config = loadConfig();
+  const config = currentInstance().config;
   // next-auth 4 takes its own address from NEXTAUTH_URL, or from the Host header when told to trust
   // it; without either it assumes localhost:3000 and warns. server.ts drops X-Forwarded-Host and
   // -Proto unless a trusted proxy sent them, so only the Host the client connected to is left.
