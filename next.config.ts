@@ -14,7 +14,7 @@ const nextConfig: NextConfig = {
   // For profiling the board (bench:board's BENCH_BOARD_PROFILE): the pages' sources, served beside
   // their bundles. Off by default, so a deployment does not publish its client code's sources.
   productionBrowserSourceMaps: process.env.BROWSER_SOURCE_MAPS === "1",
-  // /api/v1 sends its own headers from lib/api/pipeline.ts (ours would win over a route handler's).
+  // /api/v1 sends its own headers from lib/api/request/pipeline.ts (ours would win over a route handler's).
   async headers() {
     return [
       { source: "/((?!api/v1/|api/v1$).*)", headers: PAGE_SECURITY_HEADERS },

@@ -2,7 +2,7 @@
 // one node:http server in front of it and Next, and the signals that stop them.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { runAdminCommand } from "./lib/admin/commands.ts";
+import { runAdminCommand } from "./lib/ops/admin/commands.ts";
 import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./lib/db/index.ts";

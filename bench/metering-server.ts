@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../lib/config.ts";
 import { createApi, type Api } from "../lib/api/index.ts";
-import { apiRequestFromNode, writeApiResponse } from "../lib/api/node.ts";
+import { apiRequestFromNode, writeApiResponse } from "../lib/api/request/node.ts";
 import { startInstance } from "../lib/instance.ts";
 import type { Admission, Meter } from "../lib/metering/index.ts";
 

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { slugify } from "../lib/organisations.ts";
+import { slugify } from "../lib/accounts/organisations.ts";
 import { liveServerForFile, signUpOrganisation } from "./support/live-server.ts";
 import { chooseDisplay, expectFitsAndAccessible } from "./support/page-checks.ts";
 

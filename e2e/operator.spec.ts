@@ -1,7 +1,7 @@
 import { expect as baseExpect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { utcDay } from "../lib/clock.ts";
-import { slugify } from "../lib/organisations.ts";
+import { slugify } from "../lib/accounts/organisations.ts";
 import { liveServerForFile } from "./support/live-server.ts";
 import { expectFitsAndAccessible } from "./support/page-checks.ts";
 

@@ -1,19 +1,19 @@
 import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
-import { openAdminChannel, type AdminChannel } from "./admin/channel.ts";
+import { openAdminChannel, type AdminChannel } from "./ops/admin/channel.ts";
 import { createApi, type Api } from "./api/index.ts";
-import { KeyGuesses } from "./api/guesses.ts";
-import { KeyHashes } from "./api/key-hashes.ts";
-import { cachedSessions, memberLimits } from "./api/members.ts";
-import type { ApiServices } from "./api/pipeline.ts";
-import { sessionViewer } from "./api/session-viewer.ts";
-import { streamProblem } from "./api/stream-endpoints.ts";
+import { KeyGuesses } from "./api/credentials/guesses.ts";
+import { KeyHashes } from "./api/credentials/key-hashes.ts";
+import { cachedSessions, memberLimits } from "./api/credentials/members.ts";
+import type { ApiServices } from "./api/request/pipeline.ts";
+import { sessionViewer } from "./api/credentials/session-viewer.ts";
+import { streamProblem } from "./api/endpoints/streams.ts";
 import { startChangeBus, type ChangeBus } from "./bus/index.ts";
-import { SessionRevocations } from "./console/sessions.ts";
+import { SessionRevocations } from "./accounts/sessions.ts";
 import { StreamTokens } from "./keys/stream-token.ts";
 import { feedSource } from "./streams/feed-source.ts";
 import { busHeartbeat } from "./streams/liveness.ts";
-import { authSecret } from "./auth/secret.ts";
+import { authSecret } from "./accounts/auth/secret.ts";
 import { now } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/index.ts";
@@ -24,16 +24,16 @@ import { KeyCache, keysOf } from "./keys/cache.ts";
 import { logger, printForOperator, type Logger } from "./log/index.ts";
 import { showOnce } from "./log/show-once.ts";
 import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
-import { ServiceMetrics } from "./metrics/index.ts";
+import { ServiceMetrics } from "./ops/metrics/index.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { processCell } from "./slot.ts";
 import { readiness } from "./health.ts";
-import { StatusRecorder } from "./status/recorder.ts";
-import { StatusService } from "./status/service.ts";
+import { StatusRecorder } from "./ops/status/recorder.ts";
+import { StatusService } from "./ops/status/service.ts";
 import { StreamHub } from "./streams/hub.ts";
-import { prepareWebhooks, type Webhooks } from "./webhooks/index.ts";
-import { RequestLogRecorder } from "./request-log/recorder.ts";
-import { pruneRequestLog } from "./request-log/queries.ts";
+import { prepareWebhooks, type Webhooks } from "./ops/webhooks/index.ts";
+import { RequestLogRecorder } from "./ops/request-log/recorder.ts";
+import { pruneRequestLog } from "./ops/request-log/queries.ts";
 
 /** One running service: everything a request, a page or an action needs, composed once. */
 export type Instance = {
@@ -80,7 +80,7 @@ export function runningApi(): Api | undefined {
   return running.instance?.api;
 }
 
-/** What `npm run admin` runs (lib/admin/commands.ts), given by the entry so the composition does not import the CLI. */
+/** What `npm run admin` runs (lib/ops/admin/commands.ts), given by the entry so the composition does not import the CLI. */
 export type AdminCommands = (
   argv: string[],
   io: { print(text: string): void; printError(text: string): void; connect(): Promise<AdminSettings> },

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { isApiPath } from "./api/index.ts";
-import { apiRequestFromNode, writeApiResponse } from "./api/node.ts";
+import { apiRequestFromNode, writeApiResponse } from "./api/request/node.ts";
 import { readiness } from "./health.ts";
 import type { Instance } from "./instance.ts";
 import { logger } from "./log/index.ts";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { OPERATOR } from "../lib/audit.ts";
-import { SIGN_UP_LIMITS } from "../lib/console/sign-up-limits.ts";
-import { SIGN_IN_LIMITS } from "../lib/console/sign-in.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
+import { SIGN_UP_LIMITS } from "../lib/accounts/sign-up-limits.ts";
+import { SIGN_IN_LIMITS } from "../lib/accounts/sign-in.ts";
 import { randomBase62 } from "../lib/ids.ts";
-import { addMember } from "../lib/users.ts";
+import { addMember } from "../lib/accounts/users.ts";
 import { signIn } from "../testing/console.ts";
 import { send, type Sent } from "../testing/http.ts";
 import { recordSecret } from "../testing/logs.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { OPERATOR } from "../lib/audit.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
 import { revokeKey } from "../lib/keys/index.ts";

@@ -1,8 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import type { z } from "zod";
-import { ENDPOINTS } from "../lib/api/endpoints.ts";
-import { openApiDocument } from "../lib/api/openapi.ts";
+import { ENDPOINTS } from "../lib/api/endpoints/index.ts";
+import { openApiDocument } from "../lib/api/documents/openapi.ts";
 import { crc32 } from "node:zlib";
 import { toBase62 } from "../lib/ids.ts";
 import { checkKeyFormat } from "../lib/keys/format.ts";

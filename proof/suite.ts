@@ -7,10 +7,10 @@ import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { logFindings, recordSecret } from "../testing/logs.ts";
 import { organisationWithKeys } from "../testing/organisations.ts";
 import { admin, startServer, type RunningServer } from "../testing/processes.ts";
-import { OPERATOR } from "../lib/audit.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
 import { createSandboxKey } from "../lib/keys/index.ts";
-import { createOrganisation } from "../lib/organisations.ts";
-import { addMember } from "../lib/users.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
+import { addMember } from "../lib/accounts/users.ts";
 import {
   asteriskFormAbuse,
   headerAbuse,

@@ -1,9 +1,9 @@
 // The operator CLI: `npm run admin -- <command>`. It uses the server's database settings and the
 // same lib/ rules as the console. While a server holds the embedded database, the command is sent
-// to that server (lib/admin/channel.ts) and its output printed here. Exit codes: 0 done, 1 refused
+// to that server (lib/ops/admin/channel.ts) and its output printed here. Exit codes: 0 done, 1 refused
 // (a rule or an invalid value), 2 usage error.
-import { ChannelRefused, sendToRunningInstance } from "../lib/admin/channel-client.ts";
-import { runAdminCommand, type AdminIo } from "../lib/admin/commands.ts";
+import { ChannelRefused, sendToRunningInstance } from "../lib/ops/admin/channel-client.ts";
+import { runAdminCommand, type AdminIo } from "../lib/ops/admin/commands.ts";
 import { ConfigError, loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/index.ts";
 import { loadEnvFiles } from "../lib/env-files.ts";

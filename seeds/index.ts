@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
-import { SEED } from "../lib/audit.ts";
+import { SEED } from "../lib/accounts/audit.ts";
 import { addDays, utcDay } from "../lib/clock.ts";
 import type { Database } from "../lib/db/index.ts";
 import { operators, organisations, plans, sports, SPORTS, users } from "../lib/db/schema/index.ts";
 import { randomBase62 } from "../lib/ids.ts";
-import { reviewLicence, setLicence } from "../lib/licences.ts";
-import { addOperator } from "../lib/operators.ts";
-import { createOrganisation } from "../lib/organisations.ts";
-import { setPlan } from "../lib/plans.ts";
-import { addMember } from "../lib/users.ts";
+import { reviewLicence, setLicence } from "../lib/accounts/licences.ts";
+import { addOperator } from "../lib/accounts/operators.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
+import { setPlan } from "../lib/accounts/plans.ts";
+import { addMember } from "../lib/accounts/users.ts";
 import { PLANS } from "./plans.ts";
 import { SPORT_NAMES } from "./sports.ts";
 

@@ -1,4 +1,4 @@
-import { runAdminCommand } from "../lib/admin/commands.ts";
+import { runAdminCommand } from "../lib/ops/admin/commands.ts";
 import type { Database } from "../lib/db/index.ts";
 import { adminDocument, type ProcessResult } from "./processes.ts";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../lib/audit.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
 import { openDatabase } from "../lib/db/index.ts";
 import { revokeKey } from "../lib/keys/index.ts";
 import { apiClient, checkedAnswers } from "./api.ts";

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { expect } from "vitest";
-import { openApiDocument } from "../lib/api/openapi.ts";
+import { openApiDocument } from "../lib/api/documents/openapi.ts";
 import { recordCredentials, recordQueryCredentials } from "./logs.ts";
 import { pacer } from "./pace.ts";
 

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { OPERATOR } from "../lib/audit.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase, rowsOf, type Database } from "../lib/db/index.ts";
 import { organisations, plans } from "../lib/db/schema/index.ts";
 import { createProductionKey, createSandboxKey } from "../lib/keys/index.ts";
-import { reviewLicence, setLicence } from "../lib/licences.ts";
-import { createOrganisation } from "../lib/organisations.ts";
-import { setPlan } from "../lib/plans.ts";
+import { reviewLicence, setLicence } from "../lib/accounts/licences.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
+import { setPlan } from "../lib/accounts/plans.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 import { recordSecret } from "./logs.ts";
 

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { OPERATOR } from "../lib/audit.ts";
+import { OPERATOR } from "../lib/accounts/audit.ts";
 import { SPORTS, type Sport } from "../lib/db/schema/index.ts";
 import { generateKey } from "../lib/keys/format.ts";
 import { createSandboxKey, revokeKey } from "../lib/keys/index.ts";
 import { updateKey } from "../lib/keys/settings.ts";
 import { StreamTokens } from "../lib/keys/stream-token.ts";
-import { reviewLicence } from "../lib/licences.ts";
+import { reviewLicence } from "../lib/accounts/licences.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 import { FEED_TOKEN, ingest } from "./feed.ts";
 import { liveEvent } from "./feed-updates.ts";

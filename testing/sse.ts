@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from "node:http";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
-import { streamEvent, streamOdds } from "../lib/api/stream-endpoints.ts";
+import { streamEvent, streamOdds } from "../lib/api/endpoints/streams.ts";
 import { recordCredentials, recordQueryCredentials } from "./logs.ts";
 
 // Reading Server-Sent Events, at three levels: `sseReader`, a well-kept SSE parser fed with text as

@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import { database } from "@/app/console/_lib/console";
 import { LiveBoard } from "@/components/board/live-board";
-import { memberCoverage } from "@/lib/api/member-entitlement";
+import { memberCoverage } from "@/lib/api/credentials/member-entitlement";
 import { now } from "@/lib/clock";
 import { consoleAccess } from "@/lib/console/access";
 

@@ -26,7 +26,7 @@ import {
 } from "@/lib/console/actions";
 import { acceptInvitation, signUp } from "@/lib/console/members";
 import { clientAddress } from "@/lib/http/client-address";
-import { admitSignUp } from "@/lib/console/sign-up-limits";
+import { admitSignUp } from "@/lib/accounts/sign-up-limits";
 import { database, runAction } from "./_lib/console";
 
 type Invitation = { token: string; role: string; expiresAt: string };

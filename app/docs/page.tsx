@@ -4,7 +4,7 @@ import { ApiReference } from "./api-reference";
 export const metadata: Metadata = { title: "API reference" };
 
 // The reference of /api/v1, rendered in the browser from GET /api/v1/openapi.json: the document
-// generated from the same zod schemas that validate every request (lib/api/openapi.ts).
+// generated from the same zod schemas that validate every request (lib/api/documents/openapi.ts).
 export default function DocsPage() {
   return (
     <div className="space-y-6">

@@ -1,8 +1,8 @@
 "use server";
-// The desk's server actions: one-line adapters from a form to lib/desk, which checks that the
+// The desk's server actions: one-line adapters from a form to lib/ops/desk, which checks that the
 // user is an operator now and the input. Public POST endpoints, whatever the UI shows.
 import { now } from "@/lib/clock";
-import { approvePlan, decideLicence, declinePlan, openIncidentFor, updateIncidentFor } from "@/lib/desk/actions";
+import { approvePlan, decideLicence, declinePlan, openIncidentFor, updateIncidentFor } from "@/lib/ops/desk/actions";
 import { runDeskAction } from "./_lib/desk";
 
 export async function verifyLicenceAction(_: unknown, form: FormData) {

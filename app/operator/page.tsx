@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/console/page-header";
 import { Count, deskText, Section } from "@/components/operator/desk";
-import { deskCounts, pendingLicences } from "@/lib/desk/queue";
+import { deskCounts, pendingLicences } from "@/lib/ops/desk/queue";
 import { deskMetadata, requireDesk } from "./_lib/desk";
 import { LicenceCard } from "./licences/licence-card";
 

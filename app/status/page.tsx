@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Time } from "@/components/display-settings";
 import { currentInstance } from "@/lib/instance";
-import type { ComponentState, StatusReport } from "@/lib/status/report";
+import type { ComponentState, StatusReport } from "@/lib/ops/status/report";
 
 export const metadata: Metadata = { title: "Status" };
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Event, EventWithMarkets as EventWithMarketsSchema } from "@/lib/api/schemas";
-import type { BoardStreamMessage } from "@/lib/api/stream-schemas";
+import type { Event, EventWithMarkets as EventWithMarketsSchema } from "@/lib/api/endpoints/schemas";
+import type { BoardStreamMessage } from "@/lib/api/endpoints/stream-schemas";
 import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 
 // The live board's state, kept outside React. Each row is an immutable object replaced when it

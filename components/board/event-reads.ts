@@ -4,7 +4,7 @@ import "./zod-jitless";
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { z } from "zod";
-import { EventAnswer, OddsAnswer, Problem } from "@/lib/api/schemas";
+import { EventAnswer, OddsAnswer, Problem } from "@/lib/api/endpoints/schemas";
 import type { EventState } from "./event-store";
 import { asOfParam } from "./past-moment";
 import { MarketHistoryAnswer, type MarketPoint } from "./price-series";

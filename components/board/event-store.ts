@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Event, Lineup } from "@/lib/api/schemas";
-import type { EventStreamMessage } from "@/lib/api/stream-schemas";
+import type { Event, Lineup } from "@/lib/api/endpoints/schemas";
+import type { EventStreamMessage } from "@/lib/api/endpoints/stream-schemas";
 import { appendPoints, type Movement } from "./price-series";
 import { notify, StreamStore, subscribe, type Market } from "./stream-store";
 

@@ -3,8 +3,8 @@
 import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { EventAnswer, LineupAnswer } from "@/lib/api/schemas";
-import { EventStreamMessage } from "@/lib/api/stream-schemas";
+import { EventAnswer, LineupAnswer } from "@/lib/api/endpoints/schemas";
+import { EventStreamMessage } from "@/lib/api/endpoints/stream-schemas";
 import { BackToBoard, LineupsPanel, MarketList, PastBanner, ScoreCard, Statistics, WhatChanged } from "./event-parts";
 import {
   isOver,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { envelope, MarketHistory } from "@/lib/api/schemas";
+import { envelope, MarketHistory } from "@/lib/api/endpoints/schemas";
 import type { Market } from "./stream-store";
 
 // A market's line movement: its states over time, oldest first, as the history endpoint gives them

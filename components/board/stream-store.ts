@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Market as MarketSchema } from "@/lib/api/schemas";
+import type { Market as MarketSchema } from "@/lib/api/endpoints/schemas";
 import type { ConnectionState, Refusal, StreamMessage } from "./stream";
 
 export type Market = z.infer<typeof MarketSchema>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BoardStreamMessage } from "@/lib/api/stream-schemas";
+import { BoardStreamMessage } from "@/lib/api/endpoints/stream-schemas";
 import type { BoardMessage } from "./board-store.ts";
 import { openStream, type ConnectionState } from "./stream.ts";
 

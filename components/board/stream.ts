@@ -1,7 +1,7 @@
 import "./zod-jitless";
 import { createParser } from "eventsource-parser";
 import type { z } from "zod";
-import { Problem } from "@/lib/api/schemas";
+import { Problem } from "@/lib/api/endpoints/schemas";
 import { holdLiveView, liveViewClosed, refusedPause } from "./live-views";
 
 // One Server-Sent Events stream of /api/v1, kept open for as long as the page wants it. It is read
@@ -14,7 +14,7 @@ import { holdLiveView, liveViewClosed, refusedPause } from "./live-views";
 // the server again only rarely meanwhile (the place may be freed elsewhere).
 
 /**
- * What the stores read of every message, whichever stream it comes from (lib/api/stream-schemas.ts
+ * What the stores read of every message, whichever stream it comes from (lib/api/endpoints/stream-schemas.ts
  * has each stream's messages): how fresh it is, whether a snapshot is a resync, and a last error.
  */
 export type StreamMessage = {

@@ -1,5 +1,5 @@
-import { documentResponse, isDocumentPath } from "./documents.ts";
-import { ENDPOINTS } from "./endpoints.ts";
+import { documentResponse, isDocumentPath } from "./documents/index.ts";
+import { ENDPOINTS } from "./endpoints/index.ts";
 import { newRequestId } from "../http/problem.ts";
 import { inRequest, logAccess } from "../log/index.ts";
 import {
@@ -9,12 +9,12 @@ import {
   type ApiServices,
   type Endpoint,
   type RequestTrace,
-} from "./pipeline.ts";
-import { matchEndpoint } from "./router.ts";
-import type { RequestLogRecorder } from "../request-log/recorder.ts";
+} from "./request/pipeline.ts";
+import { matchEndpoint } from "./request/router.ts";
+import type { RequestLogRecorder } from "../ops/request-log/recorder.ts";
 
-export type { ApiRequest, ApiResponse } from "./pipeline.ts";
-export { isApiPath } from "./router.ts";
+export type { ApiRequest, ApiResponse } from "./request/pipeline.ts";
+export { isApiPath } from "./request/router.ts";
 
 /**
  * The public API of one instance, transport-neutral: node:http (lib/node-entry.ts) and Next's route

@@ -1,10 +1,10 @@
 import "#server-only";
 import { asc, eq } from "drizzle-orm";
-import type { Actor } from "../audit.ts";
+import type { Actor } from "../accounts/audit.ts";
 import type { Database } from "../db/index.ts";
 import { memberships, organisations, users, type Role } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
-import type { Organisation } from "../organisations.ts";
+import type { Organisation } from "../accounts/organisations.ts";
 
 /**
  * What a signed-in user may do, read from the database on every page and every action: the

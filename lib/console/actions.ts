@@ -9,8 +9,8 @@ import { DomainError } from "../errors.ts";
 import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
 import { rollKey } from "../keys/roll.ts";
 import { keyInScope, updateKey, type KeySettings } from "../keys/settings.ts";
-import { licenceInput, setLicence } from "../licences.ts";
-import { requestPlan, setPlan } from "../plans.ts";
+import { licenceInput, setLicence } from "../accounts/licences.ts";
+import { requestPlan, setPlan } from "../accounts/plans.ts";
 import { requireAdmin } from "./access.ts";
 import {
   changeRole,

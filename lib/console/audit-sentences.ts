@@ -1,4 +1,4 @@
-import type { AuditAction } from "../audit.ts";
+import type { AuditAction } from "../accounts/audit.ts";
 import { sportName } from "../sports.ts";
 
 // The audit log as people read it: each entry one sentence after the actor's name ("joined as a

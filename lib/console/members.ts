@@ -1,16 +1,16 @@
 import "#server-only";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit, type Actor } from "../audit.ts";
+import { recordAudit, type Actor } from "../accounts/audit.ts";
 import { addDays } from "../clock.ts";
 import type { Database } from "../db/index.ts";
 import { invitations, memberships, organisations, ROLES, users, type Role } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
 import { hashKey } from "../keys/format.ts";
 import { newId, randomBase62 } from "../ids.ts";
-import { createOrganisation, organisationInput, type Organisation } from "../organisations.ts";
-import { notifySessionsRevoked } from "./sessions.ts";
-import { email, insertMember, newPasswordHash, password, type User } from "../users.ts";
+import { createOrganisation, organisationInput, type Organisation } from "../accounts/organisations.ts";
+import { notifySessionsRevoked } from "../accounts/sessions.ts";
+import { email, insertMember, newPasswordHash, password, type User } from "../accounts/users.ts";
 
 const personName = z.string().trim().min(1, "Your name is required").max(120);
 

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { apiKeys } from "../db/schema/index.ts";
-import { listRequests, RequestFilter, type LoggedRequest } from "../request-log/queries.ts";
+import { listRequests, RequestFilter, type LoggedRequest } from "../ops/request-log/queries.ts";
 
 /** The console's Requests page, as its search form's fields arrive (blank: no filter). */
 export type RequestSearch = { key?: string; status?: string; code?: string; id?: string };

@@ -11,8 +11,8 @@ import {
   sendTest,
   setEndpointEnabled,
   setThresholds,
-} from "../webhooks/endpoints.ts";
-import { newSecret } from "../webhooks/signature.ts";
+} from "../ops/webhooks/endpoints.ts";
+import { newSecret } from "../ops/webhooks/signature.ts";
 import { requireAdmin } from "./access.ts";
 import type { Fields } from "./actions.ts";
 

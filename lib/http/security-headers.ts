@@ -16,7 +16,7 @@ export const JSON_SECURITY_HEADERS = {
  * CORS of /api/v1: any origin may read the API with a key it sends in a header, never with
  * cookies (no Access-Control-Allow-Credentials, and `*` forbids credentialed reads anyway). A key
  * is only ever in a page because its holder put it there; the console's session cookie is not
- * accepted from other origins at all (lib/api/pipeline.ts, `sessionCookieOf`).
+ * accepted from other origins at all (lib/api/request/pipeline.ts, `sessionCookieOf`).
  */
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",

@@ -1,6 +1,6 @@
 /**
  * The errors answered outside the API: the provider ingest, the metrics and malformed requests to
- * the server itself, by their stable code. With the API's own table (lib/api/errors.ts) this is
+ * the server itself, by their stable code. With the API's own table (lib/api/request/errors.ts) this is
  * every code a problem body can carry, and each has its section on the reference page of errors.
  */
 export const SERVICE_ERRORS = {

@@ -1,7 +1,7 @@
 import "#server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit, type Actor } from "../audit.ts";
+import { recordAudit, type Actor } from "../accounts/audit.ts";
 import { addDays, utcDay } from "../clock.ts";
 import type { Database } from "../db/index.ts";
 import {
@@ -15,12 +15,12 @@ import {
 } from "../db/schema/index.ts";
 import { DomainError, isUniqueViolation, type DomainErrorCode } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { getLicence, licenceStatus } from "../licences.ts";
-import { findOrganisation } from "../organisations.ts";
+import { getLicence, licenceStatus } from "../accounts/licences.ts";
+import { findOrganisation } from "../accounts/organisations.ts";
 import { notifyKeyChange } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
 import { coveredBy, SANDBOX_PLAN } from "./lookup.ts";
-import { queueEvent } from "../webhooks/events.ts";
+import { queueEvent } from "../ops/webhooks/events.ts";
 
 export type KeyStatus = "active" | "revoked" | "expired";
 

@@ -1,7 +1,7 @@
 import "#server-only";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit, type Actor } from "../audit.ts";
+import { recordAudit, type Actor } from "../accounts/audit.ts";
 import type { Database } from "../db/index.ts";
 import { apiKeys, organisations, plans, SPORTS, type Sport } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";

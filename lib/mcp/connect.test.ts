@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DESKTOP_CONFIG, MCP_PATH, SDK_CLIENT } from "./connect.ts";
 
 // The pages that show how to connect an MCP client show the snippets the API reference and
-// /llms.txt are built with (lib/api/llms.test.ts holds those), so the docs cannot drift from them.
+// /llms.txt are built with (lib/api/documents/llms.test.ts holds those), so the docs cannot drift from them.
 
 describe.each(["docs/quickstart.md", "docs/mcp.md"])("%s", (page) => {
   const text = readFileSync(page, "utf8");

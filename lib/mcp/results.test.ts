@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Payload } from "../api/payload.ts";
+import { Payload } from "../api/request/payload.ts";
 import type { ApiResponse } from "./api-seam.ts";
 import { answerOf, toolResult } from "./results.ts";
 import { Splices } from "./splice.ts";

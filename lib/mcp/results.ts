@@ -28,7 +28,7 @@ function bodyText(response: ApiResponse): string {
 }
 
 // A success's body is its data's bytes, `{"data":…`, the same buffer for every answer until the
-// feed's view changes, then its own `,"meta":{…}}` (lib/api/payload.ts): the data is read once per
+// feed's view changes, then its own `,"meta":{…}}` (lib/api/request/payload.ts): the data is read once per
 // buffer, not once per call (for the odds board, a few ms of each call's CPU). Any other body is
 // read whole.
 // Its JSON-string form (what stands between the quotes of a text holding it) is made once too.

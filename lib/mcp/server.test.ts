@@ -10,7 +10,7 @@ import {
   mcpClient,
   type ToolCaller,
 } from "../../testing/mcp.ts";
-import { Payload } from "../api/payload.ts";
+import { Payload } from "../api/request/payload.ts";
 import type { Api, ApiRequest, ApiResponse } from "./api-seam.ts";
 import { EventPath, OddsQuery, listEvents } from "./api-seam.ts";
 import { mcpHandler } from "./http.ts";

@@ -1,7 +1,7 @@
 import type { Problem } from "../http/problem.ts";
 
 // Why the service ends a stream that is open. The codes are the contract's problem codes; the API
-// (lib/api/stream-endpoints.ts) owns the problem table and turns an ending into the body the
+// (lib/api/endpoints/streams.ts) owns the problem table and turns an ending into the body the
 // stream's last `error` message carries, as it would answer a request.
 
 export const STREAM_ENDING_CODES = [

@@ -59,7 +59,7 @@ export class StreamHub {
     heartbeat: Heartbeat;
     /** The keys as they are now, and their changes (lib/keys/cache.ts). */
     keys: KeyDirectory;
-    /** The console sessions' revocations (lib/console/sessions.ts). */
+    /** The console sessions' revocations (lib/accounts/sessions.ts). */
     sessions: SessionDirectory;
     now: () => Date;
     settings: StreamSettings;

@@ -1,4 +1,4 @@
-import { keyLicenceRefusal } from "../licences.ts";
+import { keyLicenceRefusal } from "../accounts/licences.ts";
 import type { KeyChange as KeyNotice, SessionRevocation } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberPrincipal } from "../metering/index.ts";
@@ -22,7 +22,7 @@ export type KeyDirectory = {
 };
 
 /**
- * Where the streams hear that a member's sessions were revoked (lib/console/sessions.ts); null
+ * Where the streams hear that a member's sessions were revoked (lib/accounts/sessions.ts); null
  * when any may have been (the bus was away).
  */
 export type SessionDirectory = {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { openDatabase } from "../../lib/db/index.ts";
-import { GUESSES_PER_WINDOW } from "../../lib/api/guesses.ts";
-import { MEMBER_LIMITS } from "../../lib/api/members.ts";
+import { GUESSES_PER_WINDOW } from "../../lib/api/credentials/guesses.ts";
+import { MEMBER_LIMITS } from "../../lib/api/credentials/members.ts";
 import { createSandboxKey } from "../../lib/keys/index.ts";
 import { generateKey } from "../../lib/keys/format.ts";
-import { createOrganisation } from "../../lib/organisations.ts";
-import { addMember } from "../../lib/users.ts";
+import { createOrganisation } from "../../lib/accounts/organisations.ts";
+import { addMember } from "../../lib/accounts/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { signIn } from "../../testing/console.ts";

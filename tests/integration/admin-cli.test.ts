@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { desc, eq } from "drizzle-orm";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog, organisations } from "../../lib/db/schema/index.ts";
 import { checkKeyFormat } from "../../lib/keys/format.ts";
-import { operatorAccess } from "../../lib/operators.ts";
-import { requestPlan } from "../../lib/plans.ts";
-import { addMember } from "../../lib/users.ts";
+import { operatorAccess } from "../../lib/accounts/operators.ts";
+import { requestPlan } from "../../lib/accounts/plans.ts";
+import { addMember } from "../../lib/accounts/users.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";

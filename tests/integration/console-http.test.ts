@@ -1,6 +1,6 @@
 import { decode, encode } from "next-auth/jwt";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SIGN_IN_LIMITS } from "../../lib/console/sign-in.ts";
+import { SIGN_IN_LIMITS } from "../../lib/accounts/sign-in.ts";
 import { cookiesOf, demoSignIn, signIn } from "../../testing/console.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";

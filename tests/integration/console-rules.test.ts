@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { consoleAccess } from "../../lib/console/access.ts";
 import {
   changeMemberRole,
@@ -27,7 +27,7 @@ import {
   removeMember,
   signUp,
 } from "../../lib/console/members.ts";
-import { emailDelaySeconds, recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/console/sign-in.ts";
+import { emailDelaySeconds, recentFailures, SIGN_IN_LIMITS, signInWithPassword } from "../../lib/accounts/sign-in.ts";
 import { usageForMonth } from "../../lib/console/usage.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import {
@@ -41,8 +41,8 @@ import {
   users,
 } from "../../lib/db/schema/index.ts";
 import { listKeys } from "../../lib/keys/index.ts";
-import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/licences.ts";
-import { approvePlanRequest } from "../../lib/plans.ts";
+import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/accounts/licences.ts";
+import { approvePlanRequest } from "../../lib/accounts/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 

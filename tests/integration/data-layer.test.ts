@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { addDays, utcDay } from "../../lib/clock.ts";
 import { expectedMigrationCount, openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { consoleAccess } from "../../lib/console/access.ts";
@@ -17,10 +17,10 @@ import {
   productionKeyBlockers,
   revokeKey,
 } from "../../lib/keys/index.ts";
-import { reviewLicence, setLicence } from "../../lib/licences.ts";
-import { createOrganisation } from "../../lib/organisations.ts";
-import { setPlan } from "../../lib/plans.ts";
-import { operatorAccess } from "../../lib/operators.ts";
+import { reviewLicence, setLicence } from "../../lib/accounts/licences.ts";
+import { createOrganisation } from "../../lib/accounts/organisations.ts";
+import { setPlan } from "../../lib/accounts/plans.ts";
+import { operatorAccess } from "../../lib/accounts/operators.ts";
 import { DEMO_ADMIN_EMAIL, FIRST_OPERATOR_EMAIL, seed } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 

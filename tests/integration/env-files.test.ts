@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
 import { loadConfig } from "../../lib/config.ts";
-import { listOrganisations } from "../../lib/organisations.ts";
+import { listOrganisations } from "../../lib/accounts/organisations.ts";
 import { freshDataDir } from "../../testing/data-dirs.ts";
 import { freePort } from "../../testing/ports.ts";
 import { runNode, startServer } from "../../testing/processes.ts";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { updateKey } from "../../lib/keys/settings.ts";
 import { adminCli } from "../../testing/admin.ts";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import {
   createProductionKeyFor,
   createSandboxKeyFor,
@@ -14,8 +14,8 @@ import { acceptInvitation, signUp } from "../../lib/console/members.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog } from "../../lib/db/schema/index.ts";
 import { listKeys } from "../../lib/keys/index.ts";
-import { reviewLicence, setLicence } from "../../lib/licences.ts";
-import { setPlan } from "../../lib/plans.ts";
+import { reviewLicence, setLicence } from "../../lib/accounts/licences.ts";
+import { setPlan } from "../../lib/accounts/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { BACKENDS, useTestDatabase } from "../../testing/databases.ts";

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { addDays, utcDay } from "../../lib/clock.ts";
 import { openDatabase, type Database } from "../../lib/db/index.ts";
 import { auditLog, licences, organisations } from "../../lib/db/schema/index.ts";
 import { createProductionKey } from "../../lib/keys/index.ts";
-import { reviewLicence, setLicence } from "../../lib/licences.ts";
-import { createOrganisation } from "../../lib/organisations.ts";
-import { setPlan } from "../../lib/plans.ts";
+import { reviewLicence, setLicence } from "../../lib/accounts/licences.ts";
+import { createOrganisation } from "../../lib/accounts/organisations.ts";
+import { setPlan } from "../../lib/accounts/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { apiClient } from "../../testing/api.ts";
 import { describeEachBackend, type TestDatabase, useTestDatabase } from "../../testing/databases.ts";

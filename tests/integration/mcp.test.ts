@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { openApiDocument } from "../../lib/api/openapi.ts";
+import { openApiDocument } from "../../lib/api/documents/openapi.ts";
 import { DELAY_SECONDS, describeApi, sleep } from "../../testing/api-suite.ts";
 import {
   bearer,

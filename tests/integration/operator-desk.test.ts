@@ -1,16 +1,22 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { recordLicence, toActionState } from "../../lib/console/actions.ts";
 import { signUp } from "../../lib/console/members.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog, licences } from "../../lib/db/schema/index.ts";
-import { approvePlan, decideLicence, declinePlan, openIncidentFor, updateIncidentFor } from "../../lib/desk/actions.ts";
-import { organisationFile, searchOrganisations } from "../../lib/desk/organisations.ts";
-import { licencesForDesk } from "../../lib/desk/queue.ts";
+import {
+  approvePlan,
+  decideLicence,
+  declinePlan,
+  openIncidentFor,
+  updateIncidentFor,
+} from "../../lib/ops/desk/actions.ts";
+import { organisationFile, searchOrganisations } from "../../lib/ops/desk/organisations.ts";
+import { licencesForDesk } from "../../lib/ops/desk/queue.ts";
 import { createProductionKey } from "../../lib/keys/index.ts";
-import { addOperator, removeOperator } from "../../lib/operators.ts";
-import { requestPlan, setPlan } from "../../lib/plans.ts";
+import { addOperator, removeOperator } from "../../lib/accounts/operators.ts";
+import { requestPlan, setPlan } from "../../lib/accounts/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { operatorSignIn, demoSignIn, signIn } from "../../testing/console.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_ERRORS } from "../../lib/api/errors.ts";
+import { API_ERRORS } from "../../lib/api/request/errors.ts";
 import { problemType } from "../../lib/http/problem.ts";
 import { SERVICE_ERRORS } from "../../lib/http/service-errors.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";

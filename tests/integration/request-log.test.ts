@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { OPERATOR } from "../../lib/audit.ts";
+import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { rowsOf } from "../../lib/db/index.ts";
 import { requestLog } from "../../lib/db/schema/index.ts";
 import { requestLogFor } from "../../lib/console/requests.ts";
-import { RequestLogRecorder } from "../../lib/request-log/recorder.ts";
+import { RequestLogRecorder } from "../../lib/ops/request-log/recorder.ts";
 import { revokeKey } from "../../lib/keys/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";

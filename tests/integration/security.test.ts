@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openApiDocument } from "../../lib/api/openapi.ts";
+import { openApiDocument } from "../../lib/api/documents/openapi.ts";
 import { expectDocumented } from "../../testing/api.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { recordCredentials, recordQueryCredentials } from "../../testing/logs.ts";

@@ -12,9 +12,9 @@ import {
 } from "../../lib/console/webhooks.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog, usageAlertSettings, webhookDeliveries, webhookEndpoints } from "../../lib/db/schema/index.ts";
-import { UsageAlerts } from "../../lib/webhooks/alerts.ts";
-import { listDeliveries, listEndpoints } from "../../lib/webhooks/endpoints.ts";
-import { LOG_RETENTION_MS, WebhookWorker } from "../../lib/webhooks/worker.ts";
+import { UsageAlerts } from "../../lib/ops/webhooks/alerts.ts";
+import { listDeliveries, listEndpoints } from "../../lib/ops/webhooks/endpoints.ts";
+import { LOG_RETENTION_MS, WebhookWorker } from "../../lib/ops/webhooks/worker.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";

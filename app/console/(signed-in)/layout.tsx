@@ -2,7 +2,7 @@ import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatNumber } from "@/components/console/format";
 import { now } from "@/lib/clock";
-import { alertsThisMonth } from "@/lib/webhooks/alerts";
+import { alertsThisMonth } from "@/lib/ops/webhooks/alerts";
 import { ConsoleNav } from "./console-nav";
 import { SignOutButton } from "./sign-out-button";
 

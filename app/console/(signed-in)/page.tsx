@@ -7,9 +7,9 @@ import { PageHeader } from "@/components/console/page-header";
 import { now } from "@/lib/clock";
 import { currentMonth, usageForMonth } from "@/lib/console/usage";
 import { listKeys, productionKeyBlockers } from "@/lib/keys";
-import { getLicence, licenceStatus } from "@/lib/licences";
+import { getLicence, licenceStatus } from "@/lib/accounts/licences";
 import { licenceStatusText } from "./licence/status-text";
-import { getPlan } from "@/lib/plans";
+import { getPlan } from "@/lib/accounts/plans";
 
 export const metadata: Metadata = { title: "Console" };
 

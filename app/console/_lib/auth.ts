@@ -1,14 +1,14 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getServerSession } from "next-auth";
-import { recordAudit } from "@/lib/audit";
-import { authSecret } from "@/lib/auth/secret";
+import { recordAudit } from "@/lib/accounts/audit";
+import { authSecret } from "@/lib/accounts/auth/secret";
 import { now } from "@/lib/clock";
 import { consoleAccess } from "@/lib/console/access";
-import { operatorAccess } from "@/lib/operators";
-import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/console/sessions";
+import { operatorAccess } from "@/lib/accounts/operators";
+import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/accounts/sessions";
 import { clientAddress } from "@/lib/http/client-address";
-import { signInWithPassword } from "@/lib/console/sign-in";
+import { signInWithPassword } from "@/lib/accounts/sign-in";
 import { currentInstance } from "@/lib/instance";
 import { logger } from "@/lib/log";
 

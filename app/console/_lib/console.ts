@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { consoleAccess, type ConsoleAccess } from "@/lib/console/access";
 import { formFields, formValues, toActionState, type ActionState, type Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
-import { operatorAccess } from "@/lib/operators";
+import { operatorAccess } from "@/lib/accounts/operators";
 import { currentInstance } from "@/lib/instance";
 import { SIGN_IN_PAGE, sessionUserId } from "./auth";
 

@@ -5,7 +5,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import ErrorsPage from "./page.tsx";
-import { API_ERRORS } from "../../../lib/api/error-codes.ts";
+import { API_ERRORS } from "../../../lib/api/request/error-codes.ts";
 import { problemType } from "../../../lib/http/problem.ts";
 import { SERVICE_ERRORS } from "../../../lib/http/service-errors.ts";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { API_ERRORS } from "@/lib/api/errors";
+import { API_ERRORS } from "@/lib/api/request/errors";
 import { SERVICE_ERRORS } from "@/lib/http/service-errors";
 
 export const metadata: Metadata = { title: "Error codes" };

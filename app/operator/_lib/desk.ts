@@ -4,7 +4,7 @@ import { database, runAction } from "@/app/console/_lib/console";
 import { sessionUserId } from "@/app/console/_lib/auth";
 import type { ActionState, Fields } from "@/lib/console/actions";
 import type { Database } from "@/lib/db";
-import { operatorAccess, type OperatorAccess } from "@/lib/operators";
+import { operatorAccess, type OperatorAccess } from "@/lib/accounts/operators";
 
 /**
  * For desk pages: the operator signed in, read from the database on every page; anyone else
@@ -28,7 +28,7 @@ export async function deskMetadata(title: string): Promise<Metadata> {
 
 /**
  * The body of every desk server action (the console's, on the desk): all it trusts is the
- * session's user id; the lib/desk function checks that the user is an operator now, and the
+ * session's user id; the lib/ops/desk function checks that the user is an operator now, and the
  * input, before changing anything. The desk is read again after any answer: a refused decision
  * shows the record as it is now.
  */

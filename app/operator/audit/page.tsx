@@ -6,8 +6,8 @@ import { Time } from "@/components/display-settings";
 import { auditSentence, NO_AUDIT_NAMES } from "@/lib/console/audit-sentences";
 import { PageHeader } from "@/components/console/page-header";
 import { deskText } from "@/components/operator/desk";
-import { auditBefore, listOperatorAudit } from "@/lib/audit";
-import { listOrganisations } from "@/lib/organisations";
+import { auditBefore, listOperatorAudit } from "@/lib/accounts/audit";
+import { listOrganisations } from "@/lib/accounts/organisations";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Operator audit");
 

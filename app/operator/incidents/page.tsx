@@ -5,7 +5,7 @@ import { Moment } from "@/components/operator/desk";
 import { PageHeader } from "@/components/console/page-header";
 import { Badge, cardClass, deskText, Section } from "@/components/operator/desk";
 import { now } from "@/lib/clock";
-import { recentIncidents } from "@/lib/status/incidents";
+import { recentIncidents } from "@/lib/ops/status/incidents";
 import { OpenIncidentForm, UpdateIncidentForm } from "./incident-forms";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Incidents");

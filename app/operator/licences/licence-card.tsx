@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { formatDateTime, formatDay } from "@/components/console/format";
 import { Badge, cardClass, deskText, Facts, type Tone } from "@/components/operator/desk";
-import type { DeskLicence } from "@/lib/desk/queue";
+import type { DeskLicence } from "@/lib/ops/desk/queue";
 import { LicenceDecision } from "./licence-decision";
 
 const TONE: Record<DeskLicence["verification"], Tone> = {

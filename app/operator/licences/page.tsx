@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { deskMetadata, requireDesk } from "@/app/operator/_lib/desk";
 import { PageHeader } from "@/components/console/page-header";
-import { licencesForDesk } from "@/lib/desk/queue";
+import { licencesForDesk } from "@/lib/ops/desk/queue";
 import { LicenceCard } from "./licence-card";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Licences");

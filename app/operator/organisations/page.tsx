@@ -5,7 +5,7 @@ import { buttonClass, inputClass } from "@/components/console/form";
 import { formatDay } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
 import { Badge, cardClass, deskText } from "@/components/operator/desk";
-import { searchOrganisations } from "@/lib/desk/organisations";
+import { searchOrganisations } from "@/lib/ops/desk/organisations";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Organisations");
 

@@ -5,8 +5,8 @@ import { Moment } from "@/components/operator/desk";
 import { PageHeader } from "@/components/console/page-header";
 import { cardClass, deskText, Facts, Section } from "@/components/operator/desk";
 import { now } from "@/lib/clock";
-import { recentPlanDecisions } from "@/lib/desk/queue";
-import { listPlanRequests, listPlans } from "@/lib/plans";
+import { recentPlanDecisions } from "@/lib/ops/desk/queue";
+import { listPlanRequests, listPlans } from "@/lib/accounts/plans";
 import { PlanDecision } from "./plan-decision";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Plans");

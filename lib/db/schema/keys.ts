@@ -97,7 +97,7 @@ export const usageDaily = pgTable(
 
 /**
  * Requests counted per console member per month (UTC): their reads of the board's endpoints with
- * the session cookie, under the member's own allowance (lib/api/members.ts).
+ * the session cookie, under the member's own allowance (lib/api/credentials/members.ts).
  */
 export const memberUsageMonthly = pgTable(
   "member_usage_monthly",

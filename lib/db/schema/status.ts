@@ -8,7 +8,7 @@ export type IncidentState = (typeof INCIDENT_STATES)[number];
 /**
  * What each instance saw of each minute, for the public status page: whether readiness held,
  * whether each sport's feed was fresh, and its REST latencies and stream lag as bucket counts
- * (lib/status/figures.ts) so that instances' minutes add up. Kept 31 days.
+ * (lib/ops/status/figures.ts) so that instances' minutes add up. Kept 31 days.
  */
 export const statusMinutes = pgTable(
   "status_minutes",

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { format, resolveConfig } from "prettier";
-import { openApiDocument } from "../../../lib/api/openapi.ts";
+import { openApiDocument } from "../../../lib/api/documents/openapi.ts";
 
 // The client's types, generated from the OpenAPI document the API serves (itself generated from
 // the zod schemas that validate requests), so the client cannot drift from the API:

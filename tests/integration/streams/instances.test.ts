@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEED } from "../../../lib/audit.ts";
+import { SEED } from "../../../lib/accounts/audit.ts";
 import { openDatabase } from "../../../lib/db/index.ts";
-import { addMember } from "../../../lib/users.ts";
+import { addMember } from "../../../lib/accounts/users.ts";
 import { signIn, signOut } from "../../../testing/console.ts";
 import { POSTGRES, useTestDatabase } from "../../../testing/databases.ts";
 import { FEED_TOKEN, ingest } from "../../../testing/feed.ts";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { MEMBER_LIMITS } from "../../../lib/api/members.ts";
-import { SEED } from "../../../lib/audit.ts";
+import { MEMBER_LIMITS } from "../../../lib/api/credentials/members.ts";
+import { SEED } from "../../../lib/accounts/audit.ts";
 import { openDatabase } from "../../../lib/db/index.ts";
-import { createOrganisation } from "../../../lib/organisations.ts";
-import { addMember } from "../../../lib/users.ts";
+import { createOrganisation } from "../../../lib/accounts/organisations.ts";
+import { addMember } from "../../../lib/accounts/users.ts";
 import { seed } from "../../../seeds/index.ts";
 import { expectDocumented } from "../../../testing/api.ts";
 import { signIn, signOut } from "../../../testing/console.ts";

@@ -4,12 +4,12 @@ import { notFound } from "next/navigation";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader } from "@/components/console/page-header";
 import { Time } from "@/components/display-settings";
-import { auditBefore, listAudit } from "@/lib/audit";
+import { auditBefore, listAudit } from "@/lib/accounts/audit";
 import { now } from "@/lib/clock";
 import { auditSentence, type AuditNames } from "@/lib/console/audit-sentences";
 import { listMembers } from "@/lib/console/members";
 import { listKeys } from "@/lib/keys";
-import { listEndpoints } from "@/lib/webhooks/endpoints";
+import { listEndpoints } from "@/lib/ops/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Audit log" };
 

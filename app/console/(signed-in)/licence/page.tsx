@@ -4,7 +4,7 @@ import { requireConsole } from "@/app/console/_lib/console";
 import { formatDay } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now, utcDay } from "@/lib/clock";
-import { getLicence, licenceStatus } from "@/lib/licences";
+import { getLicence, licenceStatus } from "@/lib/accounts/licences";
 import { LicenceForm } from "./licence-form";
 import { licenceStatusText } from "./status-text";
 

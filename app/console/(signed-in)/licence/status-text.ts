@@ -1,5 +1,5 @@
 import { formatDay } from "@/components/console/format";
-import type { Licence, LicenceStatus } from "@/lib/licences";
+import type { Licence, LicenceStatus } from "@/lib/accounts/licences";
 
 /** One sentence on where the licence record stands, for the licence page and the overview. */
 export function licenceStatusText(licence: Licence | undefined, status: LicenceStatus): string {

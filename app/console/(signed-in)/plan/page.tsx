@@ -3,7 +3,7 @@ import { sportNames } from "@/lib/sports";
 import { requireConsole } from "@/app/console/_lib/console";
 import { formatDay, formatNumber } from "@/components/console/format";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
-import { listPlans, pricedOnRequest } from "@/lib/plans";
+import { listPlans, pricedOnRequest } from "@/lib/accounts/plans";
 import { PlanChoice, type PlanTerms } from "./plan-choice";
 
 export const metadata: Metadata = { title: "Plan" };

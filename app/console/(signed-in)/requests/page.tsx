@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader } from "@/components/console/page-header";
-import { API_ERRORS } from "@/lib/api/error-codes";
+import { API_ERRORS } from "@/lib/api/request/error-codes";
 import { requestLogFor, type RequestSearch } from "@/lib/console/requests";
 import { Time } from "@/components/display-settings";
 

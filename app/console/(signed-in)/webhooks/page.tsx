@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { usageAlertSettings } from "@/lib/db/schema";
-import { DEFAULT_THRESHOLDS } from "@/lib/webhooks/thresholds";
-import { listDeliveries, listEndpoints, type DeliverySummary } from "@/lib/webhooks/endpoints";
+import { DEFAULT_THRESHOLDS } from "@/lib/ops/webhooks/thresholds";
+import { listDeliveries, listEndpoints, type DeliverySummary } from "@/lib/ops/webhooks/endpoints";
 import { AddEndpoint, EndpointActions, SendAgain, ThresholdsForm } from "./webhook-forms";
 import { Time } from "@/components/display-settings";
 

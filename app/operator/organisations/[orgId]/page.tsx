@@ -6,11 +6,11 @@ import { Time } from "@/components/display-settings";
 import { formatDay, formatNumber } from "@/components/console/format";
 import { PageHeader } from "@/components/console/page-header";
 import { Badge, cardClass, deskText, Facts, Moment, Section } from "@/components/operator/desk";
-import type { AuditEntry } from "@/lib/audit";
+import type { AuditEntry } from "@/lib/accounts/audit";
 import { auditSentence, NO_AUDIT_NAMES } from "@/lib/console/audit-sentences";
 import { now } from "@/lib/clock";
-import { recordOrganisationView } from "@/lib/desk/actions";
-import { organisationFile } from "@/lib/desk/organisations";
+import { recordOrganisationView } from "@/lib/ops/desk/actions";
+import { organisationFile } from "@/lib/ops/desk/organisations";
 import { DomainError } from "@/lib/errors";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Organisation");

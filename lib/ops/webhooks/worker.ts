@@ -1,0 +1,247 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../../db/index.ts";
+import { webhookAttempts } from "../../db/schema/index.ts";
+import { logger } from "../../log/index.ts";
+import { refusedUrl } from "./addresses.ts";
+import type { UsageAlerts } from "./alerts.ts";
+import { queueEvent } from "./events.ts";
+import { post } from "./post.ts";
+import { nextAttemptAt } from "./schedule.ts";
+import { signedHeaders } from "./signature.ts";
+
+export type WebhookSettings = {
+  allowPrivate: boolean;
+  /** The first wait before a failed message is tried again; it doubles with each attempt. */
+  retryBaseMs: number;
+  /** How long a receiver has to answer. */
+  timeoutMs?: number;
+};
+
+const BATCH = 20;
+const DEFAULT_TIMEOUT_MS = 10_000;
+// Longest wait between two looks at the outbox; a retry base below it looks as often as it waits.
+const POLL_MS = 1_000;
+const EXPIRY_SCAN_MS = 60_000;
+const THRESHOLDS_RELOAD_MS = 30_000;
+const EXPIRY_NOTICE_MS = 7 * 86_400_000;
+/** How long the log keeps a message that is no longer tried, with its attempts. */
+export const LOG_RETENTION_MS = 30 * 86_400_000;
+
+type Due = {
+  id: string;
+  body: string;
+  attempts: number;
+  created_at: string | Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | Date | null;
+};
+
+/**
+ * Records usage alerts off the request path, announces keys expiring within 7 days, and posts the
+ * outbox's due messages. Any number of instances run one each: a message is claimed with
+ * `for update skip locked` and a lease (its next attempt moved past the answer's timeout), so one
+ * instance posts it.
+ */
+export class WebhookWorker {
+  private readonly db: Database;
+  private readonly alerts: UsageAlerts;
+  private readonly settings: Required<WebhookSettings>;
+  private readonly now: () => Date;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private again = false;
+  private ticking = false;
+  private lastExpiryScan = 0;
+  private lastThresholdsLoad = 0;
+  private readonly aborts = new AbortController();
+
+  constructor(db: Database, alerts: UsageAlerts, settings: WebhookSettings, now: () => Date) {
+    this.db = db;
+    this.alerts = alerts;
+    this.settings = { timeoutMs: DEFAULT_TIMEOUT_MS, ...settings };
+    this.now = now;
+    // Told on the request path: the recording waits for the request to be answered.
+    alerts.onReached = () => setImmediate(() => this.wake());
+  }
+
+  start(): void {
+    this.lastThresholdsLoad = Date.now();
+    this.wake();
+  }
+
+  /** Looks at the outbox now (something was queued). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.ticking = true;
+    this.running = this.tick().finally(() => {
+      this.ticking = false;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      } else {
+        this.timer = setTimeout(() => this.wake(), Math.min(POLL_MS, this.settings.retryBaseMs));
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.aborts.abort();
+    await this.running;
+    // What was reached and not recorded yet: the next instance would find it again only at the
+    // key's next request.
+    await this.alerts.record().catch((error: unknown) => logger().warn({ err: error }, "Usage alerts not recorded"));
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      if (this.alerts.queued > 0) await this.alerts.record();
+      const wall = Date.now();
+      if (wall - this.lastThresholdsLoad >= THRESHOLDS_RELOAD_MS) {
+        this.lastThresholdsLoad = wall;
+        await this.alerts.load();
+      }
+      if (wall - this.lastExpiryScan >= EXPIRY_SCAN_MS) {
+        this.lastExpiryScan = wall;
+        await this.noticeExpiringKeys();
+        await this.pruneLog();
+      }
+      let due: Due[];
+      do {
+        due = await this.claim();
+        await Promise.all(due.map((message) => this.deliver(message)));
+      } while (due.length === BATCH && !this.stopped);
+    } catch (error) {
+      if (!this.stopped) logger().error({ err: error }, "Webhook deliveries failed");
+    }
+  }
+
+  /** Queues `key.expiring` once per key and expiry, 7 days before it. */
+  async noticeExpiringKeys(): Promise<number> {
+    const at = this.now();
+    return this.db.transaction(async (tx) => {
+      const noticed = rowsOf<{
+        key_id: string;
+        expires_at: string | Date;
+        org_id: string;
+        hint: string;
+        name: string | null;
+        environment: string;
+      }>(
+        await tx.execute(sql`
+          with noticed as (
+            insert into key_expiry_notices (key_id, expires_at, noticed_at)
+            select id, expires_at, ${time(at)} from api_keys
+            where revoked_at is null and expires_at > ${time(at)} and expires_at <= ${time(new Date(at.getTime() + EXPIRY_NOTICE_MS))}
+            on conflict do nothing
+            returning key_id, expires_at)
+          select n.key_id, n.expires_at, k.org_id, k.hint, k.name, k.environment
+          from noticed n join api_keys k on k.id = n.key_id`),
+      );
+      for (const key of noticed) {
+        await queueEvent(tx, {
+          orgId: key.org_id,
+          type: "key.expiring",
+          at,
+          data: {
+            key_id: key.key_id,
+            key_hint: key.hint,
+            key_name: key.name,
+            environment: key.environment,
+            expires_at: new Date(key.expires_at).toISOString(),
+          },
+        });
+      }
+      return noticed.length;
+    });
+  }
+
+  /** Forgets messages no longer tried that are older than the log keeps (their attempts go with them). */
+  async pruneLog(): Promise<void> {
+    const before = new Date(this.now().getTime() - LOG_RETENTION_MS);
+    await this.db.execute(sql`
+      delete from webhook_deliveries where state <> 'pending' and created_at < ${time(before)}`);
+  }
+
+  /** Due messages of enabled endpoints, leased to this instance until their answers' timeout has passed. */
+  private async claim(): Promise<Due[]> {
+    const at = this.now();
+    const leaseUntil = new Date(at.getTime() + this.settings.timeoutMs + 5_000);
+    return rowsOf<Due>(
+      await this.db.execute(sql`
+        update webhook_deliveries d set next_attempt_at = ${time(leaseUntil)}
+        from webhook_endpoints e
+        where e.id = d.endpoint_id and d.id in (
+          select d2.id from webhook_deliveries d2 join webhook_endpoints e2 on e2.id = d2.endpoint_id
+          where d2.state = 'pending' and d2.next_attempt_at <= ${time(at)} and e2.enabled
+          order by d2.next_attempt_at
+          limit ${BATCH}
+          for update of d2 skip locked)
+        returning d.id, d.body, d.attempts, d.created_at, e.url, e.secret, e.previous_secret, e.previous_secret_until`),
+    );
+  }
+
+  private async deliver(message: Due): Promise<void> {
+    const started = this.now();
+    const clock = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      // Checked again before each attempt: a name may resolve elsewhere since the endpoint was added.
+      const refused = await refusedUrl(message.url, this.settings.allowPrivate);
+      if (refused) {
+        error = `The URL ${refused}`;
+      } else {
+        const overlapping =
+          message.previous_secret !== null &&
+          message.previous_secret_until !== null &&
+          new Date(message.previous_secret_until) > started;
+        const secrets = overlapping ? [message.secret, message.previous_secret!] : [message.secret];
+        // Redirects are not followed: a receiver's answer is its status, wherever it points.
+        statusCode = await post(message.url, signedHeaders(secrets, message.id, started, message.body), message.body, {
+          allowPrivate: this.settings.allowPrivate,
+          signal: AbortSignal.any([this.aborts.signal, AbortSignal.timeout(this.settings.timeoutMs)]),
+        });
+      }
+    } catch (failure) {
+      // Stopping: the lease runs out, and another instance (or this one, started again) posts it.
+      if (this.stopped) return;
+      error = failure instanceof Error ? causeOf(failure) : String(failure);
+    }
+    const latencyMs = Math.round(performance.now() - clock);
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const attempts = message.attempts + 1;
+    const finished = this.now().getTime();
+    const next = delivered
+      ? null
+      : nextAttemptAt(attempts, new Date(message.created_at).getTime(), finished, this.settings.retryBaseMs);
+    const state = delivered ? "delivered" : next === null ? "failed" : "pending";
+    await this.db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values({ deliveryId: message.id, at: started, statusCode, error, latencyMs });
+      await tx.execute(sql`
+        update webhook_deliveries set state = ${state}, attempts = ${attempts},
+          next_attempt_at = ${next === null ? null : time(new Date(next))}
+        where id = ${message.id}`);
+    });
+  }
+}
+
+const time = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+
+/** Why an attempt got no answer, in a word where there is one (ECONNREFUSED, EPRIVATE). */
+function causeOf(error: Error): string {
+  const cause = (error as { cause?: { name?: string } }).cause;
+  if (error.name === "TimeoutError" || cause?.name === "TimeoutError") return "No answer within the timeout";
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EPRIVATE" ? error.message : (code ?? error.message);
+}
