@@ -67,6 +67,14 @@ function signUpAttempt(baseUrl: string, actionId: string, from: string, i: numbe
   );
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> {
   const { baseUrl, member } = target;
   const findings: Finding[] = [];
@@ -119,11 +127,21 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   // The open redirect after sign-in.
   const signedIn = await signIn(baseUrl, member.email, member.password, {}, "127.0.0.1");
   if (!signedIn.session) throw new Error(`the member could not sign in: ${signedIn.error}`);
-  for (const next of ["/%09/evil.example", "//evil.example", "/%5Cevil.example"]) {
+  for (const next of [
+    "/%09/evil.example",
+    "//evil.example",
+    "/%5Cevil.example",
+    "/.//evil.example",
+    "/%2e//evil.example",
+    "/./%5Cevil.example",
+  ]) {
     const answer = await send(`${baseUrl}/console/sign-in?next=${next}`, { headers: { cookie: signedIn.session } });
     const location = String(answer.headers.location ?? "");
     if (location && new URL(location, baseUrl).origin !== baseUrl) {
       finding(`after sign-in, ?next=${next} sends the member to ${new URL(location, baseUrl).origin}`);
+    } else if (/^[/\\][/\\]/.test(location) || /^[/\\][/\\]/.test(safeDecode(location))) {
+      // A browser reads `//host` (or `/\host`) as another host, whatever URL parsing here says.
+      finding(`after sign-in, ?next=${next} answers Location: ${location}`);
     }
   }
 
