@@ -265,9 +265,12 @@ export const EventOddsAnswer = envelope(EventWithMarkets);
 // Every integer query parameter is one of these.
 const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
-export function wholeNumber(min: number, max: number, fallback?: number) {
+export function wholeNumber(min: number, max: number, fallback?: number, missing?: string) {
   const message = `must be a whole number from ${min} to ${max}, in decimal digits`;
-  const int = z.int({ error: message }).min(min, message).max(max, message);
+  const int = z
+    .int({ error: (issue) => (issue.input === undefined && missing) || message })
+    .min(min, message)
+    .max(max, message);
   return z.preprocess(
     (value) => (typeof value === "string" && DECIMAL_INTEGER.test(value) ? Number(value) : value),
     // The default inside, so that the OpenAPI document shows it beside the range.
