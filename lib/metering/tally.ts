@@ -18,6 +18,22 @@ export function memberOf(principal: string): string | undefined {
   return principal.startsWith(MEMBER) ? principal.slice(MEMBER.length) : undefined;
 }
 
+/**
+ * An organisation counted by the meter as a whole: the plan's limits are its, shared by its
+ * production keys and its members' reads, each of which is counted under this principal as well as
+ * its own. Its months go to org_usage_monthly.
+ */
+const ORGANISATION = "org:";
+
+export function organisationPrincipal(orgId: string): string {
+  return `${ORGANISATION}${orgId}`;
+}
+
+/** The organisation id of an organisation's principal; undefined for any other. */
+export function organisationOf(principal: string): string | undefined {
+  return principal.startsWith(ORGANISATION) ? principal.slice(ORGANISATION.length) : undefined;
+}
+
 /** Admitted requests not yet in the usage tables, per key: by month, by day, and the latest. */
 export type Tally = Map<string, { months: Map<string, number>; days: Map<string, number>; lastUsed: number }>;
 
@@ -71,7 +87,13 @@ export async function addTally(
   const days: { key_id: string; day: string; requests: number }[] = [];
   const lastUsed: { key_id: string; at: string }[] = [];
   const memberMonths: { user_id: string; month: string; requests: number }[] = [];
+  const orgMonths: { org_id: string; month: string; requests: number }[] = [];
   for (const [keyId, entry] of tally) {
+    const orgId = organisationOf(keyId);
+    if (orgId !== undefined) {
+      for (const [month, requests] of entry.months) orgMonths.push({ org_id: orgId, month, requests });
+      continue;
+    }
     const userId = memberOf(keyId);
     if (userId !== undefined) {
       for (const [month, requests] of entry.months) memberMonths.push({ user_id: userId, month, requests });
@@ -120,6 +142,18 @@ export async function addTally(
             on conflict (user_id, month) do update set requests = member_usage_monthly.requests + excluded.requests
             returning user_id, month::text as month, requests`),
         );
+  const orgTotals =
+    orgMonths.length === 0
+      ? []
+      : rowsOf<{ org_id: string; month: string; requests: string | number }>(
+          await tx.execute(sql`
+            insert into org_usage_monthly (org_id, month, requests)
+            select t.org_id, t.month, t.requests
+            from jsonb_to_recordset(${JSON.stringify(orgMonths)}::jsonb) as t(org_id text, month date, requests bigint)
+            where exists (select 1 from organisations o where o.id = t.org_id)
+            on conflict (org_id, month) do update set requests = org_usage_monthly.requests + excluded.requests
+            returning org_id, month::text as month, requests`),
+        );
   for (const journal of journals) {
     await tx.execute(sql`
       insert into meter_journals (id, flushed_bytes, updated_at) values (${journal.id}, ${journal.flushedBytes}, now())
@@ -129,6 +163,11 @@ export async function addTally(
     ...totals.map((row) => ({ keyId: row.key_id, month: row.month, requests: Number(row.requests) })),
     ...memberTotals.map((row) => ({
       keyId: memberPrincipal(row.user_id),
+      month: row.month,
+      requests: Number(row.requests),
+    })),
+    ...orgTotals.map((row) => ({
+      keyId: organisationPrincipal(row.org_id),
       month: row.month,
       requests: Number(row.requests),
     })),
