@@ -743,7 +743,8 @@ export async function changesBound(target: Target, revisions: number): Promise<C
     });
     const reader = stream.body!.getReader();
     const deadline = Date.now() + 15_000;
-    while (!/\n\n/.test(first.replace(/^:.*\n/gm, "")) && Date.now() < deadline) {
+    // Up to the first message with an event name (a `retry:` frame and comments come before it).
+    while (!/event: .*\n(?:.*\n)*?\n/.test(first) && Date.now() < deadline) {
       const { value, done } = await Promise.race([
         reader.read(),
         sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true })),
