@@ -18,7 +18,13 @@ import type { Admission, Meter } from "../lib/metering/index.ts";
 
 /** Admits everything, counts nothing, sends no rate-limit headers: the API without metering. */
 const admitAll: Meter = {
-  admit: (key): Admission => ({ admitted: true, used: 0, quota: key.monthlyQuota, headers: {} }),
+  admit: (key): Admission => ({
+    admitted: true,
+    used: 0,
+    quota: key.monthlyQuota,
+    counts: { key: { used: 0, quota: key.monthlyQuota }, organisation: null },
+    headers: {},
+  }),
   openStream: () => ({ release() {} }),
   close: async () => {},
 };

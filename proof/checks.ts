@@ -687,3 +687,80 @@ export async function asteriskFormAbuse(target: Target): Promise<CheckResult> {
   }
   return { findings, figures };
 }
+
+/**
+ * One request's share of the history: `/changes` without `since` is refused saying it is required;
+ * after more revisions than one answer examines, a page of another sport ends at the bound (its
+ * `next_since`) instead of reading them all; a board stream resumed from before them is sent a
+ * fresh snapshot instead of a replay of them all.
+ */
+export async function changesBound(target: Target, revisions: number): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  const figures: Record<string, string | number> = {};
+  const fail = (problem: string, detail?: string) => findings.push({ check: "changes", problem, detail });
+  const key = target.production[0]!;
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const answer = await fetch(`${target.baseUrl}${path}`, { headers: { "x-api-key": key, ...headers } });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+
+  const missing = await get("/api/v1/changes?limit=10");
+  figures["/changes without since"] = `${missing.status} ${String(missing.body.detail ?? "").slice(0, 80)}`;
+  if (missing.status !== 400 || !/required/.test(String(missing.body.detail))) {
+    fail(
+      `/changes without since answered ${missing.status}, not 400 saying since is required`,
+      JSON.stringify(missing.body).slice(0, 300),
+    );
+  }
+
+  // A run of clock changes on one live event, then a page of another sport from before it.
+  const [busy] = target.liveEventIds;
+  const sportOf = (id: string) => id.split("-")[1]!;
+  const other = target.liveEventIds.map(sportOf).find((sport) => sport !== sportOf(busy!));
+  if (!busy || !other) throw new Error("the check needs live events of two sports");
+  const before = ((await get("/api/v1/odds")).body.meta as { revision: number }).revision;
+  const updates = Array.from({ length: revisions }, (_, i) => ({
+    event_id: busy,
+    sequence: 100_000 + i,
+    event: { clock: `${Math.floor(i / 60) % 90}:${String(i % 60).padStart(2, "0")}` },
+  }));
+  await target.ingest(updates);
+  const page = await get(`/api/v1/changes?since=${before}&sport=${other}&limit=1000`);
+  const meta = page.body.meta as { next_since?: number } | undefined;
+  const examined = (meta?.next_since ?? Number.NaN) - before;
+  figures["revisions one /changes answer examined"] = `${examined} of ${revisions} (${page.status})`;
+  if (page.status !== 200 || !(examined <= 10_000)) {
+    fail(`one /changes answer examined ${examined} revisions (since=${before}, ${revisions} after it)`);
+  }
+
+  // A board stream of the other sport resumed from before the run: its first message.
+  const controller = new AbortController();
+  let first = "";
+  try {
+    const stream = await fetch(`${target.baseUrl}/api/v1/odds/stream?sport=${other}`, {
+      headers: { "x-api-key": key, "last-event-id": String(before) },
+      signal: controller.signal,
+    });
+    const reader = stream.body!.getReader();
+    const deadline = Date.now() + 15_000;
+    // Up to the first message with an event name (a `retry:` frame and comments come before it).
+    while (!/event: .*\n(?:.*\n)*?\n/.test(first) && Date.now() < deadline) {
+      const { value, done } = await Promise.race([
+        reader.read(),
+        sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true })),
+      ]);
+      if (done) break;
+      first += new TextDecoder().decode(value);
+    }
+  } finally {
+    controller.abort();
+  }
+  const resynced = /event: snapshot/.test(first) && /"resync":true/.test(first);
+  figures["a stream resumed from before the run"] = resynced
+    ? "fresh snapshot"
+    : first.slice(0, 60) || "nothing within 15 s";
+  if (!resynced) {
+    fail(`a board stream resumed ${revisions} revisions back was not sent a fresh snapshot first`, first.slice(0, 300));
+  }
+  return { findings, figures };
+}

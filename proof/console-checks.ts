@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { OPERATOR } from "../lib/accounts/audit.ts";
-import { SIGN_UP_LIMITS } from "../lib/accounts/sign-up-limits.ts";
+import { INVITATION_LIMITS, SIGN_UP_LIMITS } from "../lib/accounts/sign-up-limits.ts";
 import { SIGN_IN_LIMITS } from "../lib/accounts/sign-in.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { addMember } from "../lib/accounts/users.ts";
-import { signIn } from "../testing/console.ts";
-import { send, type Sent } from "../testing/http.ts";
+import { postAction, serverActionId, signIn } from "../testing/console.ts";
+import { send } from "../testing/http.ts";
 import { recordSecret } from "../testing/logs.ts";
 import { withDatabase } from "../testing/organisations.ts";
 import { rawExchange, requestHead, writeDrained } from "../testing/raw-http.ts";
@@ -33,38 +31,12 @@ export async function consoleMember(
   return credentials;
 }
 
-/** The id of the sign-up server action, from the build's manifest of server references. */
-function signUpActionId(): string {
-  const manifest = JSON.parse(
-    readFileSync(path.join(import.meta.dirname, "..", ".next", "server", "server-reference-manifest.json"), "utf8"),
-  ) as { node: Record<string, { exportedName?: string }> };
-  const id = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === "signUpAction")?.[0];
-  if (!id) throw new Error("the build has no signUpAction");
-  return id;
-}
-
-/** A sign-up as the browser's form posts it (React's encoded reply: the state, then the form). */
-function signUpAttempt(baseUrl: string, actionId: string, from: string, i: number): Promise<Sent> {
-  const form = new FormData();
-  form.set("0", JSON.stringify(["$undefined", "$K1"]));
-  form.set("1_organisation", `Flood ${i}`);
-  form.set("1_name", "Flood");
-  form.set("1_email", `flood-${i}@abuse.example`);
-  // Too short: refused after the throttle, so the flood creates nothing.
-  form.set("1_password", "short");
-  const encoded = new Response(form);
-  return encoded.arrayBuffer().then((body) =>
-    send(`${baseUrl}/console/sign-up`, {
-      method: "POST",
-      from,
-      headers: {
-        "next-action": actionId,
-        accept: "text/x-component",
-        "content-type": encoded.headers.get("content-type")!,
-      },
-      body: Buffer.from(body),
-    }),
-  );
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> {
@@ -119,11 +91,21 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   // The open redirect after sign-in.
   const signedIn = await signIn(baseUrl, member.email, member.password, {}, "127.0.0.1");
   if (!signedIn.session) throw new Error(`the member could not sign in: ${signedIn.error}`);
-  for (const next of ["/%09/evil.example", "//evil.example", "/%5Cevil.example"]) {
+  for (const next of [
+    "/%09/evil.example",
+    "//evil.example",
+    "/%5Cevil.example",
+    "/.//evil.example",
+    "/%2e//evil.example",
+    "/./%5Cevil.example",
+  ]) {
     const answer = await send(`${baseUrl}/console/sign-in?next=${next}`, { headers: { cookie: signedIn.session } });
     const location = String(answer.headers.location ?? "");
     if (location && new URL(location, baseUrl).origin !== baseUrl) {
       finding(`after sign-in, ?next=${next} sends the member to ${new URL(location, baseUrl).origin}`);
+    } else if (/^[/\\][/\\]/.test(location) || /^[/\\][/\\]/.test(safeDecode(location))) {
+      // A browser reads `//host` (or `/\host`) as another host, whatever URL parsing here says.
+      finding(`after sign-in, ?next=${next} answers Location: ${location}`);
     }
   }
 
@@ -136,17 +118,71 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   figures["member's sign-in after an attacker's failures"] = locked.session ? "signed in" : String(locked.error);
   if (!locked.session) finding(`the member was locked out by another address's failures: ${locked.error}`);
 
-  // A sign-up flood from one address.
-  const actionId = signUpActionId();
+  // A sign-up flood from one address. Valid forms (only those count), with the member's own
+  // e-mail, so that each is refused after it is counted and the database is left as it was.
+  const signUp = serverActionId("signUpAction");
+  const validSignUp = (from: string, i: number) =>
+    postAction(
+      baseUrl,
+      "/console/sign-up",
+      signUp,
+      { organisation: `Flood ${from} ${i}`, name: "Flood", email: member.email, password: randomBase62(20) },
+      from,
+    );
   let refusedAfter: number | null = null;
   for (let i = 0; i < SIGN_UP_LIMITS.perNetwork + 5 && refusedAfter === null; i++) {
-    const answer = await signUpAttempt(baseUrl, actionId, "127.0.0.3", i);
+    const answer = await validSignUp("127.0.0.3", i);
     if (answer.status >= 500) finding(`a sign-up attempt answered ${answer.status}`, answer.body.slice(0, 200));
     if (answer.body.includes("Too many sign-ups")) refusedAfter = i;
   }
   figures["sign-up attempts from one address before refusal"] = refusedAfter ?? "never refused";
   if (refusedAfter === null) {
     finding(`${SIGN_UP_LIMITS.perNetwork + 5} sign-up attempts from one address were all let through`);
+  }
+
+  // Invalid sign-ups from many addresses (no password: no hash) must not use up everyone's sign-ups.
+  for (let address = 0; address < 15; address++) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        postAction(
+          baseUrl,
+          "/console/sign-up",
+          signUp,
+          { organisation: `Invalid ${address}-${i}`, name: "Flood", email: `invalid-${address}-${i}@abuse.example` },
+          `127.0.0.${10 + address}`,
+        ),
+      ),
+    );
+  }
+  const fresh = await validSignUp("127.0.0.40", 0);
+  const freshRefused = fresh.body.includes("Too many sign-ups");
+  figures["a valid sign-up after 300 invalid ones from 15 addresses"] = freshRefused ? "refused" : "let through";
+  if (freshRefused) finding("300 invalid sign-ups from 15 addresses locked a fresh address's valid sign-up out");
+
+  // Made-up invitation tokens from one address: throttled, as sign-ups are.
+  const accept = serverActionId("acceptInvitationAction");
+  let acceptRefusedAfter: number | null = null;
+  for (let i = 0; i < INVITATION_LIMITS.perNetwork + 5 && acceptRefusedAfter === null; i++) {
+    const answer = await postAction(
+      baseUrl,
+      `/console/invite/made-up-${i}`,
+      accept,
+      {
+        token: `made-up-${randomBase62(20)}`,
+        name: "Guess",
+        email: `guess-${i}@abuse.example`,
+        password: randomBase62(20),
+      },
+      "127.0.0.41",
+    );
+    if (answer.status >= 500) finding(`an invitation accept answered ${answer.status}`, answer.body.slice(0, 200));
+    if (answer.body.includes("Too many attempts")) acceptRefusedAfter = i;
+  }
+  figures["made-up invitation accepts from one address before refusal"] = acceptRefusedAfter ?? "never refused";
+  if (acceptRefusedAfter === null) {
+    finding(
+      `${INVITATION_LIMITS.perNetwork + 5} accepts of made-up invitation tokens from one address were all let through`,
+    );
   }
   return { findings, figures };
 }

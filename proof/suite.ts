@@ -13,6 +13,7 @@ import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { addMember } from "../lib/accounts/users.ts";
 import {
   asteriskFormAbuse,
+  changesBound,
   headerAbuse,
   ingestAbuse,
   keyFlood,
@@ -280,6 +281,8 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
       ["console", () => consoleAbuse({ baseUrl: running.url, member })],
       ["request target", () => asteriskFormAbuse(target)],
+      // Moves one event's sequence far on: after every check that ingests.
+      ["changes", () => changesBound(target, 10_050)],
       // Last: after the flood, this address may bring no key the instance has not read for a minute.
       [
         "keys",

@@ -96,3 +96,42 @@ export function demoSignIn(serverOutput: string): SignInCredentials {
 export function operatorSignIn(serverOutput: string): SignInCredentials {
   return shownSignIn(serverOutput, "Operator");
 }
+
+/** The id of a server action of the build (`signUpAction`, …), from its manifest of server references. */
+export function serverActionId(exportedName: string): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL("../.next/server/server-reference-manifest.json", import.meta.url), "utf8"),
+  ) as { node: Record<string, { exportedName?: string }> };
+  const id = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName)?.[0];
+  if (!id) throw new Error(`the build has no ${exportedName}`);
+  return id;
+}
+
+/**
+ * Posts a form to a console server action as the browser's form does (React's encoded reply: the
+ * state, then the form's fields), from the loopback address `from`.
+ */
+export async function postAction(
+  url: string,
+  page: string,
+  actionId: string,
+  fields: Record<string, string>,
+  from?: string,
+): Promise<Sent> {
+  // As React's encodeReply writes it: the form's fields first, then the arguments that refer to them
+  // (the server reads the root as soon as it arrives).
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(`_1_${name}`, value);
+  form.set("0", JSON.stringify(["$undefined", "$K1"]));
+  const encoded = new Response(form);
+  return send(`${url}${page}`, {
+    method: "POST",
+    from,
+    headers: {
+      "next-action": actionId,
+      accept: "text/x-component",
+      "content-type": encoded.headers.get("content-type")!,
+    },
+    body: Buffer.from(await encoded.arrayBuffer()),
+  });
+}

@@ -49,10 +49,19 @@ export class FakeFeed implements FeedSource {
   reach = () => Promise.resolve(true);
   advance = () => Promise.resolve();
 
-  revisionsAfter(after: number, options: { eventIds: readonly string[] | undefined; through: number; limit: number }) {
+  revisionsAfter(
+    after: number,
+    options: { eventIds: readonly string[] | undefined; sports?: readonly string[]; through: number; limit: number },
+  ) {
+    // As the database does: an event's sport is its row's, whichever revision is read.
+    const sports = new Map<string, string>();
+    for (const r of this.history) {
+      if (r.kind === "event") sports.set(r.eventId, (r.state as { sport: string }).sport);
+    }
     const revisions = this.history
       .filter((r) => r.revision > after && r.revision <= options.through)
       .filter((r) => !options.eventIds || options.eventIds.includes(r.eventId))
+      .filter((r) => !options.sports || options.sports.includes(sports.get(r.eventId) ?? ""))
       .slice(0, options.limit);
     return Promise.resolve({ revisions, complete: after >= this.retainedAfter });
   }

@@ -24,9 +24,9 @@ import {
   type RolledKeyShown,
   type ShownOnceKey,
 } from "@/lib/console/actions";
-import { acceptInvitation, signUp } from "@/lib/console/members";
+import { acceptInput, acceptInvitation, signUp, signUpInput } from "@/lib/console/members";
 import { clientAddress } from "@/lib/http/client-address";
-import { admitSignUp } from "@/lib/accounts/sign-up-limits";
+import { admitInvitationAccept, admitSignUp } from "@/lib/accounts/sign-up-limits";
 import { database, runAction } from "./_lib/console";
 
 type Invitation = { token: string; role: string; expiresAt: string };
@@ -101,8 +101,10 @@ export async function signUpAction(_: unknown, form: FormData): Promise<ActionSt
   return toActionState(
     "Organisation created.",
     async () => {
+      // Only a valid form is counted: invalid posts cost nothing, so they must not use up the limits.
+      const fields = signUpInput.parse(formFields(form));
       await admitSignUp(db, address, now());
-      const { user } = await signUp(db, formFields(form) as never);
+      const { user } = await signUp(db, fields);
       return { email: user.email };
     },
     formValues(form),
@@ -111,10 +113,13 @@ export async function signUpAction(_: unknown, form: FormData): Promise<ActionSt
 
 export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
+  const address = clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
   return toActionState(
     "Welcome aboard.",
     async () => {
-      const user = await acceptInvitation(db, formFields(form) as never, now());
+      const fields = acceptInput.parse(formFields(form));
+      await admitInvitationAccept(db, address, now());
+      const user = await acceptInvitation(db, fields, now());
       return { email: user.email };
     },
     formValues(form),

@@ -146,9 +146,13 @@ export async function findInvitation(
 
 export const acceptInput = z.object({ token: z.string().min(1).max(100), name: personName, email, password });
 
-/** Accepting creates the member's account; the link works once, even when two people race for it. */
+/**
+ * Accepting creates the member's account; the link works once, even when two people race for it.
+ * The token is looked up before the password is hashed, so a made-up one costs a read, not a hash.
+ */
 export async function acceptInvitation(db: Database, input: z.input<typeof acceptInput>, at: Date): Promise<User> {
   const parsed = acceptInput.parse(input);
+  if (!(await findInvitation(db, parsed.token, at))) throw new DomainError("invitation_invalid", INVALID_INVITATION);
   const passwordHash = await newPasswordHash(parsed.password);
   return db.transaction(async (tx) => {
     const [invitation] = await tx

@@ -20,10 +20,22 @@ describe("where sign-in returns to", () => {
       "https://evil.example/console",
       "javascript:alert(1)",
       "/%09/evil.example",
+      // Dot segments that parsing removes, leaving `//evil.example` or `/\evil.example`.
+      "/.//evil.example",
+      "/%2e//evil.example",
+      "/%2E%2E//evil.example",
+      "/a/..//evil.example",
+      "/./%5Cevil.example",
+      "/%5Cevil.example",
+      "/%5C%5Cevil.example",
+      "/%2F/evil.example",
+      "/./\\evil.example",
     ]) {
       const path = returnPath(next);
       expect(new URL(path, "https://data.example.com").origin, next).toBe("https://data.example.com");
       expect(path.startsWith("//") || path.startsWith("/\\"), next).toBe(false);
+      expect(decodeURIComponent(path).startsWith("//") || decodeURIComponent(path).startsWith("/\\"), next).toBe(false);
+      expect(path, next).toBe("/console");
     }
   });
 });

@@ -1,7 +1,7 @@
 import "#server-only";
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { apiKeys, usageDaily } from "../db/schema/index.ts";
+import { apiKeys, organisations, orgUsageMonthly, plans, usageDaily } from "../db/schema/index.ts";
 import { utcDay } from "../clock.ts";
 
 export type UsageSeries = { keyId: string; label: string; total: number };
@@ -11,6 +11,11 @@ export type UsageMonth = {
   days: Array<{ day: string; total: number } & Record<string, number | string>>;
   keys: UsageSeries[];
   total: number;
+  /**
+   * The organisation's count against its plan's quota, which its production keys and its members'
+   * reads share (sandbox keys have limits of their own); `quota` null without a production plan.
+   */
+  organisation: { requests: number; quota: number | null };
 };
 
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -42,6 +47,16 @@ export async function usageForMonth(db: Database, orgId: string, month: string):
     .where(eq(apiKeys.orgId, orgId))
     .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
 
+  const [pooled] = await db
+    .select({ requests: orgUsageMonthly.requests })
+    .from(orgUsageMonthly)
+    .where(and(eq(orgUsageMonthly.orgId, orgId), eq(orgUsageMonthly.month, first)));
+  const [plan] = await db
+    .select({ quota: plans.monthlyQuota, environment: plans.environment })
+    .from(organisations)
+    .innerJoin(plans, eq(plans.code, organisations.planCode))
+    .where(eq(organisations.id, orgId));
+
   const dayCount =
     new Date(`${next}T00:00:00Z`).getTime() / 86_400_000 - new Date(`${first}T00:00:00Z`).getTime() / 86_400_000;
   const days = Array.from({ length: dayCount }, (_, i) => {
@@ -69,5 +84,9 @@ export async function usageForMonth(db: Database, orgId: string, month: string):
       total: totals.get(k.id) ?? 0,
     })),
     total: [...totals.values()].reduce((a, b) => a + b, 0),
+    organisation: {
+      requests: pooled?.requests ?? 0,
+      quota: plan?.environment === "production" ? plan.quota : null,
+    },
   };
 }

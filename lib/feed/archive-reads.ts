@@ -43,7 +43,16 @@ function toBytes(value: Uint8Array | string): Uint8Array {
 const inList = (column: SQL, values: readonly string[] | undefined) =>
   values ? sql`and ${column} in ${values.length ? values : [""]}` : sql``;
 
-export type ArchiveFilter = { eventIds?: readonly string[]; kinds?: readonly RevisionKind[] };
+/** The ids of these sports' events, as a subquery: a board's sports are chosen by the database. */
+export function eventsOfSports(sports: readonly string[]): SQL {
+  return sql`select id from events where sport in ${sports.length ? sports : [""]}`;
+}
+
+export type ArchiveFilter = {
+  eventIds?: readonly string[];
+  sports?: readonly string[];
+  kinds?: readonly RevisionKind[];
+};
 
 /**
  * Archived revisions after `after`, in order: every one through `reached`, which is where the
@@ -56,6 +65,7 @@ export async function archivedAfter(
 ): Promise<{ revisions: ArchivedRevision[]; reached: number }> {
   const events = inList(sql`event_id`, filter.eventIds);
   const kinds = inList(sql`kind`, filter.kinds);
+  const sports = filter.sports ? sql`and event_id in (${eventsOfSports(filter.sports)})` : sql``;
   const [bucket] = rowsOf<{ starts_at: string | Date; last_revision: string | number }>(
     await db.execute(sql`
       select starts_at, last_revision from history_buckets where last_revision > ${after}
@@ -84,7 +94,7 @@ export async function archivedAfter(
     rows = rowsOf<ChunkRow>(
       await db.execute(sql`
         select ${CHUNK_COLUMNS} from history_chunks
-        where starts_at = ${new Date(bucket.starts_at).toISOString()} ${kinds}`),
+        where starts_at = ${new Date(bucket.starts_at).toISOString()} ${kinds} ${sports}`),
     );
   }
   const revisions = rows

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import { REVISION_KINDS, type Market, type RevisionKind } from "../db/schema/index.ts";
-import { archivedAfter, archivedRevisionAt, archivedStatesAt } from "./archive-reads.ts";
+import { archivedAfter, archivedRevisionAt, archivedStatesAt, eventsOfSports } from "./archive-reads.ts";
 import { BUCKET_MS } from "./archive.ts";
 
 // Reads of the revision history, whichever part holds it: the recent table (every revision's
@@ -39,6 +39,8 @@ async function bounds(db: Database): Promise<Bounds> {
 
 type AfterOptions = {
   eventIds?: readonly string[];
+  /** Only the revisions of these sports' events, chosen in the query (events.sport). */
+  sports?: readonly string[];
   kinds?: readonly RevisionKind[];
   until?: Date;
   through?: number;
@@ -65,7 +67,11 @@ export async function revisionsAfter(
   // Older than the recent table holds whole: the archive, page by page, then the recent table.
   if (after < history.recentFrom) {
     while (revisions.length < limit && from < Math.min(history.archivedThrough, through)) {
-      const page = await archivedAfter(db, from, { eventIds: options.eventIds, kinds: options.kinds });
+      const page = await archivedAfter(db, from, {
+        eventIds: options.eventIds,
+        sports: options.sports,
+        kinds: options.kinds,
+      });
       for (const revision of page.revisions) {
         if (revision.revision > Math.min(through, history.archivedThrough)) break;
         if (!options.until || revision.recordedAt <= options.until) revisions.push(revision);
@@ -85,12 +91,13 @@ export async function revisionsAfter(
 async function recentAfter(db: Database, after: number, options: AfterOptions): Promise<Revision[]> {
   const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
   const kinds = options.kinds ? sql`and kind in ${options.kinds.length ? options.kinds : [""]}` : sql``;
+  const sports = options.sports ? sql`and event_id in (${eventsOfSports(options.sports)})` : sql``;
   const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
   const through = options.through === undefined ? sql`` : sql`and revision <= ${options.through}`;
   const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
       select revision, event_id, kind, recorded_at, state from event_revisions
-      where revision > ${after} ${events} ${kinds} ${until} ${through}
+      where revision > ${after} ${events} ${kinds} ${sports} ${until} ${through}
       order by revision
       limit ${options.limit ?? 10_000}`),
   );

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { Environment, LicenceState, LicenceVerification, Sport } from "../db/schema/index.ts";
+import { organisationPrincipal } from "../metering/principals.ts";
 import { AllowList } from "./allowlist.ts";
 
 /** The plan whose limits every sandbox key has. */
@@ -29,6 +30,11 @@ export type ApiKeyRecord = {
   monthlyQuota: number;
   requestsPerSecond: number;
   concurrentStreams: number;
+  /**
+   * The organisation's limits, its plan's, which its production keys and its members' reads share
+   * (each also within its own limits above); null or absent: none (a sandbox key).
+   */
+  pool?: LimitPool | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -38,6 +44,9 @@ export type ApiKeyRecord = {
    */
   licence?: LicenceState | null;
 };
+
+/** Limits held by an organisation as a whole, counted under its principal (`org:<id>`). */
+export type LimitPool = { id: string; monthlyQuota: number; requestsPerSecond: number; concurrentStreams: number };
 
 type Row = {
   id: string;
@@ -106,6 +115,15 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
     monthlyQuota: row.monthly_quota ?? 0,
     requestsPerSecond: row.requests_per_second ?? 0,
     concurrentStreams: row.concurrent_streams ?? 0,
+    // The plan's limits are the organisation's: every production key draws on the same ones.
+    pool: sandbox
+      ? null
+      : {
+          id: organisationPrincipal(row.org_id),
+          monthlyQuota: row.monthly_quota ?? 0,
+          requestsPerSecond: row.requests_per_second ?? 0,
+          concurrentStreams: row.concurrent_streams ?? 0,
+        },
     createdAt: new Date(row.created_at),
     expiresAt: date(row.expires_at),
     revokedAt: date(row.revoked_at),

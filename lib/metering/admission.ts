@@ -1,10 +1,18 @@
 import { secondsUntil, type Policy } from "./policies.ts";
 
+/** A count this month against its quota: a key's (or member's), or its organisation's. */
+export type CountOf = { used: number; quota: number };
+
+/** The key's own count and, for one that shares its organisation's limits, the organisation's. */
+export type Counts = { key: CountOf; organisation: CountOf | null };
+
 export type Admission =
   | {
       admitted: true;
+      /** The count nearer its quota of the two (the key's, or the organisation's), this request included. */
       used: number;
       quota: number;
+      counts: Counts;
       headers: Record<string, string>;
       /**
        * Settles once the request's count is journaled: answer it only then. Rejects when the
@@ -20,6 +28,9 @@ export type Admission =
       retryAfter: number;
       used: number;
       quota: number;
+      counts: Counts;
+      /** Whose limit refused it: the key's (or member's) own, or the organisation's shared one. */
+      over: "key" | "organisation";
       headers: Record<string, string>;
     };
 

@@ -12,4 +12,4 @@ export {
   type UsageWatch,
 } from "./meter.ts";
 export { monthOf, nextMonthStart, type Policy } from "./policies.ts";
-export { memberPrincipal } from "./tally.ts";
+export { memberPrincipal, organisationPrincipal } from "./tally.ts";

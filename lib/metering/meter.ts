@@ -6,7 +6,7 @@ import type { Database, DatabaseHandle } from "../db/index.ts";
 import { DatabaseWaitExceeded } from "../db/wait.ts";
 import { usageTotals, type ChangeBus } from "../bus/index.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { decideAdmission, nearLimit, type Admission } from "./admission.ts";
+import { decideAdmission, nearLimit, type Admission, type AdmissionCounts } from "./admission.ts";
 import { Durability, type FlushCargo, type MeterStats } from "./durability.ts";
 import { Gossip } from "./gossip.ts";
 import { rateLimit, rateLimitPolicy } from "./policies.ts";
@@ -89,60 +89,126 @@ export class JournalMeter implements Meter {
 
   admit(key: ApiKeyRecord, at: Date, notAfter?: number): Admission | Promise<Admission> {
     const time = at.getTime();
-    const usage = this.usage.get(key.id);
-    if (usage && time >= usage.monthStart && time < usage.monthEnd) return this.decide(key, usage, time);
-    return this.usage
-      .load(key.id, at, (keyId, month) => this.durability.unflushed(keyId, month))
-      .then((loaded) => {
-        // At notAfter the pipeline's wait may already have answered 503: from then on, count nothing.
-        if (notAfter !== undefined && Date.now() >= notAfter) throw new DatabaseWaitExceeded();
-        return this.decide(key, loaded, time);
-      });
+    const pool = key.pool ?? null;
+    const usage = this.current(key.id, time);
+    const pooled = pool ? this.current(pool.id, time) : null;
+    if (usage && pooled !== undefined) return this.decide(key, usage, pooled, time);
+    const load = (id: string) => this.usage.load(id, at, (keyId, month) => this.durability.unflushed(keyId, month));
+    return Promise.all([usage ?? load(key.id), pool ? (pooled ?? load(pool.id)) : null]).then(([own, shared]) => {
+      // At notAfter the pipeline's wait may already have answered 503: from then on, count nothing.
+      if (notAfter !== undefined && Date.now() >= notAfter) throw new DatabaseWaitExceeded();
+      return this.decide(key, own, shared, time);
+    });
+  }
+
+  /** The principal's count if this instance holds it for the month of `time`. */
+  private current(id: string, time: number): KeyUsage | undefined {
+    const usage = this.usage.get(id);
+    return usage && time >= usage.monthStart && time < usage.monthEnd ? usage : undefined;
   }
 
   // Per request: no dates formatted, no strings built but the RateLimit header; the month, day and
-  // policy are worked out once per month, day and plan.
-  private decide(key: ApiKeyRecord, usage: KeyUsage, time: number): Admission {
+  // policy are worked out once per month, day and plan. A key that shares its organisation's
+  // limits (`pooled`) is admitted only within both its own and the organisation's.
+  private decide(key: ApiKeyRecord, usage: KeyUsage, pooled: KeyUsage | null, time: number): Admission {
     usage.key = key;
     const second = Math.floor(time / 1000);
-    if (usage.second !== second) {
-      usage.second = second;
-      usage.secondAdmitted = 0;
-    }
-    if (usage.policyRate !== key.requestsPerSecond || usage.policyQuota !== key.monthlyQuota) {
-      usage.policyRate = key.requestsPerSecond;
-      usage.policyQuota = key.monthlyQuota;
-      usage.policy = rateLimitPolicy(key);
+    const pool = pooled ? key.pool! : null;
+    const own = this.countsOf(usage, key.id, key, second, time);
+    const shared = pooled && pool ? this.countsOf(pooled, pool.id, pool, second, time) : null;
+    // What the answer reports of the two: the one with less left, which is the one that binds.
+    const rate = Math.min(key.requestsPerSecond, pool?.requestsPerSecond ?? Infinity);
+    const quota = Math.min(key.monthlyQuota, pool?.monthlyQuota ?? Infinity);
+    if (usage.policyRate !== rate || usage.policyQuota !== quota) {
+      usage.policyRate = rate;
+      usage.policyQuota = quota;
+      usage.policy = rateLimitPolicy({ requestsPerSecond: rate, monthlyQuota: quota });
       usage.watchAt = 0;
     }
-    const used = usage.recorded + usage.inFlight + usage.pending;
-    const inSecond = usage.secondAdmitted + this.gossip.inSecond(key.id, second);
-    const counts = {
-      used,
-      inSecond,
-      monthlyQuota: key.monthlyQuota,
-      requestsPerSecond: key.requestsPerSecond,
-      time,
-      monthEnd: usage.monthEnd,
-    };
+    const left = (c: AdmissionCounts) => c.monthlyQuota - c.used;
+    const reported = shared && left(shared) <= left(own) ? shared : own;
     const headers = (taken: number) => ({
       "ratelimit-policy": usage.policy,
       ratelimit: rateLimit(time, usage.monthEnd, {
-        second: key.requestsPerSecond - inSecond - taken,
-        month: key.monthlyQuota - used - taken,
+        second:
+          Math.min(
+            own.requestsPerSecond - own.inSecond,
+            shared ? shared.requestsPerSecond - shared.inSecond : Infinity,
+          ) - taken,
+        month: Math.min(left(own), shared ? left(shared) : Infinity) - taken,
       }),
     });
-    const decision = decideAdmission(counts);
+    const counts = (taken: number) => ({
+      key: { used: own.used + taken, quota: own.monthlyQuota },
+      organisation: shared ? { used: shared.used + taken, quota: shared.monthlyQuota } : null,
+    });
+    const ownDecision = decideAdmission(own);
+    const decision = ownDecision.admit && shared ? decideAdmission(shared) : ownDecision;
     const { watch } = this.options;
+    const used = own.used;
     if (!decision.admit) {
       // A quota used up by requests admitted elsewhere is seen here first by the one refused.
       if (watch && used >= usage.watchAt) usage.watchAt = watch(key, used, time, usage.month);
       const { code, violated, retryAfter } = decision;
-      return { admitted: false, code, violated, retryAfter, used, quota: key.monthlyQuota, headers: headers(0) };
+      const over = ownDecision.admit ? "organisation" : "key";
+      const refused = over === "key" ? own : shared!;
+      return {
+        admitted: false,
+        code,
+        violated,
+        retryAfter,
+        over,
+        used: refused.used,
+        quota: refused.monthlyQuota,
+        counts: counts(0),
+        headers: headers(0),
+      };
     }
 
     // Journaled before it is answered: a request whose line cannot be written is not counted.
     this.durability.append(key.id, time);
+    let journaled = this.counted(usage, key.id, time);
+    if (pooled && pool) {
+      this.durability.append(pool.id, time);
+      journaled = this.counted(pooled, pool.id, time);
+    }
+    if (watch && used + 1 >= usage.watchAt) usage.watchAt = watch(key, used + 1, time, usage.month);
+    // Near a limit the others must hear of this at once, not at the next flush.
+    if (this.options.bus && (nearLimit(own) || (shared !== null && nearLimit(shared)))) this.durability.flushSoon();
+    return {
+      admitted: true,
+      used: reported.used + 1,
+      quota: reported.monthlyQuota,
+      counts: counts(1),
+      headers: headers(1),
+      journaled,
+    };
+  }
+
+  /** A principal's counts as a request arrives, its second moved on to the request's. */
+  private countsOf(
+    usage: KeyUsage,
+    id: string,
+    limits: Pick<ApiKeyRecord, "monthlyQuota" | "requestsPerSecond">,
+    second: number,
+    time: number,
+  ): AdmissionCounts {
+    if (usage.second !== second) {
+      usage.second = second;
+      usage.secondAdmitted = 0;
+    }
+    return {
+      used: usage.recorded + usage.inFlight + usage.pending,
+      inSecond: usage.secondAdmitted + this.gossip.inSecond(id, second),
+      monthlyQuota: limits.monthlyQuota,
+      requestsPerSecond: limits.requestsPerSecond,
+      time,
+      monthEnd: usage.monthEnd,
+    };
+  }
+
+  /** Counts an admitted request of a principal whose line was appended; settles once it is written. */
+  private counted(usage: KeyUsage, id: string, time: number): Promise<void> {
     usage.pending++;
     usage.secondAdmitted++;
     if (time < usage.dayStart || time >= usage.dayEnd) {
@@ -150,11 +216,7 @@ export class JournalMeter implements Meter {
       usage.dayEnd = usage.dayStart + DAY_MS;
       usage.day = utcDay(new Date(time));
     }
-    const journaled = this.durability.count({ usage, keyId: key.id, month: usage.month, day: usage.day, time });
-    if (watch && used + 1 >= usage.watchAt) usage.watchAt = watch(key, used + 1, time, usage.month);
-    // Near a limit the others must hear of this at once, not at the next flush.
-    if (this.options.bus && nearLimit(counts)) this.durability.flushSoon();
-    return { admitted: true, used: used + 1, quota: key.monthlyQuota, headers: headers(1), journaled };
+    return this.durability.count({ usage, keyId: id, month: usage.month, day: usage.day, time });
   }
 
   /** Asks the watch about every key again at its next request. */
@@ -163,8 +225,21 @@ export class JournalMeter implements Meter {
   }
 
   openStream(key: ApiKeyRecord, at: Date): StreamSlot | null {
-    const elsewhere = this.gossip.streamsElsewhere(key.id, at.getTime());
-    return this.slots.take(key.id, key.concurrentStreams, elsewhere);
+    const time = at.getTime();
+    const own = this.slots.take(key.id, key.concurrentStreams, this.gossip.streamsElsewhere(key.id, time));
+    const pool = key.pool;
+    if (!own || !pool) return own;
+    const shared = this.slots.take(pool.id, pool.concurrentStreams, this.gossip.streamsElsewhere(pool.id, time));
+    if (!shared) {
+      own.release();
+      return null;
+    }
+    return {
+      release: () => {
+        own.release();
+        shared.release();
+      },
+    };
   }
 
   /** What a flush at `at` carries besides the journal's lines: counts in flight and announcements. */

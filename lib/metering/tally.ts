@@ -2,21 +2,9 @@ import { sql } from "drizzle-orm";
 import { utcDay } from "../clock.ts";
 import { rowsOf, type Database } from "../db/index.ts";
 import { monthOf } from "./policies.ts";
+import { memberOf, memberPrincipal, organisationOf, organisationPrincipal } from "./principals.ts";
 
-/**
- * A console member counted by the meter, as a key is: the principal stands where a key id does
- * (the journal, the tallies, the notices), and its months go to member_usage_monthly.
- */
-const MEMBER = "member:";
-
-export function memberPrincipal(userId: string): string {
-  return `${MEMBER}${userId}`;
-}
-
-/** The user id of a member's principal; undefined for a key's id. */
-export function memberOf(principal: string): string | undefined {
-  return principal.startsWith(MEMBER) ? principal.slice(MEMBER.length) : undefined;
-}
+export { memberOf, memberPrincipal, organisationOf, organisationPrincipal } from "./principals.ts";
 
 /** Admitted requests not yet in the usage tables, per key: by month, by day, and the latest. */
 export type Tally = Map<string, { months: Map<string, number>; days: Map<string, number>; lastUsed: number }>;
@@ -71,7 +59,13 @@ export async function addTally(
   const days: { key_id: string; day: string; requests: number }[] = [];
   const lastUsed: { key_id: string; at: string }[] = [];
   const memberMonths: { user_id: string; month: string; requests: number }[] = [];
+  const orgMonths: { org_id: string; month: string; requests: number }[] = [];
   for (const [keyId, entry] of tally) {
+    const orgId = organisationOf(keyId);
+    if (orgId !== undefined) {
+      for (const [month, requests] of entry.months) orgMonths.push({ org_id: orgId, month, requests });
+      continue;
+    }
     const userId = memberOf(keyId);
     if (userId !== undefined) {
       for (const [month, requests] of entry.months) memberMonths.push({ user_id: userId, month, requests });
@@ -120,6 +114,18 @@ export async function addTally(
             on conflict (user_id, month) do update set requests = member_usage_monthly.requests + excluded.requests
             returning user_id, month::text as month, requests`),
         );
+  const orgTotals =
+    orgMonths.length === 0
+      ? []
+      : rowsOf<{ org_id: string; month: string; requests: string | number }>(
+          await tx.execute(sql`
+            insert into org_usage_monthly (org_id, month, requests)
+            select t.org_id, t.month, t.requests
+            from jsonb_to_recordset(${JSON.stringify(orgMonths)}::jsonb) as t(org_id text, month date, requests bigint)
+            where exists (select 1 from organisations o where o.id = t.org_id)
+            on conflict (org_id, month) do update set requests = org_usage_monthly.requests + excluded.requests
+            returning org_id, month::text as month, requests`),
+        );
   for (const journal of journals) {
     await tx.execute(sql`
       insert into meter_journals (id, flushed_bytes, updated_at) values (${journal.id}, ${journal.flushedBytes}, now())
@@ -129,6 +135,11 @@ export async function addTally(
     ...totals.map((row) => ({ keyId: row.key_id, month: row.month, requests: Number(row.requests) })),
     ...memberTotals.map((row) => ({
       keyId: memberPrincipal(row.user_id),
+      month: row.month,
+      requests: Number(row.requests),
+    })),
+    ...orgTotals.map((row) => ({
+      keyId: organisationPrincipal(row.org_id),
       month: row.month,
       requests: Number(row.requests),
     })),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import { monthOf, nextMonthStart } from "./policies.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
-import { memberOf, type MonthTotal, type Tally } from "./tally.ts";
+import { memberOf, organisationOf, type MonthTotal, type Tally } from "./tally.ts";
 
 /** One key's count for the current month, as this instance knows it. */
 export type KeyUsage = {
@@ -80,11 +80,14 @@ export class UsageBook {
     if (!pending) {
       pending = (async () => {
         const userId = memberOf(keyId);
+        const orgId = organisationOf(keyId);
         const [row] = rowsOf<{ requests: string | number }>(
           await this.db.execute(
-            userId === undefined
-              ? sql`select requests from usage_monthly where key_id = ${keyId} and month = ${month}`
-              : sql`select requests from member_usage_monthly where user_id = ${userId} and month = ${month}`,
+            orgId !== undefined
+              ? sql`select requests from org_usage_monthly where org_id = ${orgId} and month = ${month}`
+              : userId === undefined
+                ? sql`select requests from usage_monthly where key_id = ${keyId} and month = ${month}`
+                : sql`select requests from member_usage_monthly where user_id = ${userId} and month = ${month}`,
           ),
         );
         const usage: KeyUsage = {

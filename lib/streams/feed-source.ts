@@ -25,7 +25,12 @@ export type FeedSource = {
   advance(): Promise<void>;
   revisionsAfter(
     after: number,
-    options: { eventIds: readonly string[] | undefined; through: number; limit: number },
+    options: {
+      eventIds: readonly string[] | undefined;
+      sports?: readonly string[] | undefined;
+      through: number;
+      limit: number;
+    },
   ): Promise<{ revisions: Revision[]; complete: boolean }>;
   /** Each event's state (or those of `eventIds`) as of `through`, as revisions, for a mirror to start from. */
   snapshotThrough(through: number, eventIds?: readonly string[]): Promise<Revision[]>;

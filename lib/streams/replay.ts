@@ -9,6 +9,13 @@ import { boardMessages, eventStreamMessages, type Freshness, type StreamMessage 
 
 const PAGE = 1_000;
 
+/**
+ * The most revisions one answer of GET /api/v1/changes, or one resuming stream, reads back: a page
+ * ends there (its next_since says where it got to), and a stream further behind is sent a fresh
+ * snapshot instead, so no single request reads the whole history.
+ */
+export const REPLAY_REVISIONS = 10_000;
+
 /** The history no longer reaches back to the revision asked for. */
 export class HistoryGone extends Error {
   constructor(after: number) {
@@ -35,6 +42,8 @@ export async function* replayed(
   for (let from = after; from < through;) {
     const { revisions, complete } = await feed.revisionsAfter(from, {
       eventIds: channel.kind === "event" ? [channel.eventId] : undefined,
+      // A board's other sports are left in the database, not read and dropped here.
+      sports: channel.kind === "board" ? channel.filter.sports : undefined,
       through,
       limit: PAGE,
     });

@@ -16,7 +16,7 @@ import {
   type StreamMessage,
 } from "./messages.ts";
 import { drainOrStall, overflowed } from "./replay-guard.ts";
-import { HistoryGone, replayed } from "./replay.ts";
+import { HistoryGone, REPLAY_REVISIONS, replayed } from "./replay.ts";
 import { sseMessage, sseRetry } from "./sse.ts";
 import { isClosed, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 
@@ -113,6 +113,8 @@ export class Subscriptions {
       if (subscriber.state === "closed") return;
       if (after > mirror.revision) return this.attach(subscriber, "unknown_id");
     }
+    // Further behind than a resume replays: the current state costs less than reading that far back.
+    if (mirror.revision - after > REPLAY_REVISIONS) return this.attach(subscriber, "retention_exceeded");
     // Live messages from here on are held while the history up to here is written.
     fanOut.flushChannel(subscriber.channel);
     subscriber.channel.subscribers.add(subscriber);

@@ -6,7 +6,13 @@ import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { acceptInvitation, createInvitation, removeMember, signUp } from "../../lib/console/members.ts";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "../../lib/accounts/sessions.ts";
 import { signInWithPassword } from "../../lib/accounts/sign-in.ts";
-import { admitSignUp, SIGN_UP_LIMITS } from "../../lib/accounts/sign-up-limits.ts";
+import {
+  admitInvitationAccept,
+  admitSignUp,
+  INVITATION_LIMITS,
+  SIGN_UP_LIMITS,
+  signUpDelayMs,
+} from "../../lib/accounts/sign-up-limits.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../lib/db/index.ts";
 import { users } from "../../lib/db/schema/index.ts";
 import { DomainError } from "../../lib/errors.ts";
@@ -108,12 +114,55 @@ describeEachBackend("console accounts on $name", { timeout: 120_000 }, (backend)
     const later = new Date(at.getTime() + SIGN_UP_LIMITS.windowSeconds * 1000 + 1000);
     await expect(admitSignUp(db, "2001:db8:1:2::1", later)).resolves.toBeUndefined();
 
-    // The ceiling: many networks, one window.
+    // The ceiling: many networks, one window. Beyond it a sign-up waits, and is still admitted.
     const busy = new Date("2026-11-26T10:00:00Z");
-    for (let i = 0; i < SIGN_UP_LIMITS.overall; i++) await admitSignUp(db, `10.${i >> 8}.${i & 255}.1`, busy);
-    const refused = await admitSignUp(db, "192.0.2.200", busy).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DomainError);
-    expect((refused as DomainError).message).toMatch(/Too many sign-ups right now/);
+    const waits: number[] = [];
+    const wait = (ms: number) => {
+      waits.push(ms);
+      return Promise.resolve();
+    };
+    for (let i = 0; i < SIGN_UP_LIMITS.overall; i++) await admitSignUp(db, `10.${i >> 8}.${i & 255}.1`, busy, wait);
+    expect(waits).toEqual([]);
+    await expect(admitSignUp(db, "192.0.2.200", busy, wait)).resolves.toBeUndefined();
+    expect(waits).toEqual([signUpDelayMs(SIGN_UP_LIMITS.overall)]);
+    expect(waits[0]).toBeGreaterThan(0);
+  });
+
+  it("slows sign-ups down more the further a flood goes beyond the ceiling, up to a bound", () => {
+    expect(signUpDelayMs(SIGN_UP_LIMITS.overall - 1)).toBe(0);
+    expect(signUpDelayMs(SIGN_UP_LIMITS.overall)).toBe(SIGN_UP_LIMITS.slowDownMs);
+    expect(signUpDelayMs(2 * SIGN_UP_LIMITS.overall)).toBe(2 * SIGN_UP_LIMITS.slowDownMs);
+    expect(signUpDelayMs(1_000_000)).toBe(SIGN_UP_LIMITS.slowDownMaxMs);
+  });
+
+  it("looks an invitation's token up before hashing: a made-up token costs no hash", async () => {
+    let hashes = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type === "SCRYPTREQUEST") hashes += 1;
+      },
+    }).enable();
+    try {
+      const refused = await acceptInvitation(
+        db,
+        { token: "made-up-token", name: "Guess", email: "guess@accounts.test", password: PASSWORD },
+        new Date(),
+      ).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect((refused as DomainError).code).toBe("invitation_invalid");
+    } finally {
+      hook.disable();
+    }
+    expect(hashes).toBe(0);
+  });
+
+  it("admits invitation accepts per network within the window", async () => {
+    const at = new Date("2026-11-27T10:00:00Z");
+    for (let i = 0; i < INVITATION_LIMITS.perNetwork; i++) await admitInvitationAccept(db, `198.51.100.7`, at);
+    await expect(admitInvitationAccept(db, "198.51.100.7", at)).rejects.toThrow(/Too many attempts/);
+    await expect(admitInvitationAccept(db, "198.51.100.8", at)).resolves.toBeUndefined();
+    const later = new Date(at.getTime() + INVITATION_LIMITS.windowSeconds * 1000 + 1000);
+    await expect(admitInvitationAccept(db, "198.51.100.7", later)).resolves.toBeUndefined();
   });
 
   it("does not name the e-mail address of an existing account at sign-up", async () => {

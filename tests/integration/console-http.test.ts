@@ -123,13 +123,25 @@ describeEachBackend("console sign-in over HTTP on $name", (backend) => {
   it("sends a signed-in member only to a path of its own origin after sign-in", async () => {
     const { session } = await signIn(server.url, demo.email, demo.password);
     // As an attacker writes them into a link: %09 is a tab, which URL parsing drops.
-    for (const next of ["/%09/evil.example", "//evil.example", "/%5Cevil.example", "https%3A%2F%2Fevil.example%2F"]) {
+    // Dot segments (`/.//`, `/%2e//`) are removed by parsing and leave `//evil.example` or `/\evil.example`.
+    for (const next of [
+      "/%09/evil.example",
+      "//evil.example",
+      "/%5Cevil.example",
+      "https%3A%2F%2Fevil.example%2F",
+      "/.//evil.example",
+      "/%2e//evil.example",
+      "/./%5Cevil.example",
+    ]) {
       const res = await fetch(`${server.url}/console/sign-in?next=${next}`, {
         headers: { cookie: session! },
         redirect: "manual",
       });
       expect(res.status, next).toBe(307);
-      expect(new URL(res.headers.get("location")!, server.url).origin, next).toBe(server.url);
+      const location = res.headers.get("location")!;
+      expect(new URL(location, server.url).origin, next).toBe(server.url);
+      expect(location, next).not.toMatch(/^[/\\][/\\]/);
+      expect(new URL(location, server.url).pathname, next).toBe("/console");
     }
     const kept = await fetch(`${server.url}/console/sign-in?next=${encodeURIComponent("/console/keys?x=1")}`, {
       headers: { cookie: session! },

@@ -3,7 +3,7 @@ import type { Database } from "../../db/index.ts";
 import { apiKeys, SPORTS, type Sport } from "../../db/schema/index.ts";
 import { productionKeyBlockers } from "../../keys/index.ts";
 import type { ApiKeyRecord } from "../../keys/lookup.ts";
-import { memberPrincipal } from "../../metering/index.ts";
+import { memberPrincipal, organisationPrincipal } from "../../metering/index.ts";
 import { getPlan } from "../../accounts/plans.ts";
 
 /** A console member's own limits on the board's endpoints, whatever the organisation's plan. */
@@ -31,7 +31,14 @@ export async function memberEntitlement(
     revokedAt: null,
   };
   if (!coverage.sandbox) {
-    return { ...record, environment: "production", planCode: coverage.planCode, sports: coverage.sports };
+    // The member's reads draw on the organisation's plan as its keys' do, within the member's own limits.
+    return {
+      ...record,
+      environment: "production",
+      planCode: coverage.planCode,
+      sports: coverage.sports,
+      pool: coverage.limits && { id: organisationPrincipal(member.orgId), ...coverage.limits },
+    };
   }
   return { ...record, environment: "sandbox", planCode: null, sports: coverage.sports };
 }
@@ -43,6 +50,8 @@ export type MemberCoverage = {
   sandbox: boolean;
   planCode: string | null;
   planName: string | null;
+  /** The plan's limits, which the organisation holds as a whole; null in the sandbox's view. */
+  limits: MemberLimits | null;
 };
 
 export async function memberCoverage(
@@ -54,9 +63,19 @@ export async function memberCoverage(
   const production = (await productionKeyBlockers(db, orgId, at)).length === 0;
   const plan = production && planCode ? await getPlan(db, planCode) : undefined;
   if (plan?.environment === "production") {
-    return { sports: plan.sports as Sport[], sandbox: false, planCode: plan.code, planName: plan.name };
+    return {
+      sports: plan.sports as Sport[],
+      sandbox: false,
+      planCode: plan.code,
+      planName: plan.name,
+      limits: {
+        monthlyQuota: plan.monthlyQuota,
+        requestsPerSecond: plan.requestsPerSecond,
+        concurrentStreams: plan.concurrentStreams,
+      },
+    };
   }
-  return { sports: [await sandboxSport(db, orgId)], sandbox: true, planCode: null, planName: null };
+  return { sports: [await sandboxSport(db, orgId)], sandbox: true, planCode: null, planName: null, limits: null };
 }
 
 async function sandboxSport(db: Database, orgId: string): Promise<Sport> {

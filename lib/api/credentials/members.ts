@@ -96,9 +96,15 @@ export function sessionExpired(): ApiError {
 /** The 429 of a request over a limit, worded for a key or a member. */
 export function overLimit(
   member: boolean,
-  admission: { code: "rate_limited" | "quota_exceeded"; quota: number },
+  admission: { code: "rate_limited" | "quota_exceeded"; quota: number; over: "key" | "organisation" },
   key: ApiKeyRecord,
 ): string {
+  if (admission.over === "organisation") {
+    // The plan's limits are the organisation's, shared by its keys and its members' reads.
+    return admission.code === "quota_exceeded"
+      ? `The organisation used its plan's monthly quota of ${admission.quota} requests, which its keys and its members' reads share; it starts again at the next month (UTC).`
+      : `Over the organisation's limit of ${key.pool?.requestsPerSecond ?? 0} requests per second, which its keys and its members' reads share.`;
+  }
   const who = member ? "Your console session" : "The key";
   return admission.code === "quota_exceeded"
     ? `${who} used its monthly ${member ? "allowance" : "quota"} of ${admission.quota} requests; it starts again at the next month (UTC).${member ? " API keys have their own quotas." : ""}`

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { freshness } from "../../streams/messages.ts";
-import { HistoryGone, replayed } from "../../streams/replay.ts";
+import { HistoryGone, REPLAY_REVISIONS, replayed } from "../../streams/replay.ts";
 import { beyondHistory, latestMoment, oldestMoment, revisionOf } from "./as-of.ts";
 import { coveredSports, eventOf } from "../credentials/entitlement.ts";
 import { ApiError } from "../request/errors.ts";
@@ -32,7 +32,10 @@ export const listChanges = defineEndpoint({
     "`since`, in order, each as the stream sent it: `event` (an event in play changed, came into play with all its " +
     "markets, or left play) and `markets` (the markets that changed, each whole). For polling instead of a stream: " +
     "read `GET /api/v1/odds`, then ask for `since=<its meta.revision>`, then `since=<meta.next_since>` of each " +
-    "answer; nothing is missed or repeated. An empty page means nothing changed yet. A revision older than the " +
+    "answer; nothing is missed or repeated. One answer examines at most " +
+    `${REPLAY_REVISIONS.toLocaleString("en")} revisions (of every sport, those filtered out included), so a page ` +
+    "may hold fewer than `limit` changes, or none, while more follow: `meta.more` says so; ask again from " +
+    "`next_since` at once. An empty page with `more: false` means nothing changed yet. A revision older than the " +
     "history kept (`history_seconds` in `GET /api/v1/me`) is 410 `retention_exceeded`. A sandbox key reads the " +
     'delayed view: nothing younger than its delay.\n\n```sh\ncurl -H "Authorization: Bearer $KEY" ' +
     '"http://localhost:3000/api/v1/changes?since=$REVISION&limit=10"\n```',
@@ -41,11 +44,13 @@ export const listChanges = defineEndpoint({
   errors: ["sport_not_covered", "retention_exceeded"],
   async handle(context, { query }) {
     const filter = { sports: coveredSports(context, query.sport), type: null };
-    // The view moves on while the history is read: the page goes through the revision it had now.
-    const through = context.view.revision;
+    // The view moves on while the history is read: the page goes through the revision it had now,
+    // or through the most one answer examines.
+    const current = context.view.revision;
+    const through = Math.min(current, query.since + REPLAY_REVISIONS);
     if (query.since > context.history.mirror("present").revision) {
       throw new ApiError("invalid_parameter", `There is no revision ${query.since} yet.`, {
-        errors: [{ param: "since", message: `at most the current revision, ${through}` }],
+        errors: [{ param: "since", message: `at most the current revision, ${current}` }],
       });
     }
     const changes: z.infer<typeof Change>[] = [];
@@ -71,7 +76,7 @@ export const listChanges = defineEndpoint({
       if (error instanceof HistoryGone) throw retentionExceeded(context, query.since);
       throw error;
     }
-    return { payload: new Payload(changes), meta: { next_since: last, revision: last } };
+    return { payload: new Payload(changes), meta: { next_since: last, revision: last, more: last < current } };
   },
 });
 

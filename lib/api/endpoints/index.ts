@@ -78,6 +78,15 @@ export const describeKey = defineEndpoint({
           requests_quota: key.monthlyQuota,
           resets_at: resetsAt.toISOString(),
           projected_exhaustion_at: exhaustion === null ? null : new Date(exhaustion).toISOString(),
+          organisation:
+            key.pool && context.organisationUsed !== null
+              ? {
+                  requests_used: context.organisationUsed,
+                  requests_quota: key.pool.monthlyQuota,
+                  requests_per_second: key.pool.requestsPerSecond,
+                  concurrent_streams: key.pool.concurrentStreams,
+                }
+              : null,
         },
       } satisfies z.infer<typeof KeyDescription>),
       cacheControl: "no-store",

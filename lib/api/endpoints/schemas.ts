@@ -110,11 +110,28 @@ const limits = z.strictObject({
   concurrent_streams: z.int().describe("Streams open at once"),
 });
 
+export const OrganisationUsage = component(
+  "OrganisationUsage",
+  z
+    .strictObject({
+      requests_used: z
+        .int()
+        .describe("Requests counted this month for the organisation: all its production keys and its members' reads"),
+      requests_quota: z.int().describe("The plan's monthly quota, which the organisation's keys and members share"),
+      requests_per_second: z.int().describe("The plan's per-second limit, shared likewise"),
+      concurrent_streams: z.int().describe("The plan's concurrent streams, shared likewise"),
+    })
+    .describe(
+      "The organisation's count this month and its plan's limits, which hold for all its production keys and its " +
+        "members' reads together; a request is admitted within both the key's limits and these",
+    ),
+);
+
 export const KeyUsage = component(
   "KeyUsage",
   z
     .strictObject({
-      requests_used: z.int().describe("Requests counted this month, this one included"),
+      requests_used: z.int().describe("Requests counted this month for this key, this one included"),
       requests_quota: z.int().describe("Requests the key may make this month"),
       resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
       projected_exhaustion_at: timestamp
@@ -122,8 +139,11 @@ export const KeyUsage = component(
         .describe(
           "When the quota runs out at the month's pace so far; null when that pace does not reach it before `resets_at`",
         ),
+      organisation: OrganisationUsage.nullable().describe(
+        "The organisation's figures beside the key's, for a production key; null for a sandbox key, whose limits are its own",
+      ),
     })
-    .describe("The key's monthly count, as the request was counted"),
+    .describe("The key's monthly count, as the request was counted, and its organisation's"),
 );
 
 export const KeyDescription = component(
@@ -187,6 +207,7 @@ export const KeyDescription = component(
             requests_quota: 1000,
             resets_at: "2026-12-01T00:00:00.000Z",
             projected_exhaustion_at: null,
+            organisation: null,
           },
         },
       ],
@@ -198,8 +219,12 @@ export const Meta = component(
   z.strictObject({
     sandbox: z.boolean().describe("true when the key is a sandbox key"),
     delay_seconds: z.int().describe("Seconds the data lags real time: 60 for sandbox keys, 0 for production"),
-    requests_used: z.int().describe("Requests counted this month for the key, this one included"),
-    requests_quota: z.int().describe("Monthly request quota of the key"),
+    requests_used: z
+      .int()
+      .describe(
+        "Requests counted this month, this one included: the key's, or its organisation's when that is nearer its quota (a production key's plan quota is shared by the organisation's keys and members)",
+      ),
+    requests_quota: z.int().describe("The monthly quota `requests_used` is counted against"),
     revision: z
       .int()
       .describe(
@@ -265,9 +290,12 @@ export const EventOddsAnswer = envelope(EventWithMarkets);
 // Every integer query parameter is one of these.
 const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
-export function wholeNumber(min: number, max: number, fallback?: number) {
+export function wholeNumber(min: number, max: number, fallback?: number, missing?: string) {
   const message = `must be a whole number from ${min} to ${max}, in decimal digits`;
-  const int = z.int({ error: message }).min(min, message).max(max, message);
+  const int = z
+    .int({ error: (issue) => (issue.input === undefined && missing) || message })
+    .min(min, message)
+    .max(max, message);
   return z.preprocess(
     (value) => (typeof value === "string" && DECIMAL_INTEGER.test(value) ? Number(value) : value),
     // The default inside, so that the OpenAPI document shows it beside the range.

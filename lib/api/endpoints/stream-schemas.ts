@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EVENT_STATUSES } from "../../db/schema/values.ts";
 import { eventIdSchema } from "../../feed/schemas.ts";
+import { REPLAY_REVISIONS } from "../../streams/replay.ts";
 import {
   component,
   Event,
@@ -91,7 +92,8 @@ const resync = {
     .enum(["retention_exceeded", "unknown_id", "slow_client", "bus_reconnected"])
     .optional()
     .describe(
-      "Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance " +
+      "Why there was a gap: the last id is older than the history kept, or more than " +
+        `${REPLAY_REVISIONS.toLocaleString("en")} revisions behind, more than a resume replays (\`retention_exceeded\`), or not one this instance ` +
         "can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed " +
         "for longer than the history holds (`bus_reconnected`)",
     ),
@@ -192,8 +194,14 @@ export function messagesOf(stream: typeof EventStreamMessage | typeof BoardStrea
 }
 
 export const ChangesQuery = z.strictObject({
-  since: wholeNumber(0, Number.MAX_SAFE_INTEGER).describe(
-    "A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the previous page",
+  since: wholeNumber(
+    0,
+    Number.MAX_SAFE_INTEGER,
+    undefined,
+    "required: the revision to go on from; any answer's meta.revision will do (GET /api/v1/odds gives the current one)",
+  ).describe(
+    "Required. A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the " +
+      "previous page",
   ),
   sport: Sport.optional().describe("Default: every sport the key covers"),
   limit: wholeNumber(1, 1000, 100).describe("At most this many changes, 1 to 1000"),
@@ -216,6 +224,12 @@ export const ChangesMeta = component(
   Meta.extend({
     next_since: z
       .int()
-      .describe("Pass as `since` for what comes next; equal to `revision`, the last revision this page went through"),
+      .describe(
+        "Pass as `since` for what comes next; equal to `revision`, the last revision this page examined (it ends at " +
+          `\`limit\` changes, or after ${REPLAY_REVISIONS.toLocaleString("en")} revisions examined)`,
+      ),
+    more: z
+      .boolean()
+      .describe("true when later revisions exist already (the page ended early): ask again from `next_since` at once"),
   }),
 );

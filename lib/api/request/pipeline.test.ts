@@ -190,7 +190,14 @@ describe("a counted request", () => {
       trustedHops: 0,
       keyHashes: new KeyHashes(),
       meter: {
-        admit: () => ({ admitted: true, used: 1, quota: 1_000, headers: {}, journaled }),
+        admit: () => ({
+          admitted: true,
+          used: 1,
+          quota: 1_000,
+          counts: { key: { used: 1, quota: 1_000 }, organisation: null },
+          headers: {},
+          journaled,
+        }),
         openStream: () => ({ release: () => released++ }),
       },
       streams: { acceptingStreams: true },

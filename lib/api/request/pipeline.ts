@@ -58,7 +58,7 @@ export async function serve(
 ): Promise<ApiResponse> {
   const { requestId } = trace;
   let limitHeaders: Record<string, string> = {};
-  let meta = { used: 0, quota: 0 };
+  let meta = { used: 0, quota: 0, keyUsed: 0, organisationUsed: null as number | null };
   let slot: StreamSlot | null = null;
   let journaled: Promise<void> | undefined;
   let response: ApiResponse;
@@ -97,7 +97,12 @@ export async function serve(
         });
       }
       journaled = admission.journaled;
-      meta = { used: admission.used, quota: admission.quota };
+      meta = {
+        used: admission.used,
+        quota: admission.quota,
+        keyUsed: admission.counts.key.used,
+        organisationUsed: admission.counts.organisation?.used ?? null,
+      };
       if (!endpoint)
         throw new ApiError("not_found", `There is no ${request.path}. The API's paths are in /api/v1/openapi.json.`);
       const input = {
@@ -110,7 +115,8 @@ export async function serve(
         key,
         keyValue,
         at,
-        requestsUsed: meta.used,
+        requestsUsed: meta.keyUsed,
+        organisationUsed: meta.organisationUsed,
         sandbox,
         delaySeconds,
         view: sandbox ? services.views.delayed(at) : services.views.present,
@@ -198,9 +204,12 @@ function streamSlot(services: ApiServices, key: ApiKeyRecord, member: boolean, a
   }
   const slot = services.meter.openStream(key, at);
   if (slot) return slot;
+  const shared = key.pool
+    ? `, or the organisation's keys and members together have ${key.pool.concurrentStreams} open, as many as its plan allows`
+    : "";
   throw new ApiError(
     "rate_limited",
-    `${member ? "Your session" : "The key"} already has ${key.concurrentStreams} streams open, as many as ${member ? "a console member may" : "its plan allows"}. Close one first.`,
+    `${member ? "Your session" : "The key"} already has ${key.concurrentStreams} streams open, as many as ${member ? "a console member may" : "its plan allows"}${shared}. Close one first.`,
     { headers: { "retry-after": "5" }, extensions: { "violated-policies": ["streams"] } },
   );
 }

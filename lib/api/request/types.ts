@@ -47,6 +47,8 @@ export type RequestContext = {
   at: Date;
   /** The key's count this month as the request was counted, the request included. */
   requestsUsed: number;
+  /** The organisation's count, for a key that shares its organisation's limits; else null. */
+  organisationUsed: number | null;
   sandbox: boolean;
   delaySeconds: number;
   view: FeedMirror;

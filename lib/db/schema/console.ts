@@ -42,3 +42,20 @@ export const signUpAttempts = pgTable(
     index("sign_up_attempts_at_idx").on(t.at),
   ],
 );
+
+/**
+ * Invitation accepts that reached the token's lookup, kept for the throttling window only: a valid
+ * token leads to a password hash, so guessing tokens, or hashing through one, is limited per
+ * client network across instances.
+ */
+export const invitationAttempts = pgTable(
+  "invitation_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    // The client's network, as for sign-up attempts.
+    address: text("address").notNull(),
+    at: timestampTz("at").notNull().defaultNow(),
+  },
+  // Each accept counts the recent attempts of its network.
+  (t) => [index("invitation_attempts_address_at_idx").on(t.address, t.at)],
+);

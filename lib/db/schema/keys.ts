@@ -115,6 +115,25 @@ export const memberUsageMonthly = pgTable(
 );
 
 /**
+ * Requests counted per organisation per calendar month (UTC): its production keys' and its
+ * members' together, against the plan's monthly quota, which the organisation holds as a whole.
+ */
+export const orgUsageMonthly = pgTable(
+  "org_usage_monthly",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    month: date("month").notNull(), // first day of the month
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.month] }),
+    check("org_usage_monthly_first_day_check", sql`extract(day from ${t.month}) = 1`),
+  ],
+);
+
+/**
  * How far each instance's metering journal (DATA_DIR/meter) has been added to the usage tables,
  * in bytes. Written in the same transaction as the counts, so replaying a journal after a crash
  * adds exactly what was not added yet (lib/metering/journal.ts).

@@ -247,7 +247,7 @@ export interface paths {
     };
     /**
      * What changed since a revision
-     * @description The messages a board stream (`GET /api/v1/odds/stream` with the same `sport`, every market type) sent after `since`, in order, each as the stream sent it: `event` (an event in play changed, came into play with all its markets, or left play) and `markets` (the markets that changed, each whole). For polling instead of a stream: read `GET /api/v1/odds`, then ask for `since=<its meta.revision>`, then `since=<meta.next_since>` of each answer; nothing is missed or repeated. An empty page means nothing changed yet. A revision older than the history kept (`history_seconds` in `GET /api/v1/me`) is 410 `retention_exceeded`. A sandbox key reads the delayed view: nothing younger than its delay.
+     * @description The messages a board stream (`GET /api/v1/odds/stream` with the same `sport`, every market type) sent after `since`, in order, each as the stream sent it: `event` (an event in play changed, came into play with all its markets, or left play) and `markets` (the markets that changed, each whole). For polling instead of a stream: read `GET /api/v1/odds`, then ask for `since=<its meta.revision>`, then `since=<meta.next_since>` of each answer; nothing is missed or repeated. One answer examines at most 10,000 revisions (of every sport, those filtered out included), so a page may hold fewer than `limit` changes, or none, while more follow: `meta.more` says so; ask again from `next_since` at once. An empty page with `more: false` means nothing changed yet. A revision older than the history kept (`history_seconds` in `GET /api/v1/me`) is 410 `retention_exceeded`. A sandbox key reads the delayed view: nothing younger than its delay.
      *
      *     ```sh
      *     curl -H "Authorization: Bearer $KEY" "http://localhost:3000/api/v1/changes?since=$REVISION&limit=10"
@@ -592,9 +592,20 @@ export interface components {
       /** @description true when served to a sandbox key (the state of 60 seconds ago) */
       sandbox: boolean;
     };
-    /** @description The key's monthly count, as the request was counted */
+    /** @description The organisation's count this month and its plan's limits, which hold for all its production keys and its members' reads together; a request is admitted within both the key's limits and these */
+    OrganisationUsage: {
+      /** @description Requests counted this month for the organisation: all its production keys and its members' reads */
+      requests_used: number;
+      /** @description The plan's monthly quota, which the organisation's keys and members share */
+      requests_quota: number;
+      /** @description The plan's per-second limit, shared likewise */
+      requests_per_second: number;
+      /** @description The plan's concurrent streams, shared likewise */
+      concurrent_streams: number;
+    };
+    /** @description The key's monthly count, as the request was counted, and its organisation's */
     KeyUsage: {
-      /** @description Requests counted this month, this one included */
+      /** @description Requests counted this month for this key, this one included */
       requests_used: number;
       /** @description Requests the key may make this month */
       requests_quota: number;
@@ -605,6 +616,8 @@ export interface components {
       resets_at: string;
       /** @description When the quota runs out at the month's pace so far; null when that pace does not reach it before `resets_at` */
       projected_exhaustion_at: string | null;
+      /** @description The organisation's figures beside the key's, for a production key; null for a sandbox key, whose limits are its own */
+      organisation: components["schemas"]["OrganisationUsage"] | null;
     };
     /**
      * @example {
@@ -631,7 +644,8 @@ export interface components {
      *         "requests_used": 412,
      *         "requests_quota": 1000,
      *         "resets_at": "2026-12-01T00:00:00.000Z",
-     *         "projected_exhaustion_at": null
+     *         "projected_exhaustion_at": null,
+     *         "organisation": null
      *       }
      *     }
      */
@@ -681,9 +695,9 @@ export interface components {
       sandbox: boolean;
       /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
       delay_seconds: number;
-      /** @description Requests counted this month for the key, this one included */
+      /** @description Requests counted this month, this one included: the key's, or its organisation's when that is nearer its quota (a production key's plan quota is shared by the organisation's keys and members) */
       requests_used: number;
-      /** @description Monthly request quota of the key */
+      /** @description The monthly quota `requests_used` is counted against */
       requests_quota: number;
       /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
       revision: number;
@@ -693,9 +707,9 @@ export interface components {
       sandbox: boolean;
       /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
       delay_seconds: number;
-      /** @description Requests counted this month for the key, this one included */
+      /** @description Requests counted this month, this one included: the key's, or its organisation's when that is nearer its quota (a production key's plan quota is shared by the organisation's keys and members) */
       requests_used: number;
-      /** @description Monthly request quota of the key */
+      /** @description The monthly quota `requests_used` is counted against */
       requests_quota: number;
       /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
       revision: number;
@@ -875,7 +889,7 @@ export interface components {
        */
       resync?: true;
       /**
-       * @description Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
+       * @description Why there was a gap: the last id is older than the history kept, or more than 10,000 revisions behind, more than a resume replays (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
        * @enum {string}
        */
       reason?: "retention_exceeded" | "unknown_id" | "slow_client" | "bus_reconnected";
@@ -898,7 +912,7 @@ export interface components {
        */
       resync?: true;
       /**
-       * @description Why there was a gap: the last id is older than the history kept (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
+       * @description Why there was a gap: the last id is older than the history kept, or more than 10,000 revisions behind, more than a resume replays (`retention_exceeded`), or not one this instance can place (`unknown_id`); the client did not read fast enough (`slow_client`); the instance lost the feed for longer than the history holds (`bus_reconnected`)
        * @enum {string}
        */
       reason?: "retention_exceeded" | "unknown_id" | "slow_client" | "bus_reconnected";
@@ -1063,14 +1077,16 @@ export interface components {
       sandbox: boolean;
       /** @description Seconds the data lags real time: 60 for sandbox keys, 0 for production */
       delay_seconds: number;
-      /** @description Requests counted this month for the key, this one included */
+      /** @description Requests counted this month, this one included: the key's, or its organisation's when that is nearer its quota (a production key's plan quota is shared by the organisation's keys and members) */
       requests_used: number;
-      /** @description Monthly request quota of the key */
+      /** @description The monthly quota `requests_used` is counted against */
       requests_quota: number;
       /** @description The feed revision the answer shows (a sandbox key's: the delayed view's). A stream opened with `last_event_id` set to it, or `GET /api/v1/changes?since=` it, misses nothing after this answer */
       revision: number;
-      /** @description Pass as `since` for what comes next; equal to `revision`, the last revision this page went through */
+      /** @description Pass as `since` for what comes next; equal to `revision`, the last revision this page examined (it ends at `limit` changes, or after 10,000 revisions examined) */
       next_since: number;
+      /** @description true when later revisions exist already (the page ended early): ask again from `next_since` at once */
+      more: boolean;
     };
   };
   responses: never;
@@ -2667,7 +2683,7 @@ export interface operations {
   listChanges: {
     parameters: {
       query: {
-        /** @description A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the previous page */
+        /** @description Required. A revision: `meta.revision` of an answer, the `id` of a stream message, or `meta.next_since` of the previous page */
         since: number;
         /** @description Default: every sport the key covers */
         sport?: components["schemas"]["Sport"];

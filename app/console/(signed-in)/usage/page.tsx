@@ -48,6 +48,11 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
       <p className="mb-4 text-slate-800" data-testid="usage-total">
         {formatNumber(usage.total)} requests in {title}.
       </p>
+      <p className="mb-4 text-slate-800" data-testid="usage-organisation">
+        {usage.organisation.quota === null
+          ? `${formatNumber(usage.organisation.requests)} requests counted for the organisation.`
+          : `The organisation: ${formatNumber(usage.organisation.requests)} of its plan's ${formatNumber(usage.organisation.quota)} requests this month, shared by its production keys and its members' reads in the console. Each key's own figure is below.`}
+      </p>
       <UsageChart usage={usage} today={now().toISOString().slice(0, 10)} />
       <details className="mt-6">
         <summary className="cursor-pointer text-sm font-medium text-pitch-700">Totals per key as a table</summary>
