@@ -43,7 +43,16 @@ export type Keys = {
   /** Limited to networks the suite's requests (from 127.0.0.1) are not in. */
   elsewhere: string;
   /** Browser stream tokens, signed as the server signs them. */
-  tokens: { working: string; expired: string; revoked: string; tennis: string; elsewhere: string };
+  tokens: {
+    working: string;
+    expired: string;
+    revoked: string;
+    tennis: string;
+    /** The allowlisted key's, minted from inside its list: a browser anywhere opens streams with it. */
+    elsewhere: string;
+    /** The allowlisted key's, minted from an address its list no longer includes (before the list changed). */
+    mintedOutside: string;
+  };
 };
 
 /** What a case needs to know of what it is run against: an operation, or a tool. */
@@ -178,6 +187,14 @@ export const CASES: Case[] = [
     appliesTo: (target) => target.stream,
   },
   {
+    refuses: "a stream token minted from an address the key's IP allowlist no longer includes",
+    status: 403,
+    code: "ip_not_allowed",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.mintedOutside}`,
+    appliesTo: (target) => target.stream,
+  },
+  {
     refuses: "a key whose monthly quota is used up",
     status: 429,
     code: "quota_exceeded",
@@ -227,8 +244,8 @@ export function securityKeys(env: Record<string, string>): Promise<Keys> {
     await updateKey(db, elsewhere.keyId, null, allowlist, { actor: OPERATOR, at });
     const tokens = new StreamTokens(TOKEN_SECRET);
     const inMinutes = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
-    const token = (keyId: string, expiresAt: Date, sport: Sport | null = null) =>
-      tokens.mint({ keyId, sport, eventId: null, expiresAt });
+    const token = (keyId: string, expiresAt: Date, sport: Sport | null = null, mintedFrom = "203.0.113.9") =>
+      tokens.mint({ keyId, sport, eventId: null, expiresAt, mintedFrom });
     return {
       tokens: {
         working: token(working.keyId, inMinutes(30)),
@@ -236,6 +253,7 @@ export function securityKeys(env: Record<string, string>): Promise<Keys> {
         revoked: token(revoked.keyId, inMinutes(30)),
         tennis: token(working.keyId, inMinutes(30), "tennis"),
         elsewhere: token(elsewhere.keyId, inMinutes(30)),
+        mintedOutside: token(elsewhere.keyId, inMinutes(30), null, "198.51.100.7"),
       },
       elsewhere: elsewhere.key,
       working: working.key,
