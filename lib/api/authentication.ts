@@ -186,8 +186,11 @@ function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: Api
 }
 
 /**
- * The active key of this hash. A key this instance knows nothing of costs a read, so each client
- * address may cause only so many.
+ * The active key of this hash. Every instance holds every key's hash (lib/keys/hash-index.ts): a
+ * hash no key has is refused without a read, and one that a key has is read at most once a minute,
+ * so no address needs a budget of guesses, and a key created a moment ago works from any address
+ * that guessed before. Only while the index is read again (the bus's notices may have been lost)
+ * does an unknown key cost a read, and each client address may cause so many.
  */
 function activeKey(
   services: ApiServices,
@@ -197,9 +200,13 @@ function activeKey(
 ): ApiKeyRecord | Promise<ApiKeyRecord> {
   const { keys, guesses } = services;
   let address: string | undefined;
-  if (!keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
-    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops);
-    guesses.take(address, Date.now());
+  if (!keys.knows(keyHash)) {
+    if (keys.indexed !== null) {
+      if (keys.isNoKey(keyHash)) throw invalidKey("");
+    } else if (!keys.knowsUnknown(keyHash)) {
+      address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops);
+      guesses.take(address, Date.now());
+    }
   }
   const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
   if (!(found instanceof Promise)) return usableKey(found, at);
