@@ -6,13 +6,14 @@ import { residentBytes } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { logFindings, recordSecret } from "../testing/logs.ts";
 import { organisationWithKeys } from "../testing/organisations.ts";
-import { admin, startServer, type RunningServer } from "../testing/processes.ts";
+import { admin, runAdmin, startServer, type RunningServer } from "../testing/processes.ts";
 import { OPERATOR } from "../lib/audit.ts";
 import { createSandboxKey } from "../lib/keys/index.ts";
 import { createOrganisation } from "../lib/organisations.ts";
 import { addMember } from "../lib/users.ts";
 import {
   asteriskFormAbuse,
+  changesWhileRunning,
   headerAbuse,
   ingestAbuse,
   keyFlood,
@@ -21,6 +22,7 @@ import {
   streamAbuse,
   type CheckResult,
   type Members,
+  type Operator,
   type Target,
 } from "./checks.ts";
 import { consoleAbuse, consoleMember } from "./console-checks.ts";
@@ -183,6 +185,11 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       production.push(extra.key);
     }
     const members = await addMembers(database, org.orgId);
+    // A key whose IP allowlist the operator changes while its stream is open (changesWhileRunning).
+    const allowlisted = await admin<{ id: string; key: string }>(
+      ["key", "create", "--org", "abuse", "--env", "production", "--name", "allowlisted"],
+      env,
+    );
     const start = () =>
       startServer({
         ...env,
@@ -280,13 +287,31 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       ["streams", () => streamAbuse(target, options.short ? 8 : 20)],
       ["console", () => consoleAbuse({ baseUrl: running.url, member })],
       ["request target", () => asteriskFormAbuse(target)],
-      // Last: after the flood, this address may bring no key the instance has not read for a minute.
       [
         "keys",
         () =>
           keyFlood(target, options.short ? 3_000 : 20_000, options.short ? 400 : 2_000, options.short ? 2_000 : 20_000),
       ],
     ];
+    // Last, after the flood from this address: the operator's CLI beside the server (PostgreSQL only).
+    if (options.backend.name === "postgres") {
+      const operator: Operator = {
+        async createKey() {
+          const created = await admin<{ key: string }>(["key", "create", "--org", "abuse", "--env", "production"], env);
+          before.api_keys += 1; // the one key this check adds
+          return created.key;
+        },
+        allowlisted,
+        async limitKey(keyId, allowlist) {
+          await admin(["key", "update", "--id", keyId, "--allow-ips", allowlist], env);
+        },
+        async addWebhook(url) {
+          const result = await runAdmin(["webhook", "add", "--org", "abuse", "--url", url], env);
+          return result.code === 0 ? null : result.stderr.trim();
+        },
+      };
+      checks.push(["changes while running", () => changesWhileRunning(target, operator)]);
+    }
     for (const [name, check] of checks) {
       const checkStarted = performance.now();
       try {
