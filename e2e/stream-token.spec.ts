@@ -89,6 +89,7 @@ test("a token is refused on a REST endpoint, and once expired", async ({ page },
     sport: null,
     eventId: null,
     expiresAt: new Date(Date.now() - 60_000),
+    mintedFrom: "127.0.0.1",
   });
   const answers = await page.evaluate(
     async ({ api, expired }) => {

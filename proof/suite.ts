@@ -6,7 +6,7 @@ import { residentBytes } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { logFindings, recordSecret } from "../testing/logs.ts";
 import { organisationWithKeys } from "../testing/organisations.ts";
-import { admin, startServer, type RunningServer } from "../testing/processes.ts";
+import { admin, runAdmin, startServer, type RunningServer } from "../testing/processes.ts";
 import { OPERATOR } from "../lib/accounts/audit.ts";
 import { createSandboxKey } from "../lib/keys/index.ts";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
@@ -14,6 +14,7 @@ import { addMember } from "../lib/accounts/users.ts";
 import {
   asteriskFormAbuse,
   changesBound,
+  changesWhileRunning,
   headerAbuse,
   ingestAbuse,
   keyFlood,
@@ -22,6 +23,7 @@ import {
   streamAbuse,
   type CheckResult,
   type Members,
+  type Operator,
   type Target,
 } from "./checks.ts";
 import { consoleAbuse, consoleMember } from "./console-checks.ts";
@@ -184,6 +186,11 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       production.push(extra.key);
     }
     const members = await addMembers(database, org.orgId);
+    // A key whose IP allowlist the operator changes while its stream is open (changesWhileRunning).
+    const allowlisted = await admin<{ id: string; key: string }>(
+      ["key", "create", "--org", "abuse", "--env", "production", "--name", "allowlisted"],
+      env,
+    );
     const start = () =>
       startServer({
         ...env,
@@ -290,6 +297,25 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
           keyFlood(target, options.short ? 3_000 : 20_000, options.short ? 400 : 2_000, options.short ? 2_000 : 20_000),
       ],
     ];
+    // Last, after the flood from this address: the operator's CLI beside the server (PostgreSQL only).
+    if (options.backend.name === "postgres") {
+      const operator: Operator = {
+        async createKey() {
+          const created = await admin<{ key: string }>(["key", "create", "--org", "abuse", "--env", "production"], env);
+          before.api_keys += 1; // the one key this check adds
+          return created.key;
+        },
+        allowlisted,
+        async limitKey(keyId, allowlist) {
+          await admin(["key", "update", "--id", keyId, "--allow-ips", allowlist], env);
+        },
+        async addWebhook(url) {
+          const result = await runAdmin(["webhook", "add", "--org", "abuse", "--url", url], env);
+          return result.code === 0 ? null : result.stderr.trim();
+        },
+      };
+      checks.push(["changes while running", () => changesWhileRunning(target, operator)]);
+    }
     for (const [name, check] of checks) {
       const checkStarted = performance.now();
       try {

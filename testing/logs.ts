@@ -61,11 +61,18 @@ export function logFindings(): LogFinding[] {
         findings.push({ line, problem: "holds a terminal colour code" });
       }
       for (const secret of secrets) {
-        if (line.includes(secret)) findings.push({ line, problem: `holds a secret (${secret.slice(0, 6)}…)` });
+        // A key's random part alone counts too: the key may have been sent percent-encoded.
+        const found = line.includes(secret) || line.includes(randomPart(secret) ?? secret);
+        if (found) findings.push({ line, problem: `holds a secret (${secret.slice(0, 6)}…)` });
       }
     }
   }
   return findings;
+}
+
+/** The part of one of our keys, tokens or webhook secrets after its prefix, or null. */
+export function randomPart(secret: string): string | null {
+  return /^(?:svc_s[bkt]_|whsec_)(.{8,})$/.exec(secret)?.[1] ?? null;
 }
 
 /** Forgets this file's servers and secrets (after the check). */

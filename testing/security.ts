@@ -8,6 +8,7 @@ import { updateKey } from "../lib/keys/settings.ts";
 import { StreamTokens } from "../lib/keys/stream-token.ts";
 import { reviewLicence } from "../lib/accounts/licences.ts";
 import { seedReferenceData } from "../seeds/index.ts";
+import { recordSecret } from "./logs.ts";
 import { FEED_TOKEN, ingest } from "./feed.ts";
 import { liveEvent } from "./feed-updates.ts";
 import { keyOnOwnPlan, withDatabase } from "./organisations.ts";
@@ -20,6 +21,8 @@ import { startServer, type RunningServer } from "./processes.ts";
 /** The sport every fixture is of, and that the operations filtering by sport are asked for. */
 export const SPORT: Sport = "soccer";
 export const EVENT_ID = "sec-live";
+/** The sandbox's delay on the suite's server: longer than the suite runs. */
+export const SANDBOX_DELAY_SECONDS = 3_600;
 /** One of the event's markets (testing/feed-updates.ts names them `<event>-<type>`). */
 export const MARKET_ID = `${EVENT_ID}-match_winner`;
 
@@ -34,6 +37,8 @@ export type Keys = {
   revoked: string;
   /** A sandbox key past its expiry. */
   expired: string;
+  /** A working sandbox key of SPORT: it sees the feed as it was SANDBOX_DELAY_SECONDS ago. */
+  sandbox: string;
   /** Of an organisation whose licence the operator revoked. */
   licenceRevoked: string;
   /** One request a second. */
@@ -43,7 +48,16 @@ export type Keys = {
   /** Limited to networks the suite's requests (from 127.0.0.1) are not in. */
   elsewhere: string;
   /** Browser stream tokens, signed as the server signs them. */
-  tokens: { working: string; expired: string; revoked: string; tennis: string; elsewhere: string };
+  tokens: {
+    working: string;
+    expired: string;
+    revoked: string;
+    tennis: string;
+    /** The allowlisted key's, minted from inside its list: a browser anywhere opens streams with it. */
+    elsewhere: string;
+    /** The allowlisted key's, minted from an address its list no longer includes (before the list changed). */
+    mintedOutside: string;
+  };
 };
 
 /** What a case needs to know of what it is run against: an operation, or a tool. */
@@ -178,6 +192,14 @@ export const CASES: Case[] = [
     appliesTo: (target) => target.stream,
   },
   {
+    refuses: "a stream token minted from an address the key's IP allowlist no longer includes",
+    status: 403,
+    code: "ip_not_allowed",
+    headers: () => ({}),
+    query: (keys) => `token=${keys.tokens.mintedOutside}`,
+    appliesTo: (target) => target.stream,
+  },
+  {
     refuses: "a key whose monthly quota is used up",
     status: 429,
     code: "quota_exceeded",
@@ -222,13 +244,21 @@ export function securityKeys(env: Record<string, string>): Promise<Keys> {
     await db.execute(
       sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.summary.id}`,
     );
+    const sandboxOrg = await own("sec-sandbox", [...SPORTS]);
+    const sandbox = await createSandboxKey(
+      db,
+      sandboxOrg.orgId,
+      { sport: SPORT },
+      { actor: OPERATOR, at, ttlDays: 30 },
+    );
+    recordSecret(sandbox.key);
     const elsewhere = await own("sec-elsewhere", [...SPORTS]);
     const allowlist = { allowedIps: ["203.0.113.0/24", "2001:db8::/32"] };
     await updateKey(db, elsewhere.keyId, null, allowlist, { actor: OPERATOR, at });
     const tokens = new StreamTokens(TOKEN_SECRET);
     const inMinutes = (minutes: number) => new Date(at.getTime() + minutes * 60_000);
-    const token = (keyId: string, expiresAt: Date, sport: Sport | null = null) =>
-      tokens.mint({ keyId, sport, eventId: null, expiresAt });
+    const token = (keyId: string, expiresAt: Date, sport: Sport | null = null, mintedFrom = "203.0.113.9") =>
+      tokens.mint({ keyId, sport, eventId: null, expiresAt, mintedFrom });
     return {
       tokens: {
         working: token(working.keyId, inMinutes(30)),
@@ -236,12 +266,14 @@ export function securityKeys(env: Record<string, string>): Promise<Keys> {
         revoked: token(revoked.keyId, inMinutes(30)),
         tennis: token(working.keyId, inMinutes(30), "tennis"),
         elsewhere: token(elsewhere.keyId, inMinutes(30)),
+        mintedOutside: token(elsewhere.keyId, inMinutes(30), null, "198.51.100.7"),
       },
       elsewhere: elsewhere.key,
       working: working.key,
       tennisOnly: (await own("sec-tennis", ["tennis"])).key,
       revoked: revoked.key,
       expired: expired.key,
+      sandbox: sandbox.key,
       licenceRevoked: licenceRevoked.key,
       oneASecond: (await own("sec-one-a-second", [...SPORTS], { requestsPerSecond: 1 })).key,
       usedUp: usedUp.key,
@@ -257,7 +289,13 @@ export async function securityServer(
   env: Record<string, string>,
   keys: Keys,
 ): Promise<{ server: RunningServer; revision: number }> {
-  const server = await startServer({ ...env, FEED_TOKEN, AUTH_SECRET: TOKEN_SECRET });
+  // The longest delay: the live event, ingested now, is never in a sandbox key's view while the suite runs.
+  const server = await startServer({
+    ...env,
+    FEED_TOKEN,
+    AUTH_SECRET: TOKEN_SECRET,
+    SANDBOX_DELAY_SECONDS: String(SANDBOX_DELAY_SECONDS),
+  });
   await ingest(server.url, [liveEvent(EVENT_ID, SPORT, "Security league", { home: "Locks", away: "Keys" })]);
   // The view follows the change bus: wait until it serves the event.
   for (let tries = 0; ; tries++) {

@@ -240,7 +240,7 @@ export function streamRequest(
     },
   };
   return {
-    principal: { key: keyRecord(), keyHash: "hash_1", session: false, ...principal },
+    principal: { key: keyRecord(), keyHash: "hash_1", session: false, address: "203.0.113.7", ...principal },
     view: "present",
     lastEventId,
     requestId: "req_1",

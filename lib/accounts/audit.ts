@@ -38,6 +38,7 @@ export type AuditAction =
   | "webhook.created"
   | "webhook.secret_rotated"
   | "webhook.disabled"
+  | "webhook.auto_disabled"
   | "webhook.enabled"
   | "webhook.test_sent"
   | "webhook.redelivered"

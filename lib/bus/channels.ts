@@ -28,6 +28,10 @@ export const feedChanges = channel(
 /** What changed, small enough to travel in a notice. */
 export type EventChange = Notice<typeof feedChanges>[number];
 
+/** A key created (or rolled to): its hash, which every instance's index of keys adds. */
+export const keyCreations = channel("key_creations", z.object({ keyHash: z.string() }));
+export type KeyCreation = Notice<typeof keyCreations>;
+
 /** A revoked key, or an organisation whose keys' plan or licence changed. */
 export const keyChanges = channel(
   "key_changes",

@@ -97,6 +97,7 @@ const SENTENCES: Record<AuditAction, Describe> = {
   "webhook.created": (d) => `added the webhook endpoint ${text(d.url)}`,
   "webhook.secret_rotated": (d) => `rotated the signing secret of ${text(d.url)}`,
   "webhook.disabled": (d) => `disabled the webhook endpoint ${text(d.url)}`,
+  "webhook.auto_disabled": (d) => `disabled the webhook endpoint ${text(d.url)} after a day of failed deliveries`,
   "webhook.enabled": (d) => `enabled the webhook endpoint ${text(d.url)}`,
   "webhook.test_sent": (_, line, names) => `sent a test message to ${endpointOf(line.target, names)}`,
   "webhook.redelivered": (d, _, names) => `sent a webhook message to ${endpointOf(d.endpoint, names)} again`,

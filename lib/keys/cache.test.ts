@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { activeKey } from "../../testing/keys.ts";
-import { keyChanges, type Channel, type ChangeBus, type KeyChange } from "../bus/index.ts";
+import { keyChanges, keyCreations, type Channel, type ChangeBus, type KeyChange } from "../bus/index.ts";
 import { KEY_MAX_AGE_MS, KeyCache } from "./cache.ts";
 import type { ApiKeyRecord } from "./lookup.ts";
 
@@ -197,5 +197,54 @@ describe("the key cache", () => {
     // Read again, it is new: served from memory for another lifetime.
     advance(KEY_MAX_AGE_MS - 1);
     expect(await answer("h1")).toMatchObject({ read: false, record: { revokedAt } });
+  });
+});
+
+describe("the index of every key's hash", () => {
+  async function indexed(hashes: string[]) {
+    const store = keyStore(Object.fromEntries(hashes.map((hash) => [hash, activeKey()])));
+    let allReads = 0;
+    const cache = new KeyCache({
+      byHash: (hash) => store.read(hash),
+      hashOf: (id) => store.hashOf(id),
+      allHashes: async () => {
+        allReads++;
+        return Object.keys(store.keys);
+      },
+    });
+    const creations = new Set<(notice: { keyHash: string } | null) => void>();
+    const bus: ChangeBus = {
+      subscribe: () => Promise.resolve(() => {}),
+      follow(channel, listener) {
+        if ((channel as Channel) === keyCreations) creations.add(listener as never);
+        return Promise.resolve(() => {});
+      },
+      close: async () => {},
+    };
+    await cache.follow(bus);
+    const announce = (notice: { keyHash: string } | null) => creations.forEach((follower) => follower(notice));
+    return { store, cache, announce, allReads: () => allReads };
+  }
+  const hash = (n: number) => n.toString(16).padStart(16, "0").padEnd(64, "a");
+
+  it("refuses a hash no key has without a read, and knows a key created since at once", async () => {
+    const { store, cache, announce } = await indexed([hash(1)]);
+    expect(cache.isNoKey(hash(1))).toBe(false);
+    expect(cache.isNoKey(hash(2))).toBe(true);
+    expect(store.reads).toBe(0);
+    store.keys[hash(2)] = activeKey({ id: "key-2" });
+    announce({ keyHash: hash(2) });
+    expect(cache.isNoKey(hash(2))).toBe(false);
+    expect(await cache.resolve(hash(2))).toMatchObject({ id: "key-2" });
+  });
+
+  it("reads every hash again after notices may have been lost, and until then decides by reads", async () => {
+    const { store, cache, announce, allReads } = await indexed([hash(1)]);
+    store.keys[hash(3)] = activeKey({ id: "key-3" });
+    announce(null);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(allReads()).toBe(2);
+    expect(cache.isNoKey(hash(3))).toBe(false);
+    expect(cache.indexed).toMatchObject({ keys: 2 });
   });
 });

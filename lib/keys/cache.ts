@@ -1,6 +1,8 @@
 import { now as clockNow } from "../clock.ts";
 import type { Database } from "../db/index.ts";
-import { keyChanges, publish, type ChangeBus, type KeyChange } from "../bus/index.ts";
+import { apiKeys } from "../db/schema/index.ts";
+import { keyChanges, keyCreations, publish, type ChangeBus, type KeyChange } from "../bus/index.ts";
+import { KeyHashIndex } from "./hash-index.ts";
 import { findKeyByHash, findKeyHashById, type ApiKeyRecord } from "./lookup.ts";
 
 /**
@@ -9,6 +11,11 @@ import { findKeyByHash, findKeyHashById, type ApiKeyRecord } from "./lookup.ts";
  */
 export function notifyKeyChange(tx: Database, change: KeyChange): Promise<void> {
   return publish(tx, keyChanges, change);
+}
+
+/** Tells every instance, when the transaction commits, that a key with this hash exists now. */
+export function notifyKeyCreated(tx: Database, keyHash: string): Promise<void> {
+  return publish(tx, keyCreations, { keyHash });
 }
 
 /**
@@ -31,11 +38,20 @@ export type KeyReader = {
   byHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** The hash of the key with this id (a stream token's key). */
   hashOf(keyId: string): Promise<string | null>;
+  /** Every key's hash, revoked and expired ones included (they are refused by name, not as unknown). */
+  allHashes?(): Promise<string[]>;
 };
 
 /** The reader of a database's keys, as every instance uses it. */
 export function keysOf(db: Database): KeyReader {
-  return { byHash: (keyHash) => findKeyByHash(db, keyHash), hashOf: (keyId) => findKeyHashById(db, keyId) };
+  return {
+    byHash: (keyHash) => findKeyByHash(db, keyHash),
+    hashOf: (keyId) => findKeyHashById(db, keyId),
+    allHashes: async () => {
+      const rows = await db.select({ keyHash: apiKeys.keyHash }).from(apiKeys);
+      return rows.map((row) => row.keyHash);
+    },
+  };
 }
 
 /**
@@ -51,6 +67,8 @@ export class KeyCache {
   private readonly hashes = new Map<string, string>();
   private readonly changeListeners = new Set<(change: KeyChange | null) => void>();
   private generation = 0;
+  /** Every key's hash, once loaded (`follow`); null until then, when every key is read as before. */
+  private index: KeyHashIndex | null = null;
 
   private readonly read: KeyReader;
   private readonly maxEntries: number;
@@ -125,6 +143,45 @@ export class KeyCache {
     return this.entries.has(keyHash);
   }
 
+  /**
+   * Whether this hash is certainly no key's, from the index of every key's hash: refused without a
+   * read. False while the index is not loaded (a read decides, as for any key).
+   */
+  isNoKey(keyHash: string): boolean {
+    return this.index !== null && !this.index.has(keyHash);
+  }
+
+  /** The index's size and memory, for the benchmarks. */
+  get indexed(): { keys: number; bytes: number } | null {
+    return this.index && { keys: this.index.size, bytes: this.index.bytes };
+  }
+
+  /** Reads every key's hash into a new index (at start, and after notices may have been lost). */
+  async loadIndex(): Promise<void> {
+    if (!this.read.allHashes) return;
+    this.creationsWhileLoading = [];
+    try {
+      const hashes = await this.read.allHashes();
+      const index = new KeyHashIndex(hashes.length);
+      for (const hash of hashes) index.add(hash);
+      // Announced while the read was under way: perhaps not in what it read.
+      for (const hash of this.creationsWhileLoading) index.add(hash);
+      this.index = index;
+    } finally {
+      this.creationsWhileLoading = null;
+    }
+  }
+
+  /** Hashes announced while the index is read, added to the one the read makes. */
+  private creationsWhileLoading: string[] | null = null;
+
+  /** A key was created: its hash goes into the index at once. */
+  created(keyHash: string): void {
+    this.index?.add(keyHash);
+    this.creationsWhileLoading?.push(keyHash);
+    this.unknown.delete(keyHash);
+  }
+
   /** Whether this hash is known to be no key's: answered without a read. */
   knowsUnknown(keyHash: string): boolean {
     const since = this.unknown.get(keyHash);
@@ -155,12 +212,34 @@ export class KeyCache {
     return () => void this.changeListeners.delete(listener);
   }
 
-  /** Empties entries when any instance announces a change, and everything after a resync. */
-  follow(bus: ChangeBus): Promise<() => void> {
-    return bus.follow(keyChanges, (change) => {
+  /**
+   * Empties entries when any instance announces a change, and everything after a resync; adds the
+   * hash of every key created, and reads them all again after a resync.
+   */
+  async follow(bus: ChangeBus): Promise<() => void> {
+    const unfollowCreations = await bus.follow(keyCreations, (creation) => {
+      if (creation) this.created(creation.keyHash);
+      else void this.reloadIndex();
+    });
+    const unfollowChanges = await bus.follow(keyChanges, (change) => {
       if (change) this.forget(change);
       else this.clear();
       for (const listener of this.changeListeners) listener(change);
     });
+    await this.loadIndex();
+    return () => {
+      unfollowCreations();
+      unfollowChanges();
+    };
+  }
+
+  /** After notices may have been lost: every key is read as before until the index is whole again. */
+  private async reloadIndex(): Promise<void> {
+    this.index = null;
+    try {
+      await this.loadIndex();
+    } catch {
+      // The database is away: keys are read one by one until the bus's next resync loads it.
+    }
   }
 }

@@ -17,7 +17,7 @@ import { DomainError, isUniqueViolation, type DomainErrorCode } from "../errors.
 import { newId } from "../ids.ts";
 import { getLicence, licenceStatus } from "../accounts/licences.ts";
 import { findOrganisation } from "../accounts/organisations.ts";
-import { notifyKeyChange } from "./cache.ts";
+import { notifyKeyChange, notifyKeyCreated } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
 import { coveredBy, SANDBOX_PLAN } from "./lookup.ts";
 import { queueEvent } from "../ops/webhooks/events.ts";
@@ -151,6 +151,7 @@ export async function createSandboxKey(
         createdAt: options.at,
         expiresAt: addDays(options.at, options.ttlDays),
       });
+      await notifyKeyCreated(tx, hashKey(key));
       await recordAudit(tx, {
         orgId,
         actor: options.actor,
@@ -221,6 +222,7 @@ export async function createProductionKey(
       createdBy: options.actor.userId,
       createdAt: options.at,
     });
+    await notifyKeyCreated(tx, hashKey(key));
     await recordAudit(tx, {
       orgId,
       actor: options.actor,

@@ -6,7 +6,7 @@ import type { Database } from "../db/index.ts";
 import { apiKeys } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { notifyKeyChange } from "./cache.ts";
+import { notifyKeyChange, notifyKeyCreated } from "./cache.ts";
 import { generateKey, hashKey, keyHint } from "./format.ts";
 import { keyStatus, productionKeyBlockers, summaryOf, type CreatedKey, type KeySummary } from "./index.ts";
 import { keyInScope } from "./settings.ts";
@@ -95,6 +95,7 @@ export async function rollKey(
       .where(and(eq(apiKeys.id, old.id), isNull(apiKeys.replacedBy), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id });
     if (!rolled) throw new DomainError("conflict", `Key ${old.hint} was rolled or revoked meanwhile.`);
+    await notifyKeyCreated(tx, hashKey(key));
     await recordAudit(tx, {
       orgId: old.orgId,
       actor: options.actor,

@@ -7,6 +7,7 @@ const grant = {
   sport: "soccer" as const,
   eventId: null,
   expiresAt: new Date("2026-11-26T19:00:00Z"),
+  mintedFrom: "203.0.113.7",
 };
 
 describe("stream tokens", () => {

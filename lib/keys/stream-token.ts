@@ -16,9 +16,14 @@ export type StreamTokenGrant = {
   /** null: any stream of the key's sports; else that event's stream only. */
   eventId: string | null;
   expiresAt: Date;
+  /**
+   * The client address that minted it: a stream it opens is held to the key's IP allowlist as it
+   * is when the stream opens, by this address (a browser opening it may be anywhere). null: unknown.
+   */
+  mintedFrom: string | null;
 };
 
-type Payload = { k: string; s: Sport | null; e: string | null; x: number };
+type Payload = { k: string; s: Sport | null; e: string | null; x: number; a?: string | null };
 
 /** Whether a value is meant as a stream token (well-formed or not). */
 export const looksLikeToken = (value: string): boolean => value.startsWith(TOKEN_PREFIX);
@@ -38,6 +43,7 @@ export class StreamTokens {
       s: grant.sport,
       e: grant.eventId,
       x: Math.floor(grant.expiresAt.getTime() / 1000),
+      a: grant.mintedFrom,
     };
     const encoded = Buffer.from(JSON.stringify(payload)).toString("base64url");
     return `${TOKEN_PREFIX}${encoded}.${this.sign(encoded).toString("base64url")}`;
@@ -53,7 +59,13 @@ export class StreamTokens {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const payload = parsePayload(Buffer.from(encoded, "base64url").toString("utf8"));
     if (!payload) return null;
-    return { keyId: payload.k, sport: payload.s, eventId: payload.e, expiresAt: new Date(payload.x * 1000) };
+    return {
+      keyId: payload.k,
+      sport: payload.s,
+      eventId: payload.e,
+      expiresAt: new Date(payload.x * 1000),
+      mintedFrom: typeof payload.a === "string" ? payload.a : null,
+    };
   }
 
   private sign(encoded: string): Buffer {

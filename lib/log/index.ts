@@ -3,6 +3,7 @@ import { format, stripVTControlCharacters } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
 import { loadLogSettings, type LogSettings } from "../config.ts";
 import { processCell } from "../slot.ts";
+import { maskCredentials } from "./credentials.ts";
 import { loggedError } from "./safe-error.ts";
 
 // The service's one logger: JSON lines in production (LOG_FORMAT=json), readable lines in
@@ -165,14 +166,13 @@ export type Access = {
 };
 
 /** The access line of one answer, at info: the bytes pino would write, without its generic serialiser. */
-// A key pasted into a path (`/api/v1/svc_sk_…`) would be kept in every log store the line reaches.
-const KEY_IN_PATH = /svc_s[bkt]_/;
-const KEYS_IN_PATH = /(svc_s[bkt]_)[0-9A-Za-z]+/g;
+// A key pasted into a path (`/api/v1/svc_sk_…`, or percent-encoded) would be kept in every log store the line reaches.
 
 export function logAccess(access: Access): void {
   const { log, json } = instance();
   if (!log.isLevelEnabled("info")) return;
-  if (KEY_IN_PATH.test(access.path)) access = { ...access, path: access.path.replace(KEYS_IN_PATH, "$1[hidden]") };
+  const path = maskCredentials(access.path, "[hidden]");
+  if (path !== access.path) access = { ...access, path };
   if (!json) {
     const fields: Partial<Access> = { ...access };
     delete fields.request_id; // the request's scope adds it

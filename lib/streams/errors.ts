@@ -11,6 +11,7 @@ export const STREAM_ENDING_CODES = [
   "session_expired",
   "sport_not_covered",
   "licence_inactive",
+  "ip_not_allowed",
   "not_found",
   "unavailable",
 ] as const;

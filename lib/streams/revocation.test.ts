@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { channelId, channelSports } from "./channels.ts";
+import { AllowList } from "../keys/allowlist.ts";
 import { keyRecord } from "../../testing/stream-fakes.ts";
 import { expiredEnding, hasExpired, keyChangeConcerns, keyRefusal, sessionRevoked } from "./revocation.ts";
 
-const principal = (overrides = {}) => ({ key: keyRecord(), keyHash: "hash_1", session: false, ...overrides });
+const principal = (overrides = {}) => ({
+  key: keyRecord(),
+  keyHash: "hash_1",
+  session: false,
+  address: "203.0.113.7" as string | null,
+  ...overrides,
+});
 const at = new Date("2026-11-25T12:00:00Z");
 
 describe("keyRefusal", () => {
@@ -18,6 +25,18 @@ describe("keyRefusal", () => {
     expect(code(keyRecord({ revokedAt: at }))).toBe("key_revoked");
     expect(code(keyRecord({ environment: "sandbox", expiresAt: at }))).toBe("key_expired");
     expect(code(keyRecord({ sports: ["tennis"] }), ["soccer", "tennis"])).toBe("sport_not_covered");
+  });
+
+  it("ends a stream whose address the key's IP allowlist no longer includes, and keeps the others", () => {
+    const limited = keyRecord({ allowList: new AllowList(["198.51.100.0/24"]) });
+    const refusal = keyRefusal(limited, principal({ address: "203.0.113.7" }), ["soccer"], at);
+    expect(refusal?.code).toBe("ip_not_allowed");
+    expect(refusal?.message).toMatch(/198\.51\.100\.0\/24.*203\.0\.113\.7/);
+    expect(keyRefusal(limited, principal({ address: "198.51.100.9" }), ["soccer"], at)).toBeNull();
+    // A stream whose address is unknown (a token minted before addresses were kept) is not kept.
+    expect(keyRefusal(limited, principal({ address: null }), ["soccer"], at)?.code).toBe("ip_not_allowed");
+    // A member's stream has no key of its own to limit.
+    expect(keyRefusal(limited, principal({ address: null, session: true }), ["soccer"], at)).toBeNull();
   });
 
   it("says which sport the plan no longer covers and when the key was revoked", () => {

@@ -7,7 +7,7 @@ import { StreamEnding } from "./errors.ts";
 import type { StreamPrincipal } from "./stream.ts";
 
 // Streams whose credentials stopped being good while they were open: a key revoked, expired, moved
-// off a sport or its licence out of force; a console session revoked (sign-out, password reset,
+// off a sport, its licence out of force or its IP allowlist no longer including the stream's address; a console session revoked (sign-out, password reset,
 // the member's removal) or past its end. The decisions are pure; what feeds them is the key
 // directory's changes and the sessions' revocations, both heard on the change bus, so every
 // instance ends its streams.
@@ -66,6 +66,11 @@ export function keyRefusal(
   if (uncovered) return new StreamEnding("sport_not_covered", `The key's plan no longer covers ${uncovered}.`);
   const licence = keyLicenceRefusal(key, at);
   if (licence !== null) return new StreamEnding("licence_inactive", licence);
+  if (key.allowList && !principal.session && !(principal.address !== null && key.allowList.allows(principal.address)))
+    return new StreamEnding(
+      "ip_not_allowed",
+      `This key is now limited to ${key.allowList.networks.join(", ")}, which does not include ${principal.address ?? "the address this stream was opened for"}.`,
+    );
   return null;
 }
 

@@ -20,7 +20,11 @@ export type StreamSettings = {
 };
 
 /** Who a stream is for: a key, or a signed-in console member (then `keyHash` is null). */
-export type StreamPrincipal = { key: ApiKeyRecord; keyHash: string | null; session: boolean };
+/**
+ * Who a stream is for. `address`: the client address held to the key's IP allowlist (the stream's
+ * own, or for a stream token the address that minted it); null for a member's stream.
+ */
+export type StreamPrincipal = { key: ApiKeyRecord; keyHash: string | null; session: boolean; address: string | null };
 
 export type StreamRequest = {
   principal: StreamPrincipal;

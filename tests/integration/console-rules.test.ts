@@ -2,6 +2,16 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/accounts/audit.ts";
+import * as consoleActions from "../../lib/console/actions.ts";
+import * as webhookActions from "../../lib/console/webhooks.ts";
+import {
+  addWebhookFor,
+  redeliverFor,
+  rotateWebhookSecretFor,
+  sendWebhookTestFor,
+  setThresholdsFor,
+  setWebhookEnabledFor,
+} from "../../lib/console/webhooks.ts";
 import { consoleAccess } from "../../lib/console/access.ts";
 import {
   changeMemberRole,
@@ -13,7 +23,9 @@ import {
   recordLicence,
   removeMemberFrom,
   revokeKeyFor,
+  rollKeyFor,
   toActionState,
+  updateKeyFor,
   withdrawInvitation,
   type ActionState,
   type Fields,
@@ -38,7 +50,10 @@ import {
   memberships,
   organisations,
   usageDaily,
+  usageAlertSettings,
   users,
+  webhookDeliveries,
+  webhookEndpoints,
 } from "../../lib/db/schema/index.ts";
 import { listKeys } from "../../lib/keys/index.ts";
 import { getLicence, mayHoldProductionKeys, reviewLicence } from "../../lib/accounts/licences.ts";
@@ -97,6 +112,18 @@ async function everythingOf(db: DatabaseHandle["db"], orgId: string): Promise<st
     keys: await db.select().from(apiKeys).where(eq(apiKeys.orgId, orgId)).orderBy(apiKeys.id),
     members: members.sort((a, b) => a.user.id.localeCompare(b.user.id)),
     invitations: await db.select().from(invitations).where(eq(invitations.orgId, orgId)).orderBy(invitations.id),
+    webhooks: await db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.orgId, orgId))
+      .orderBy(webhookEndpoints.id),
+    deliveries: await db
+      .select({ id: webhookDeliveries.id, state: webhookDeliveries.state, next: webhookDeliveries.nextAttemptAt })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookEndpoints.orgId, orgId))
+      .orderBy(webhookDeliveries.id),
+    thresholds: await db.select().from(usageAlertSettings).where(eq(usageAlertSettings.orgId, orgId)),
     audit: await db.select().from(auditLog).where(eq(auditLog.orgId, orgId)).orderBy(auditLog.id),
   });
 }
@@ -171,6 +198,13 @@ describeEachBackend("console rules on $name", (backend) => {
     const pending = await inviteMember(db, target.adminId, { role: "viewer" }, { at, ttlDays: 7 });
     const [invitation] = await listPendingInvitations(db, target.orgId, at);
     expect(invitation?.expiresAt.toISOString()).toBe(pending.expiresAt);
+    const hook = await addWebhookFor(
+      db,
+      target.adminId,
+      { url: "http://127.0.0.1:9/hooks" },
+      { at, allowPrivate: true },
+    );
+    const message = await sendWebhookTestFor(db, target.adminId, { endpointId: hook.endpointId }, { at });
     // Another organisation, licensed and on a plan, so that what it may do in its own organisation succeeds.
     const intruder = await organisation(db, "Intruder");
     await recordLicence(db, intruder.adminId, LICENCE, at);
@@ -223,12 +257,60 @@ describeEachBackend("console rules on $name", (backend) => {
         run: (u, f) => changeMemberRole(db, u, f),
       },
       { name: "removeMemberFrom", fields: { userId: secondAdmin.id }, run: (u, f) => removeMemberFrom(db, u, f) },
+      {
+        name: "updateKeyFor",
+        fields: { keyId: key.id, name: "Renamed", nameShown: "Target's" },
+        run: (u, f) => updateKeyFor(db, u, f, { at }),
+      },
+      {
+        name: "rollKeyFor",
+        fields: { keyId: key.id, overlapSeconds: "3600" },
+        run: (u, f) => rollKeyFor(db, u, f, { at }),
+      },
+      {
+        name: "addWebhookFor",
+        fields: { url: "http://127.0.0.1:9/sneaky", ...forged },
+        run: (u, f) => addWebhookFor(db, u, f, { at, allowPrivate: true }),
+      },
+      {
+        name: "rotateWebhookSecretFor",
+        fields: { endpointId: hook.endpointId },
+        run: (u, f) => rotateWebhookSecretFor(db, u, f, { at }),
+      },
+      {
+        name: "setWebhookEnabledFor",
+        fields: { endpointId: hook.endpointId, enabled: "0" },
+        run: (u, f) => setWebhookEnabledFor(db, u, f, { at }),
+      },
+      {
+        name: "sendWebhookTestFor",
+        fields: { endpointId: hook.endpointId },
+        run: (u, f) => sendWebhookTestFor(db, u, f, { at }),
+      },
+      { name: "redeliverFor", fields: { deliveryId: message }, run: (u, f) => redeliverFor(db, u, f, { at }) },
+      {
+        name: "setThresholdsFor",
+        fields: { thresholds: "50", ...forged },
+        run: (u, f) => setThresholdsFor(db, u, f, { at }),
+      },
     ];
+    // Derived from the modules' exports, so that a new action cannot be left out of this table.
+    const helpers = new Set(["formFields", "formValues", "toActionState", "utcFromField", "keySettingsFromForm"]);
+    const exported = [...Object.entries(consoleActions), ...Object.entries(webhookActions)]
+      .filter(([name, value]) => typeof value === "function" && !helpers.has(name))
+      .map(([name]) => name);
+    expect(actions.map((action) => action.name).sort()).toEqual(exported.sort());
     const notFound: Record<string, RegExp> = {
       revokeKeyFor: /^No key \S+ in this organisation\.$/,
       withdrawInvitation: /^No open invitation with that id in this organisation\.$/,
       changeMemberRole: /^No such member in this organisation\.$/,
       removeMemberFrom: /^No such member in this organisation\.$/,
+      updateKeyFor: /^No key \S+ in this organisation\.$/,
+      rollKeyFor: /^No key \S+ in this organisation\.$/,
+      rotateWebhookSecretFor: /^No webhook endpoint \S+ in this organisation\.$/,
+      setWebhookEnabledFor: /^No webhook endpoint \S+ in this organisation\.$/,
+      sendWebhookTestFor: /^No webhook endpoint \S+ in this organisation\.$/,
+      redeliverFor: /^No webhook message \S+ in this organisation\.$/,
     };
     const callers = [
       {

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { GUESSES_PER_WINDOW } from "../../lib/api/credentials/guesses.ts";
+import { generateKey } from "../../lib/keys/format.ts";
 import { updateKey } from "../../lib/keys/settings.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { apiClient } from "../../testing/api.ts";
@@ -206,5 +208,106 @@ describe.runIf(POSTGRES)("a rolled key over HTTP on postgres", () => {
       expect(answer.body).toMatchObject({ code: "key_expired", detail: /use its successor/ });
     }
     expect((await call("/api/v1/events", { key: rolled.key })).status).toBe(200);
+  });
+});
+
+// An allowlist changed while the key's streams are open, on PostgreSQL so that the change is made
+// beside the running server and heard on the change bus as the console's would be.
+describe.runIf(POSTGRES)("keys changed and created while the server runs, on postgres", () => {
+  const database = useTestDatabase(POSTGRES!);
+  let server: RunningServer;
+  let handle: DatabaseHandle;
+  let call: ReturnType<typeof apiClient>;
+  let key: CreatedKey;
+  let orgId: string;
+
+  beforeAll(async () => {
+    const env = database().env;
+    const org = await organisationWithKeys(env, "allowlist-open", { plan: "starter", sandboxSport: "soccer" });
+    key = org.production;
+    orgId = org.orgId;
+    server = await startServer({ ...env, TRUST_PROXY_HOPS: "1", NEXTAUTH_URL: "http://127.0.0.1", FEED_TOKEN });
+    handle = await openDatabase(database().config);
+    call = apiClient(server.url, 9);
+    await ingest(server.url, [liveEvent("allow-soc", "soccer", "Allowlist league", { home: "A", away: "B" })]);
+    for (let tries = 0; (await call("/api/v1/events/allow-soc", { key: key.key })).status !== 200; tries++) {
+      expect(tries, "the ingested event is served").toBeLessThan(200);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await handle?.close();
+  });
+
+  it("serves a key created just now to an address that sent invented keys beyond any budget", async () => {
+    const from = { "x-forwarded-for": "192.0.2.50" };
+    for (let i = 0; i <= GUESSES_PER_WINDOW + 10; i++) {
+      const answer = await call<Problem>("/api/v1/me", { key: generateKey("production"), headers: from });
+      expect(answer.status).toBe(401);
+    }
+    const [created] = await productionKeys(handle.db, orgId, 1, new Date(), "created after guesses");
+    // The key's creation reaches the server on the bus within moments; never a 429 for the address.
+    const statuses: number[] = [];
+    for (let tries = 0; statuses.at(-1) !== 200; tries++) {
+      expect(tries, `statuses: ${statuses.join(" ")}`).toBeLessThan(100);
+      statuses.push((await call("/api/v1/me", { key: created!.key, headers: from })).status);
+      if (statuses.at(-1) !== 200) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+  });
+
+  it("ends the streams whose address the new list leaves out, and refuses tokens minted from there", async () => {
+    const open = (forwardedFor: string) =>
+      openSse(`${server.url}/api/v1/events/allow-soc/stream`, {
+        headers: { "x-api-key": key.key, "x-forwarded-for": forwardedFor },
+      });
+    const mint = async (forwardedFor: string) => {
+      const minted = await call<{ data: { token: string } }>("/api/v1/stream-token?ttl=600", {
+        key: key.key,
+        headers: { "x-forwarded-for": forwardedFor },
+      });
+      expect(minted.status).toBe(200);
+      return minted.body.data.token;
+    };
+    const withToken = (token: string) => openSse(`${server.url}/api/v1/events/allow-soc/stream?token=${token}`);
+    const outsideToken = await mint("203.0.113.5");
+    const insideToken = await mint("198.51.100.7");
+    const streams = {
+      outside: open("203.0.113.5"),
+      inside: open("198.51.100.7"),
+      outsideToken: withToken(outsideToken),
+      insideToken: withToken(insideToken),
+    };
+    const opened = Object.fromEntries(
+      await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await stream] as const)),
+    );
+    try {
+      for (const stream of Object.values(opened)) await stream.waitFor((message) => message.event === "snapshot");
+      await updateKey(handle.db, key.id, null, { allowedIps: "198.51.100.0/24" }, { actor: OPERATOR, at: new Date() });
+
+      for (const name of ["outside", "outsideToken"]) {
+        const ending = await opened[name]!.waitFor((message) => message.event === "error");
+        expect(ending.data, name).toMatchObject({ code: "ip_not_allowed" });
+        await opened[name]!.closed;
+      }
+      // Ended in the same pass as the others, had they been: nothing came to end them.
+      for (const name of ["inside", "insideToken"]) {
+        expect(
+          opened[name]!.messages.filter((message) => message.event === "error"),
+          name,
+        ).toEqual([]);
+      }
+      // A token minted before the change from an address the list now leaves out opens nothing.
+      const refused = await withToken(outsideToken);
+      refused.close();
+      expect(refused.status).toBe(403);
+      expect(refused.problem).toMatchObject({ code: "ip_not_allowed" });
+      const admitted = await withToken(insideToken);
+      admitted.close();
+      expect(admitted.status).toBe(200);
+    } finally {
+      for (const stream of Object.values(opened)) stream.close();
+    }
   });
 });

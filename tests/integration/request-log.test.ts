@@ -8,7 +8,7 @@ import { RequestLogRecorder } from "../../lib/ops/request-log/recorder.ts";
 import { revokeKey } from "../../lib/keys/index.ts";
 import { adminCli } from "../../testing/admin.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
-import { recordSecret } from "../../testing/logs.ts";
+import { randomPart, recordSecret } from "../../testing/logs.ts";
 import { organisationWithKeys, productionKeys, withDatabase, type CreatedKey } from "../../testing/organisations.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
@@ -78,6 +78,9 @@ describeEachBackend("the request log on $name", { timeout: 120_000 }, (backend) 
       expect(await call("revoked", "/api/v1/events", revoked.key)).toBe(401);
       expect(await call("unknownKey", "/api/v1/events", "svc_sk_0000000000000000000000000000000")).toBe(401);
       expect(await call("noKey", "/api/v1/events")).toBe(401);
+      // A key pasted into a path, percent-encoded: the log decodes before it masks.
+      const encoded = other.production.key.replaceAll("_", "%5F");
+      expect(await call("encodedKeyInPath", `/api/v1/events/${encoded}`, org.production.key)).toBe(404);
       expect(await call("otherOrg", "/api/v1/nowhere-else", other.production.key)).toBe(404);
       for (let i = 0; i < ADMITTED; i++)
         expect(await call(`admitted${i}`, "/api/v1/events", org.production.key)).toBe(200);
@@ -176,8 +179,12 @@ describeEachBackend("the request log on $name", { timeout: 120_000 }, (backend) 
       const stored = JSON.stringify(rowsOf(await db.execute(sql`select * from request_log`)));
       expect(stored).toContain(ids.tokenInQuery);
       for (const secret of [QUERY_TOKEN, org.production.key, revoked.key, other.production.key]) {
-        expect(stored).not.toContain(secret);
+        expect(stored).not.toContain(randomPart(secret) ?? secret);
       }
+      const pasted = rowsOf<{ path: string }>(
+        await db.execute(sql`select path from request_log where request_id = ${ids.encodedKeyInPath}`),
+      );
+      expect(pasted).toEqual([{ path: "/api/v1/events/svc_sk_***" }]);
     });
   });
 

@@ -3,12 +3,16 @@ import { requireConsole } from "@/app/console/_lib/console";
 import { formatNumber } from "@/components/console/format";
 import { now } from "@/lib/clock";
 import { alertsThisMonth } from "@/lib/ops/webhooks/alerts";
+import { autoDisabledEndpoints, type EndpointSummary } from "@/lib/ops/webhooks/endpoints";
 import { ConsoleNav } from "./console-nav";
 import { SignOutButton } from "./sign-out-button";
 
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const { db, access } = await requireConsole();
-  const alerts = await alertsThisMonth(db, access.organisation.id, now());
+  const [alerts, disabledEndpoints] = await Promise.all([
+    alertsThisMonth(db, access.organisation.id, now()),
+    autoDisabledEndpoints(db, access.organisation.id),
+  ]);
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:gap-10">
       {/* A phone gets a compact bar (who, Sign out beside it, the pages below) above the page. */}
@@ -25,10 +29,41 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         <SignOutButton className="col-start-2 row-start-1 md:mt-4" />
       </aside>
       <div className="min-w-0">
+        {disabledEndpoints.length > 0 ? <DisabledEndpointsBanner endpoints={disabledEndpoints} /> : null}
         {alerts.length > 0 ? <UsageAlertBanner alerts={alerts} /> : null}
         {children}
       </div>
     </div>
+  );
+}
+
+/** While an endpoint the service disabled after a day of failures is not enabled again. */
+function DisabledEndpointsBanner({ endpoints }: { endpoints: EndpointSummary[] }) {
+  return (
+    <section
+      aria-labelledby="disabled-endpoints-title"
+      className="mb-6 rounded-lg border-2 border-red-600 bg-red-50 p-4"
+      data-testid="disabled-endpoints-banner"
+    >
+      <h2 id="disabled-endpoints-title" className="font-semibold text-slate-900">
+        {endpoints.length === 1 ? "A webhook endpoint was" : `${endpoints.length} webhook endpoints were`} disabled
+        after a day of failed deliveries
+      </h2>
+      <ul className="mt-2 space-y-1 text-sm text-red-950">
+        {endpoints.map((endpoint) => (
+          <li key={endpoint.id} className="break-all">
+            <span className="font-mono">{endpoint.url}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-sm text-slate-800">
+        Nothing is posted to it until an admin enables it again on{" "}
+        <Link href="/console/webhooks" className="text-pitch-700 underline">
+          Webhooks
+        </Link>
+        , once the receiver answers.
+      </p>
+    </section>
   );
 }
 

@@ -58,6 +58,8 @@ describe("a request's principal", () => {
       keyHash: hashKey(value),
       userId: null,
       onlyEvent: null,
+      // No peer: the address kept for the stream's allowlist check says so.
+      address: "unknown",
     });
   });
 
@@ -118,6 +120,7 @@ describe("a request's principal", () => {
       keyHash: null,
       userId: "user-1",
       onlyEvent: null,
+      address: null,
     });
   });
 });
@@ -132,7 +135,14 @@ describe("a stream token's principal", () => {
       keys: { resolveById: async () => (record ? { record, keyHash: "hash-1" } : null) },
     }) as unknown as ApiServices;
   const minted = (grant: Partial<StreamTokenGrant> = {}) =>
-    tokens.mint({ keyId: key.id, sport: null, eventId: null, expiresAt: new Date(at.getTime() + 60_000), ...grant });
+    tokens.mint({
+      keyId: key.id,
+      sport: null,
+      eventId: null,
+      expiresAt: new Date(at.getTime() + 60_000),
+      mintedFrom: "203.0.113.7",
+      ...grant,
+    });
   const withToken = (token: string, headers: Record<string, string> = {}): ApiRequest => ({
     ...request(headers),
     query: new URLSearchParams({ token }),
@@ -165,6 +175,21 @@ describe("a stream token's principal", () => {
       code: "conflicting_credentials",
     });
     expect(await refusal(minted(), streamOdds, {}, { ...key, revokedAt: at })).toMatchObject({ code: "key_revoked" });
+  });
+
+  it("is held to its key's IP allowlist as it is now, by the address that minted it", async () => {
+    const limited = { ...keyWithSports, allowList: new AllowList(["198.51.100.0/24"]) };
+    // Minted from inside the list, opened by a browser anywhere.
+    expect(
+      await authenticate(services(limited), streamOdds, withToken(minted({ mintedFrom: "198.51.100.7" })), at),
+    ).toMatchObject({ key: { id: key.id }, address: "198.51.100.7" });
+    // Minted before the list changed, from an address it no longer includes; or from an address not recorded.
+    expect(await refusal(minted({ mintedFrom: "203.0.113.7" }), streamOdds, {}, limited)).toMatchObject({
+      code: "ip_not_allowed",
+    });
+    expect(await refusal(minted({ mintedFrom: null }), streamOdds, {}, limited)).toMatchObject({
+      code: "ip_not_allowed",
+    });
   });
 
   it("sent as a key in a header is refused, saying where a token goes", () => {

@@ -22,6 +22,11 @@ export type Principal = {
   userId: string | null;
   /** The one event a stream token is limited to; null for anything else. */
   onlyEvent: string | null;
+  /**
+   * The client address held to the key's IP allowlist: the request's own, or the one that minted
+   * the stream token; null for a member.
+   */
+  address: string | null;
 };
 
 // RFC 6750: a 401 for a key that was sent says it is not a usable token.
@@ -96,14 +101,30 @@ async function tokenPrincipal(services: ApiServices, request: ApiRequest, token:
   const found = await unlessDatabaseFails(() => services.keys.resolveById(grant.keyId), "check the key");
   if (!found) throw invalidKey("");
   const key = usableKey(found.record, at);
+  // Held to the key's allowlist as it is now, by the address that minted it: a token minted before
+  // the list changed opens nothing the list no longer allows.
+  if (key.allowList && !(grant.mintedFrom !== null && key.allowList.allows(grant.mintedFrom))) {
+    throw new ApiError(
+      "ip_not_allowed",
+      `This key is limited to ${key.allowList.networks.join(", ")}; this stream token was minted from ${grant.mintedFrom ?? "an address not recorded"}. Mint another from an allowed address.`,
+      { refusedKey: known(key) },
+    );
+  }
   const sports = grant.sport === null ? key.sports : key.sports.filter((sport) => sport === grant.sport);
-  return { key: { ...key, sports }, keyValue: token, keyHash: found.keyHash, userId: null, onlyEvent: grant.eventId };
+  return {
+    key: { ...key, sports },
+    keyValue: token,
+    keyHash: found.keyHash,
+    userId: null,
+    onlyEvent: grant.eventId,
+    address: grant.mintedFrom,
+  };
 }
 
 async function memberPrincipal(session: SessionReader, token: string, at: Date): Promise<Principal> {
   const member = await unlessDatabaseFails(() => session(token, at), "read the session");
   if (!member) throw sessionExpired();
-  return { key: member.key, keyValue: "", keyHash: null, userId: member.userId, onlyEvent: null };
+  return { key: member.key, keyValue: "", keyHash: null, userId: member.userId, onlyEvent: null, address: null };
 }
 
 function keyPrincipal(services: ApiServices, request: ApiRequest, at: Date): Principal | Promise<Principal> {
@@ -112,25 +133,25 @@ function keyPrincipal(services: ApiServices, request: ApiRequest, at: Date): Pri
   if (keyHash === null) throw invalidKey(keyValue);
   const key = activeKey(services, request, keyHash, at);
   if (!(key instanceof Promise)) {
-    fromAllowedAddress(services, request, key);
-    return { key, keyValue, keyHash, userId: null, onlyEvent: null };
+    const address = fromAllowedAddress(services, request, key);
+    return { key, keyValue, keyHash, userId: null, onlyEvent: null, address };
   }
   return key.then((found) => {
-    fromAllowedAddress(services, request, found);
-    return { key: found, keyValue, keyHash, userId: null, onlyEvent: null };
+    const address = fromAllowedAddress(services, request, found);
+    return { key: found, keyValue, keyHash, userId: null, onlyEvent: null, address };
   });
 }
 
 /**
  * A key with an IP allowlist is served only to a client address in it (TRUST_PROXY_HOPS decides
  * which address is the client's). Refused before metering: a key that leaked is not charged for
- * what others send with it. Stream tokens are for browsers anywhere and are not held to it; the
- * request that mints one is.
+ * what others send with it. Stream tokens are for browsers anywhere: the request that mints one is
+ * held to it, and the token carries its address. Returns the client's address, which a stream
+ * keeps: the key's list may change while it is open.
  */
-function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: ApiKeyRecord): void {
-  if (!key.allowList) return;
+function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: ApiKeyRecord): string {
   const address = clientAddressFrom(request.header("x-forwarded-for"), request.peer, services.trustedHops);
-  if (key.allowList.allows(address)) return;
+  if (!key.allowList || key.allowList.allows(address)) return address;
   throw new ApiError(
     "ip_not_allowed",
     `This key is limited to ${key.allowList.networks.join(", ")}; the request came from ${address}. The key's IP allowlist is set in the console.`,
@@ -139,8 +160,11 @@ function fromAllowedAddress(services: ApiServices, request: ApiRequest, key: Api
 }
 
 /**
- * The active key of this hash. A key this instance knows nothing of costs a read, so each client
- * address may cause only so many.
+ * The active key of this hash. Every instance holds every key's hash (lib/keys/hash-index.ts): a
+ * hash no key has is refused without a read, and one that a key has is read at most once a minute,
+ * so no address needs a budget of guesses, and a key created a moment ago works from any address
+ * that guessed before. Only while the index is read again (the bus's notices may have been lost)
+ * does an unknown key cost a read, and each client address may cause so many.
  */
 function activeKey(
   services: ApiServices,
@@ -150,9 +174,13 @@ function activeKey(
 ): ApiKeyRecord | Promise<ApiKeyRecord> {
   const { keys, guesses } = services;
   let address: string | undefined;
-  if (!keys.knows(keyHash) && !keys.knowsUnknown(keyHash)) {
-    address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops);
-    guesses.take(address, Date.now());
+  if (!keys.knows(keyHash)) {
+    if (keys.indexed !== null) {
+      if (keys.isNoKey(keyHash)) throw invalidKey("");
+    } else if (!keys.knowsUnknown(keyHash)) {
+      address = clientAddressOf(request.header("x-forwarded-for"), request.peer, services.trustedHops);
+      guesses.take(address, Date.now());
+    }
   }
   const found = unlessDatabaseFails(() => keys.resolve(keyHash), "check the key");
   if (!(found instanceof Promise)) return usableKey(found, at);

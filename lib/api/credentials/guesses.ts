@@ -1,9 +1,9 @@
 import { clientAddress } from "../../http/client-address.ts";
 import { ApiError } from "../request/errors.ts";
 
-// A key with a valid checksum that no one holds costs a database read to refuse (the checksum
-// stops typos, not someone generating keys). Each client address may cause so many such reads a
-// minute; beyond them, a key not yet known to this instance is refused without a read, and every
+// A key with a valid checksum that no one holds is refused from the instance's index of every
+// key's hash, without a read. While that index is read again (after the bus's notices may have
+// been lost) it costs a read, and each client address may cause so many such reads a minute; beyond them, a key not yet known to this instance is refused without a read, and every
 // refusal starts the minute again, so an address that keeps guessing costs nothing more until it
 // stops for a minute. A client's own keys, once read, are never refused here.
 

@@ -165,7 +165,13 @@ export const mintStreamToken = defineEndpoint({
     }
     const expiresAt = new Date(Math.floor(context.at.getTime() / 1000) * 1000 + query.ttl * 1000);
     const eventId = query.event_id ?? null;
-    const token = context.tokens.mint({ keyId: context.key.id, sport, eventId, expiresAt });
+    const token = context.tokens.mint({
+      keyId: context.key.id,
+      sport,
+      eventId,
+      expiresAt,
+      mintedFrom: context.clientAddress,
+    });
     return {
       payload: new Payload({ token, expires_at: expiresAt.toISOString(), sport, event_id: eventId }),
       cacheControl: "no-store",

@@ -121,12 +121,13 @@ export async function serve(
         delaySeconds,
         view: sandbox ? services.views.delayed(at) : services.views.present,
         tokens: services.streamTokens,
+        clientAddress: principal.address,
         history: services.history,
         historySeconds: services.historySeconds,
         stream: slot
           ? {
               hub: services.streams,
-              principal: { key, keyHash: principal.keyHash, session: member },
+              principal: { key, keyHash: principal.keyHash, session: member, address: principal.address },
               lastEventId: request.header("last-event-id"),
               requestId,
               slot,

@@ -54,6 +54,8 @@ export type RequestContext = {
   view: FeedMirror;
   /** Signs browser stream tokens for the key (GET /api/v1/stream-token). */
   tokens: StreamTokens;
+  /** The client address the key's IP allowlist is matched against; null for a member. */
+  clientAddress: string | null;
   /** The revision history, for what happened before the view's revision (GET /api/v1/changes). */
   history: FeedSource;
   /** How far back the history reaches. */

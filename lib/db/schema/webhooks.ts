@@ -91,6 +91,11 @@ export const webhookEndpoints = pgTable(
     // receivers can change theirs without refusing a message meanwhile.
     previousSecret: text("previous_secret"),
     previousSecretUntil: timestampTz("previous_secret_until"),
+    // The first failed attempt since the last answered one: a day of failures disables the endpoint.
+    failingSince: timestampTz("failing_since"),
+    // Set when the service disabled it (after a day of failures), for the console's banner; an admin's
+    // own disabling leaves it null, and enabling clears it.
+    autoDisabledAt: timestampTz("auto_disabled_at"),
   },
   (t) => [index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt)],
 );
@@ -123,6 +128,10 @@ export const webhookDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`state = 'pending'`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    // The worker's claim: each endpoint's oldest due message, an endpoint at a time.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`state = 'pending'`),
   ],
 );
 

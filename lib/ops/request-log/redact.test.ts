@@ -37,3 +37,12 @@ describe("the request log's path and query", () => {
     expect(kept.endsWith("…")).toBe(true);
   });
 });
+
+describe("a key percent-encoded in the path", () => {
+  it("is decoded before it is masked", () => {
+    const key = "svc_sk_0123456789abcdefghijklmnopQRSTUV";
+    const kept = target(`/api/v1/events/${key.replaceAll("_", "%5F")}?sport=soccer`);
+    expect(kept).toBe(`/api/v1/events/svc_sk_${MASK}?sport=soccer`);
+    expect(kept).not.toContain(key.slice(7));
+  });
+});

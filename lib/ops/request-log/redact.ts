@@ -1,3 +1,5 @@
+import { maskCredentials } from "../../log/credentials.ts";
+
 // What the request log keeps of a request's path and query: never a credential. A parameter whose
 // name says it carries one is kept with its value masked (its holder sees it was sent), and any
 // value or path segment that looks like one of our keys or stream tokens is masked wherever it is.
@@ -30,9 +32,6 @@ const CREDENTIAL_NAMES = new Set([
 /** Names that carry a credential whatever else they say (`my_token`, `webhook_secret`). */
 const CREDENTIAL_WORDS = /(key|token|secret|password|passwd|auth|session|signature|credential)/;
 
-/** Our keys (svc_sb_, svc_sk_), stream tokens (svc_st_) and webhook secrets (whsec_), anywhere. */
-const CREDENTIAL_VALUE = /(svc_s[bkt]_|whsec_)[^/?&#=\s]*/gi;
-
 export const MASK = "***";
 
 /** The longest path kept: longer ones are cut (a request's log line, not its archive). */
@@ -43,8 +42,9 @@ function credentialName(name: string): boolean {
   return CREDENTIAL_NAMES.has(normal) || CREDENTIAL_WORDS.test(normal);
 }
 
+/** Our keys (svc_sb_, svc_sk_), stream tokens (svc_st_) and webhook secrets (whsec_), anywhere, encoded or not. */
 function maskValues(text: string): string {
-  return text.replace(CREDENTIAL_VALUE, (_, prefix: string) => `${prefix}${MASK}`);
+  return maskCredentials(text, MASK);
 }
 
 /** The path and query to store: credentials masked, at most PATH_MAX characters. */

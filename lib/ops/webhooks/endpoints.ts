@@ -1,5 +1,5 @@
 import "#server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { recordAudit, type Actor } from "../../accounts/audit.ts";
@@ -10,6 +10,7 @@ import { newId } from "../../ids.ts";
 import { storeThresholds } from "./alerts.ts";
 import { refusedUrl } from "./addresses.ts";
 import { queueEvent } from "./events.ts";
+import { ENDPOINTS_PER_ORGANISATION, TEST_SENDS_PER_MINUTE } from "./limits.ts";
 import { normaliseThresholds } from "./thresholds.ts";
 
 // An organisation's webhook endpoints, as its admins manage them in the console and the operator
@@ -25,6 +26,8 @@ export type EndpointSummary = {
   enabled: boolean;
   createdAt: Date;
   secretRotatedAt: Date | null;
+  /** When the service disabled it after a day of failures (null: enabled, or disabled by an admin). */
+  autoDisabledAt: Date | null;
 };
 
 type Options = { actor: Actor; at: Date };
@@ -35,6 +38,7 @@ const summary = {
   enabled: webhookEndpoints.enabled,
   createdAt: webhookEndpoints.createdAt,
   secretRotatedAt: webhookEndpoints.secretRotatedAt,
+  autoDisabledAt: webhookEndpoints.autoDisabledAt,
 };
 
 export function listEndpoints(db: Database, orgId: string): Promise<EndpointSummary[]> {
@@ -43,6 +47,15 @@ export function listEndpoints(db: Database, orgId: string): Promise<EndpointSumm
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.orgId, orgId))
     .orderBy(webhookEndpoints.createdAt);
+}
+
+/**
+ * Holds the organisation's row until the transaction ends: its endpoint count and its minute's
+ * test messages are counted and added to by one transaction at a time, across instances.
+ */
+async function lockOrganisation(tx: Database, orgId: string): Promise<void> {
+  const [row] = rowsOf(await tx.execute(sql`select id from organisations where id = ${orgId} for update`));
+  if (!row) throw new DomainError("not_found", `No organisation ${orgId}.`);
 }
 
 /** Adds an endpoint; its secret is in the answer and never again. */
@@ -56,6 +69,16 @@ export async function addEndpoint(
   if (refused) throw new DomainError("invalid_input", `The URL ${refused}.`);
   const id = newId("whe");
   const endpoint = await db.transaction(async (tx) => {
+    await lockOrganisation(tx, orgId);
+    const [{ count }] = (await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.orgId, orgId))) as [{ count: number }];
+    if (count >= ENDPOINTS_PER_ORGANISATION)
+      throw new DomainError(
+        "conflict",
+        `An organisation has at most ${ENDPOINTS_PER_ORGANISATION} webhook endpoints: remove one before adding another.`,
+      );
     const [row] = await tx
       .insert(webhookEndpoints)
       .values({ id, orgId, url, secret: options.secret, createdAt: options.at, createdBy: options.actor.userId })
@@ -136,7 +159,8 @@ export function setEndpointEnabled(
     db,
     orgId,
     endpointId,
-    { enabled },
+    // Enabled again, or disabled by an admin: a run of failures starts afresh, and no banner.
+    { enabled, failingSince: null, autoDisabledAt: null },
     {
       action: enabled ? "webhook.enabled" : "webhook.disabled",
       actor: options.actor,
@@ -170,6 +194,24 @@ export async function sendTest(
 ): Promise<string> {
   const endpoint = await endpointOf(db, orgId, endpointId);
   return db.transaction(async (tx) => {
+    await lockOrganisation(tx, endpoint.orgId);
+    const since = new Date(options.at.getTime() - 60_000);
+    const [recent] = rowsOf<{ count: number; oldest: string | Date | null }>(
+      await tx.execute(sql`
+        select count(*)::int as count, min(d.created_at) as oldest
+        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+        where e.org_id = ${endpoint.orgId} and d.type = 'webhook.test' and d.created_at > ${since.toISOString()}::timestamptz`),
+    );
+    if (recent && recent.count >= TEST_SENDS_PER_MINUTE) {
+      const waitS = Math.max(
+        1,
+        Math.ceil((new Date(recent.oldest!).getTime() + 60_000 - options.at.getTime()) / 1_000),
+      );
+      throw new DomainError(
+        "throttled",
+        `At most ${TEST_SENDS_PER_MINUTE} test messages a minute: try again in ${waitS} s.`,
+      );
+    }
     const [id] = await queueEvent(tx, {
       orgId: endpoint.orgId,
       type: "webhook.test",
@@ -285,4 +327,13 @@ export async function setThresholds(
     await recordAudit(tx, { orgId, actor: options.actor, action: "usage.thresholds_set", details: { thresholds } });
   });
   return thresholds;
+}
+
+/** The organisation's endpoints the service disabled after a day of failures, for the console's banner. */
+export async function autoDisabledEndpoints(db: Database, orgId: string): Promise<EndpointSummary[]> {
+  return db
+    .select(summary)
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), isNotNull(webhookEndpoints.autoDisabledAt)))
+    .orderBy(webhookEndpoints.createdAt);
 }

@@ -41,7 +41,10 @@ describe("posting a delivery", () => {
       signal: AbortSignal.timeout(5_000),
       resolve: rebinding,
     });
-    await expect(attempt).rejects.toMatchObject({ code: "EPRIVATE", message: expect.stringMatching(/127\.0\.0\.1/) });
+    const refusal = (await attempt.catch((error: unknown) => error)) as NodeJS.ErrnoException;
+    expect(refusal.code).toBe("EPRIVATE");
+    // The delivery log is the organisation's: it must not learn what the name resolved to.
+    expect(refusal.message).not.toMatch(/127\.0\.0\.1/);
     expect(received).toHaveLength(0);
   });
 

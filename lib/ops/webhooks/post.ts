@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type Lo
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { isPrivateAddress } from "./addresses.ts";
+import { isPrivateAddress, NOT_PUBLIC } from "./addresses.ts";
 
 // One delivery attempt: a POST whose answer is read for its status only. Unless private addresses
 // are allowed, the connection's own name lookup refuses them, so the address connected to is the
@@ -31,7 +31,8 @@ export function guardedLookup(resolve: Resolve = resolveAll): LookupFunction {
       const inside = addresses.find((a) => isPrivateAddress(a.address));
       if (inside || addresses.length === 0) {
         const refused: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a private, loopback or link-local address (${inside?.address ?? "none"}); the operator has not allowed those`,
+          // Without the address: the delivery log is read by the organisation, not the network's owner.
+          `${hostname} ${NOT_PUBLIC}`,
         );
         refused.code = "EPRIVATE";
         return done(refused);

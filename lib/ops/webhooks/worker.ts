@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../../db/index.ts";
-import { webhookAttempts } from "../../db/schema/index.ts";
 import { logger } from "../../log/index.ts";
 import { refusedUrl } from "./addresses.ts";
 import type { UsageAlerts } from "./alerts.ts";
 import { queueEvent } from "./events.ts";
+import { ATTEMPTS_IN_FLIGHT, ATTEMPTS_IN_FLIGHT_PER_ORGANISATION } from "./limits.ts";
+import { raiseEndpointDisabledNotice } from "./notices.ts";
+import { claimDue, recordAttempt, type Due } from "./outbox.ts";
 import { post } from "./post.ts";
 import { nextAttemptAt } from "./schedule.ts";
 import { signedHeaders } from "./signature.ts";
@@ -17,7 +19,6 @@ export type WebhookSettings = {
   timeoutMs?: number;
 };
 
-const BATCH = 20;
 const DEFAULT_TIMEOUT_MS = 10_000;
 // Longest wait between two looks at the outbox; a retry base below it looks as often as it waits.
 const POLL_MS = 1_000;
@@ -27,22 +28,13 @@ const EXPIRY_NOTICE_MS = 7 * 86_400_000;
 /** How long the log keeps a message that is no longer tried, with its attempts. */
 export const LOG_RETENTION_MS = 30 * 86_400_000;
 
-type Due = {
-  id: string;
-  body: string;
-  attempts: number;
-  created_at: string | Date;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_until: string | Date | null;
-};
-
 /**
  * Records usage alerts off the request path, announces keys expiring within 7 days, and posts the
  * outbox's due messages. Any number of instances run one each: a message is claimed with
  * `for update skip locked` and a lease (its next attempt moved past the answer's timeout), so one
- * instance posts it.
+ * instance posts it. Attempts run side by side, at most ATTEMPTS_IN_FLIGHT, one per endpoint and
+ * ATTEMPTS_IN_FLIGHT_PER_ORGANISATION per organisation, and each finished one frees its place at
+ * once: a receiver that never answers holds its own endpoint's turn, never another's.
  */
 export class WebhookWorker {
   private readonly db: Database;
@@ -57,6 +49,8 @@ export class WebhookWorker {
   private lastExpiryScan = 0;
   private lastThresholdsLoad = 0;
   private readonly aborts = new AbortController();
+  /** The attempts open now, by endpoint. */
+  private readonly inFlight = new Map<string, { orgId: string; done: Promise<void> }>();
 
   constructor(db: Database, alerts: UsageAlerts, settings: WebhookSettings, now: () => Date) {
     this.db = db;
@@ -98,6 +92,7 @@ export class WebhookWorker {
     clearTimeout(this.timer);
     this.aborts.abort();
     await this.running;
+    await Promise.all([...this.inFlight.values()].map((attempt) => attempt.done));
     // What was reached and not recorded yet: the next instance would find it again only at the
     // key's next request.
     await this.alerts.record().catch((error: unknown) => logger().warn({ err: error }, "Usage alerts not recorded"));
@@ -116,11 +111,7 @@ export class WebhookWorker {
         await this.noticeExpiringKeys();
         await this.pruneLog();
       }
-      let due: Due[];
-      do {
-        due = await this.claim();
-        await Promise.all(due.map((message) => this.deliver(message)));
-      } while (due.length === BATCH && !this.stopped);
+      await this.dispatch();
     } catch (error) {
       if (!this.stopped) logger().error({ err: error }, "Webhook deliveries failed");
     }
@@ -173,22 +164,39 @@ export class WebhookWorker {
       delete from webhook_deliveries where state <> 'pending' and created_at < ${time(before)}`);
   }
 
-  /** Due messages of enabled endpoints, leased to this instance until their answers' timeout has passed. */
-  private async claim(): Promise<Due[]> {
-    const at = this.now();
-    const leaseUntil = new Date(at.getTime() + this.settings.timeoutMs + 5_000);
-    return rowsOf<Due>(
-      await this.db.execute(sql`
-        update webhook_deliveries d set next_attempt_at = ${time(leaseUntil)}
-        from webhook_endpoints e
-        where e.id = d.endpoint_id and d.id in (
-          select d2.id from webhook_deliveries d2 join webhook_endpoints e2 on e2.id = d2.endpoint_id
-          where d2.state = 'pending' and d2.next_attempt_at <= ${time(at)} and e2.enabled
-          order by d2.next_attempt_at
-          limit ${BATCH}
-          for update of d2 skip locked)
-        returning d.id, d.body, d.attempts, d.created_at, e.url, e.secret, e.previous_secret, e.previous_secret_until`),
-    );
+  /** Claims due messages while there is room, one organisation's turn after another's, and starts them. */
+  private async dispatch(): Promise<void> {
+    for (;;) {
+      const room = ATTEMPTS_IN_FLIGHT - this.inFlight.size;
+      if (this.stopped || room <= 0) return;
+      const perOrganisation = new Map<string, number>();
+      for (const { orgId } of this.inFlight.values()) perOrganisation.set(orgId, (perOrganisation.get(orgId) ?? 0) + 1);
+      const at = this.now();
+      const due = await claimDue(this.db, {
+        at,
+        leaseUntil: new Date(at.getTime() + this.settings.timeoutMs + 5_000),
+        room,
+        busyEndpoints: [...this.inFlight.keys()],
+        fullOrganisations: [...perOrganisation]
+          .filter(([, open]) => open >= ATTEMPTS_IN_FLIGHT_PER_ORGANISATION)
+          .map(([orgId]) => orgId),
+      });
+      if (due.length === 0) return;
+      for (const message of due) this.begin(message);
+    }
+  }
+
+  /** Starts an attempt; its end frees its place and looks at the outbox again. */
+  private begin(message: Due): void {
+    const done = this.deliver(message)
+      .catch((error: unknown) => {
+        if (!this.stopped) logger().error({ err: error }, "Webhook delivery failed");
+      })
+      .finally(() => {
+        this.inFlight.delete(message.endpoint_id);
+        this.wake();
+      });
+    this.inFlight.set(message.endpoint_id, { orgId: message.org_id, done });
   }
 
   private async deliver(message: Due): Promise<void> {
@@ -220,19 +228,24 @@ export class WebhookWorker {
     }
     const latencyMs = Math.round(performance.now() - clock);
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
-    const attempts = message.attempts + 1;
-    const finished = this.now().getTime();
+    const finished = this.now();
     const next = delivered
       ? null
-      : nextAttemptAt(attempts, new Date(message.created_at).getTime(), finished, this.settings.retryBaseMs);
-    const state = delivered ? "delivered" : next === null ? "failed" : "pending";
-    await this.db.transaction(async (tx) => {
-      await tx.insert(webhookAttempts).values({ deliveryId: message.id, at: started, statusCode, error, latencyMs });
-      await tx.execute(sql`
-        update webhook_deliveries set state = ${state}, attempts = ${attempts},
-          next_attempt_at = ${next === null ? null : time(new Date(next))}
-        where id = ${message.id}`);
+      : nextAttemptAt(
+          message.attempts + 1,
+          new Date(message.created_at).getTime(),
+          finished.getTime(),
+          this.settings.retryBaseMs,
+        );
+    const disabled = await recordAttempt(this.db, message, {
+      started,
+      finished,
+      statusCode,
+      error,
+      latencyMs,
+      next: next === null ? null : new Date(next),
     });
+    if (disabled) raiseEndpointDisabledNotice(disabled);
   }
 }
 

@@ -72,7 +72,11 @@ export default async function WebhooksPage() {
                     className={`rounded-full border px-2 py-0.5 text-xs font-medium ${endpoint.enabled ? STATE_STYLE.delivered : STATE_STYLE.failed}`}
                     data-testid="endpoint-status"
                   >
-                    {endpoint.enabled ? "enabled" : "disabled"}
+                    {endpoint.enabled
+                      ? "enabled"
+                      : endpoint.autoDisabledAt
+                        ? "disabled after a day of failures"
+                        : "disabled"}
                   </span>
                 </div>
                 <p className="mt-1 text-sm text-slate-700">
