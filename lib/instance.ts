@@ -1,5 +1,7 @@
 import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
+import { keptMailLines, startMail, type MailService } from "./accounts/mail/index.ts";
+import type { Mailer } from "./accounts/mail/mailer.ts";
 import { openAdminChannel, type AdminChannel } from "./admin/channel.ts";
 import { startApi, type Api } from "./api/index.ts";
 import { authSecret } from "./auth/secret.ts";
@@ -46,6 +48,8 @@ export type Instance = {
   status: StatusService;
   /** Usage alerts and the delivery of webhook messages. */
   webhooks: Webhooks;
+  /** The mail outbox's worker: SMTP, or messages kept and shown when no mail server is set. */
+  mail: MailService;
   /** Each key's refused requests and a sample of its admitted ones, written every second. */
   requestLog: RequestLogRecorder;
   /** The operator CLI's way in while this process holds the embedded database; null on PostgreSQL. */
@@ -70,7 +74,7 @@ type AdminSettings = {
 /** `adminCommands`: run for the CLI while this process holds the embedded database. */
 export async function startInstance(
   config: Config,
-  options: { adminCommands?: AdminCommands } = {},
+  options: { adminCommands?: AdminCommands; mailer?: Mailer } = {},
 ): Promise<Instance> {
   const log = logger();
   const database = await openDatabase(config);
@@ -94,6 +98,18 @@ export async function startInstance(
   // The leader's minute job prunes the request log with the feed's history.
   const feed = await startFeed(database, config, { source, prune: (at) => pruneRequestLog(database.db, at) });
   const webhooks = await prepareWebhooks(database.db, config, now);
+  const mail = startMail(database.db, config, {
+    now,
+    mailer: options.mailer,
+    show: (message) => {
+      // For the person running the service, never a log record: the link signs someone in.
+      if (process.stdout.isTTY) for (const line of keptMailLines(message)) printForOperator(line);
+      else
+        log.info(
+          "A message was kept in the outbox (no MAIL_URL): the desk's Mail page and `npm run admin -- mail list` show it",
+        );
+    },
+  });
   const { meter, replayed } = await startInstanceMeter(database, config, feed.bus, now, webhooks.alerts.watch);
   webhooks.run(() => meter.rewatch());
   if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
@@ -141,6 +157,7 @@ export async function startInstance(
     metrics,
     status: new StatusService(database, recorder, now),
     webhooks,
+    mail,
     requestLog,
     adminChannel,
     stop: () => stopInstance(instance, feed, recorder),
@@ -159,6 +176,7 @@ async function stopInstance(instance: Instance, feed: FeedService, recorder: Sta
   await instance.api.close();
   await instance.requestLog.close();
   await instance.webhooks.stop();
+  await instance.mail.stop();
   await feed.stop();
   await instance.database.close();
 }

@@ -1,7 +1,6 @@
 "use server";
 // The console's server actions: one-line adapters from a form to lib/console, which checks the
 // membership, the role and the input. Public POST endpoints, whatever the UI shows.
-import { headers } from "next/headers";
 import { now } from "@/lib/clock";
 import { loadConfig } from "@/lib/config";
 import {
@@ -24,12 +23,12 @@ import {
   type RolledKeyShown,
   type ShownOnceKey,
 } from "@/lib/console/actions";
-import { acceptInvitation, signUp } from "@/lib/console/members";
-import { clientAddress } from "@/lib/console/sign-in";
-import { admitSignUp } from "@/lib/console/sign-up-limits";
+import { acceptInvitation } from "@/lib/console/members";
+import { currentInstance } from "@/lib/slot";
 import { database, runAction } from "./_lib/console";
+import { publicOrigin } from "./_lib/origin";
 
-type Invitation = { token: string; role: string; expiresAt: string };
+type Invitation = { token: string; role: string; expiresAt: string; mailedTo: string | null };
 
 export async function recordLicenceAction(_: unknown, form: FormData) {
   return runAction(form, "Licence recorded.", (db, user, fields) => recordLicence(db, user, fields, now()));
@@ -76,9 +75,12 @@ export async function rollKeyAction(_: unknown, form: FormData): Promise<ActionS
 
 export async function inviteMemberAction(_: unknown, form: FormData): Promise<ActionState<Invitation>> {
   const ttlDays = loadConfig().INVITATION_TTL_DAYS;
-  return runAction(form, "Invitation created.", (db, user, fields) =>
-    inviteMember(db, user, fields, { at: now(), ttlDays }),
+  const origin = await publicOrigin();
+  const state = await runAction(form, "Invitation created.", (db, user, fields) =>
+    inviteMember(db, user, fields, { at: now(), ttlDays, origin }),
   );
+  currentInstance().mail.wake();
+  return state;
 }
 
 export async function withdrawInvitationAction(_: unknown, form: FormData) {
@@ -94,20 +96,6 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 }
 
 // Before sign-in: these create accounts, and the browser then signs in through next-auth.
-
-export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
-  const db = await database();
-  const address = clientAddress((await headers()).get("x-forwarded-for"), loadConfig().TRUST_PROXY_HOPS);
-  return toActionState(
-    "Organisation created.",
-    async () => {
-      await admitSignUp(db, address, now());
-      const { user } = await signUp(db, formFields(form) as never);
-      return { email: user.email };
-    },
-    formValues(form),
-  );
-}
 
 export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
