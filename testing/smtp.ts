@@ -10,6 +10,8 @@ export type ReceivedMail = {
   html: string;
   messageId: string;
   headers: ParsedMail["headers"];
+  /** The header lines as sent, for headers mailparser reads into its own shapes (List-*). */
+  headerLines: string[];
   links: string[];
 };
 
@@ -111,6 +113,7 @@ function readMail(parsed: ParsedMail): ReceivedMail {
     html: typeof parsed.html === "string" ? parsed.html : "",
     messageId: parsed.messageId ?? "",
     headers: parsed.headers,
+    headerLines: parsed.headerLines.map((header) => header.line),
     links: [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]),
   };
 }

@@ -25,6 +25,8 @@ import {
 } from "@/lib/console/actions";
 import { acceptInvitation } from "@/lib/console/members";
 import { currentInstance } from "@/lib/slot";
+import { saveAlertSettings } from "@/lib/accounts/mail/notices";
+import { requireAccess } from "@/lib/console/access";
 import { database, runAction } from "./_lib/console";
 import { publicOrigin } from "./_lib/origin";
 
@@ -107,4 +109,11 @@ export async function acceptInvitationAction(_: unknown, form: FormData): Promis
     },
     formValues(form),
   );
+}
+
+export async function saveMailSettingsAction(_: unknown, form: FormData) {
+  return runAction(form, "Saved: only the alerts ticked are mailed to you.", async (db, user, fields) => {
+    const access = await requireAccess(db, user);
+    return saveAlertSettings(db, access.user.id, fields);
+  });
 }

@@ -26,7 +26,7 @@ export type MailService = {
  */
 export function startMail(
   db: Database,
-  config: Pick<Config, "MAIL_URL" | "MAIL_FROM" | "MAIL_RETRY_BASE_MS">,
+  config: Pick<Config, "MAIL_URL" | "MAIL_FROM" | "MAIL_RETRY_BASE_MS" | "NEXTAUTH_URL" | "PORT">,
   options: { now: () => Date; show(message: KeptMail): void; mailer?: Mailer },
 ): MailService {
   const url = config.MAIL_URL;
@@ -36,6 +36,7 @@ export function startMail(
     {
       mailer,
       retryBaseMs: config.MAIL_RETRY_BASE_MS,
+      origin: config.NEXTAUTH_URL?.replace(/\/+$/, "") ?? `http://localhost:${config.PORT}`,
       // MAIL_URL=none keeps messages on purpose: for the desk alone, not the terminal.
       keep: url === "none" ? () => {} : options.show,
     },

@@ -156,3 +156,10 @@ export async function setAlertsOn(db: Database, userId: string, on: AlertTopic[]
 }
 
 const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** The settings page's form: each topic's checkbox (`alert-<topic>`), for the member signed in. */
+export async function saveAlertSettings(db: Database, userId: string, fields: Record<string, string>): Promise<null> {
+  const on = (Object.keys(ALERT_TOPICS) as AlertTopic[]).filter((topic) => fields[`alert-${topic}`] === "on");
+  await setAlertsOn(db, userId, on);
+  return null;
+}

@@ -51,7 +51,7 @@ export async function listMail(
 ): Promise<OutboxEntry[]> {
   const last = sql<
     string | null
-  >`(select a.result from mail_attempts a where a.message_id = ${mailMessages.id} order by a.at desc, a.id desc limit 1)`;
+  >`(select a.result from mail_attempts a where a.message_id = mail_messages.id order by a.at desc, a.id desc limit 1)`;
   return db
     .select({
       id: mailMessages.id,

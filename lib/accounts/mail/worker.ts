@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../../db/index.ts";
 import { mailAttempts } from "../../db/schema/index.ts";
 import { logger } from "../../log/index.ts";
+import { MAIL_ORIGIN } from "./links.ts";
 import type { Mailer } from "./mailer.ts";
 import { pruneMail } from "./outbox.ts";
 import { nextMailAttemptAt } from "./schedule.ts";
@@ -32,6 +33,8 @@ export type MailWorkerSettings = {
   /** null: no mail server; messages are kept in the outbox and handed to `keep`. */
   mailer: Mailer | null;
   retryBaseMs: number;
+  /** The service's public address, put in place of MAIL_ORIGIN in messages queued off a request. */
+  origin: string;
   keep(message: KeptMail): void;
 };
 
@@ -127,7 +130,8 @@ export class MailWorker {
     );
   }
 
-  private async attempt(message: Due): Promise<void> {
+  private async attempt(due: Due): Promise<void> {
+    const message = withOrigin(due, this.settings.origin);
     const started = this.now();
     const { mailer } = this.settings;
     if (!mailer) {
@@ -182,6 +186,18 @@ export class MailWorker {
         where id = ${message.id}`);
     });
   }
+}
+
+/** The message with MAIL_ORIGIN replaced by the service's address. */
+function withOrigin(message: Due, origin: string): Due {
+  const fill = (value: string) => value.replaceAll(MAIL_ORIGIN, origin);
+  return {
+    ...message,
+    text: fill(message.text),
+    html: fill(message.html),
+    link: message.link === null ? null : fill(message.link),
+    headers: Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [name, fill(value)])),
+  };
 }
 
 const time = (at: Date) => sql`${at.toISOString()}::timestamptz`;
