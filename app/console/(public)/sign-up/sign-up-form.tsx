@@ -10,7 +10,11 @@ export function SignUpForm() {
   // The same answer for every address, registered or not: the rest happens in the mail.
   if (state && "ok" in state) {
     return (
-      <div role="status" className="rounded-md border border-pitch-600 bg-pitch-50 p-4 text-sm text-pitch-900">
+      <div
+        role="status"
+        data-testid="sign-up-answer"
+        className="rounded-md border border-pitch-600 bg-pitch-50 p-4 text-sm text-pitch-900"
+      >
         <h2 className="text-base font-semibold">Check your inbox</h2>
         <p className="mt-2">{state.ok}</p>
         <p className="mt-2">Nothing there after a few minutes? Look in the spam folder, or sign up again.</p>
