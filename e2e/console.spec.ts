@@ -40,6 +40,8 @@ async function readShownKey(page: Page): Promise<string> {
 test("an admin signs up, records a licence, chooses a plan, creates and reads a key once, and revokes it", async ({
   page,
 }, testInfo) => {
+  // The whole journey, the sign-up's mail round trip included, on a busy machine.
+  test.setTimeout(120_000);
   const project = testInfo.project.name;
   const organisation = unique(`Journey ${project}`);
   const email = `${unique("admin")}@journey.example`;
