@@ -79,3 +79,13 @@ CREATE TABLE "known_sign_ins" (
 );
 --> statement-breakpoint
 ALTER TABLE "known_sign_ins" ADD CONSTRAINT "known_sign_ins_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "licence_lapse_notices" (
+	"org_id" text NOT NULL,
+	"valid_until" date NOT NULL,
+	"days" integer NOT NULL,
+	"noticed_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "licence_lapse_notices_org_id_valid_until_days_pk" PRIMARY KEY("org_id","valid_until","days")
+);
+--> statement-breakpoint
+ALTER TABLE "licence_lapse_notices" ADD CONSTRAINT "licence_lapse_notices_org_id_organisations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organisations"("id") ON DELETE cascade ON UPDATE no action;

@@ -12,11 +12,14 @@ import {
 import { confirmSignUp, INVALID_SIGN_UP_LINK, requestSignUp } from "../../lib/accounts/mail/sign-up.ts";
 import { redeemSignInGrant } from "../../lib/accounts/mail/tokens.ts";
 import { MailWorker } from "../../lib/accounts/mail/worker.ts";
+import { noticeLapsingLicences } from "../../lib/accounts/mail/lapse.ts";
+import { OPERATOR } from "../../lib/audit.ts";
+import { reviewLicence, setLicence } from "../../lib/licences.ts";
 import { createInvitation, findInvitation, signUp } from "../../lib/console/members.ts";
 import { sessionActive } from "../../lib/console/sessions.ts";
 import { signInWithPassword } from "../../lib/console/sign-in.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../lib/db/index.ts";
-import { memberships, organisations, users } from "../../lib/db/schema/index.ts";
+import { licences, memberships, organisations, users } from "../../lib/db/schema/index.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { startServer } from "../../testing/processes.ts";
@@ -211,6 +214,36 @@ describeEachBackend("mail on $name", { timeout: 120_000 }, (backend) => {
       organisationName: organisation.name,
       role: "viewer",
     });
+  });
+
+  it("mails the admins a licence's decision, and its coming lapse once at 30 days and once at 7", async () => {
+    const email = `${unique("lapse")}@mail.test`;
+    const { organisation } = await signUp(db, {
+      organisation: unique("Lapse Org"),
+      name: "Ada",
+      email,
+      password: PASSWORD,
+    });
+    const now = at();
+    const validUntil = new Date(now.getTime() + 20 * 86_400_000).toISOString().slice(0, 10);
+    await setLicence(
+      db,
+      organisation.id,
+      { reference: unique("REF"), authority: "Authority", holder: "Holder Ltd", validUntil },
+      OPERATOR,
+      now,
+    );
+    await reviewLicence(db, organisation.id, "verify", { actor: OPERATOR, at: now });
+    await mailTo(email, /Your licence was verified/);
+    expect(await noticeLapsingLicences(db, now)).toBe(1);
+    expect(await noticeLapsingLicences(db, now)).toBe(0);
+    const lapse30 = await mailTo(email, /Your licence lapses in 20 days/);
+    expect(lapse30.headerLines.some((line) => /^list-unsubscribe:/i.test(line))).toBe(true);
+    // Within 7 days of its end (the end moved, rather than the clock: mail is due when queued).
+    const soon = new Date(now.getTime() + 6 * 86_400_000).toISOString().slice(0, 10);
+    await db.update(licences).set({ validUntil: soon }).where(eq(licences.orgId, organisation.id));
+    expect(await noticeLapsingLicences(db, now)).toBe(1);
+    await mailTo(email, /Your licence lapses in 6 days/);
   });
 
   it("puts List-Unsubscribe on alerts, not on security notices", async () => {

@@ -5,11 +5,13 @@ import { mailAttempts } from "../../db/schema/index.ts";
 import { logger } from "../../log/index.ts";
 import { MAIL_ORIGIN } from "./links.ts";
 import type { Mailer } from "./mailer.ts";
+import { noticeLapsingLicences } from "./lapse.ts";
 import { pruneMail } from "./outbox.ts";
 import { nextMailAttemptAt } from "./schedule.ts";
 
 const BATCH = 20;
 const POLL_MS = 1_000;
+// The outbox's pruning and the licences' lapse notices: hourly.
 const PRUNE_MS = 60 * 60_000;
 // Longer than the mail server's three timeouts together, so that a lease outlives an attempt.
 const LEASE_MS = 60_000;
@@ -104,6 +106,7 @@ export class MailWorker {
       if (wall - this.lastPrune >= PRUNE_MS) {
         this.lastPrune = wall;
         await pruneMail(this.db, this.now());
+        await noticeLapsingLicences(this.db, this.now());
       }
       let due: Due[];
       do {

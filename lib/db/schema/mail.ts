@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { sqlList, timestampTz } from "./columns.ts";
-import { users } from "./accounts.ts";
+import { organisations, users } from "./accounts.ts";
 
 export const MAIL_STATES = ["pending", "sent", "failed", "kept"] as const;
 /** pending: to be sent; sent: the mail server accepted it; failed: given up; kept: no mail server, shown instead. */
@@ -121,4 +121,18 @@ export const knownSignIns = pgTable(
     lastAt: timestampTz("last_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.fingerprint] })],
+);
+
+/** A verified licence's coming lapse was mailed to the admins: once per licence end and notice (30 or 7 days). */
+export const licenceLapseNotices = pgTable(
+  "licence_lapse_notices",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    validUntil: date("valid_until").notNull(),
+    days: integer("days").notNull(),
+    noticedAt: timestampTz("noticed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.validUntil, t.days] })],
 );
