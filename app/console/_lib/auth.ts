@@ -92,7 +92,19 @@ export function authOptions(): NextAuthOptions {
               String(credentials?.grant ?? ""),
               now(),
             );
-            return userId ? { id: userId } : null;
+            if (!userId) return null;
+            // Recorded as a password sign-in is: the audit log shows how each session began.
+            const access = await consoleAccess(currentInstance().database.db, userId);
+            if (access) {
+              await recordAudit(currentInstance().database.db, {
+                orgId: access.organisation.id,
+                actor: access.actor,
+                action: "user.signed_in",
+                target: userId,
+                details: { by: "mailed link" },
+              });
+            }
+            return { id: userId };
           } catch (error) {
             logger().error({ err: error }, "Signing in with a mailed link failed");
             throw new Error(SIGN_IN_UNAVAILABLE);
