@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { mailEnv } from "./e2e/support/mailbox.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -61,6 +62,8 @@ export default defineConfig({
       NODE_ENV: "production",
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-e2e-")),
       DATABASE_URL: "",
+      // Its mail goes to the run's mail server (global setup), where the specs read it.
+      ...mailEnv(baseURL),
     },
   },
 });

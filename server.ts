@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { runAdminCommand } from "./lib/ops/admin/commands.ts";
-import { ConfigError, loadConfig, type Config } from "./lib/config.ts";
+import { checkServingConfig, ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./lib/db/index.ts";
 import { loadEnvFiles } from "./lib/env-files.ts";
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
+    checkServingConfig(config);
   } catch (error) {
     // A refused start is told to the operator as one plain line on stderr, not as a log line.
     if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.ts";
+import { checkServingConfig, CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.ts";
 import { DatabaseUnavailableError, openDatabase } from "./db/index.ts";
 import { loadEnvFiles } from "./env-files.ts";
 
@@ -33,7 +33,34 @@ describe("configuration", () => {
       STREAM_STALE_SECONDS: 5,
       SESSION_STREAMS: 4,
       LOG_LEVEL: "info",
+      MAIL_FROM: "Sports Event Data <no-reply@localhost>",
+      MAIL_RETRY_BASE_MS: 30_000,
     });
+  });
+
+  it("asks a server for MAIL_URL in production on PostgreSQL, where none is a choice made on purpose", () => {
+    const serving = (env: Record<string, string>) => {
+      const config = loadConfig(env);
+      checkServingConfig(config);
+      return config;
+    };
+    const postgres = { DATABASE_URL: "postgresql://u:p@db:5432/svc" };
+    expect(() => serving(postgres)).toThrow(/MAIL_URL="": must be set in production on PostgreSQL/);
+    // The CLI and the tests' tools read the same configuration and send nothing.
+    expect(loadConfig(postgres).MAIL_URL).toBeUndefined();
+    expect(serving({ ...postgres, MAIL_URL: "none" }).MAIL_URL).toBe("none");
+    expect(serving({}).MAIL_URL).toBeUndefined();
+    const sending = { ...postgres, MAIL_URL: "smtps://u:p@mail.example.com" };
+    expect(() => serving(sending)).toThrow(/NEXTAUTH_URL="": must be set in production when MAIL_URL sends mail/);
+    expect(serving({ ...sending, NEXTAUTH_URL: "https://data.example.com" }).MAIL_URL).toBe(
+      "smtps://u:p@mail.example.com",
+    );
+    expect(serving({ ...postgres, NODE_ENV: "development" }).MAIL_URL).toBeUndefined();
+    expect(() => loadConfig({ MAIL_URL: "http://u:s3cret@mail.example.com" })).toThrow(
+      /MAIL_URL="http:\/\/u:\*\*\*@mail.example.com": must be an smtp/,
+    );
+    expect(() => loadConfig({ MAIL_FROM: "nobody" })).toThrow(/MAIL_FROM="nobody"/);
+    expect(loadConfig({ MAIL_FROM: "Data <data@example.com>" }).MAIL_FROM).toBe("Data <data@example.com>");
   });
 
   it("asks for NEXTAUTH_URL in production behind load balancers", () => {

@@ -85,6 +85,20 @@ const configSchema = z.object({
   SEED_DEMO: z.enum(["0", "1"], { message: "must be 1 (seed the demo organisation) or 0 (never)" }).optional(),
   // The bearer token that GET /metrics asks for; unset: no metrics are served.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  // Where mail goes (docs/mail.md): an smtp:// or smtps:// URL with its credentials, or `none` to keep
+  // messages in the outbox (shown on the desk). Unset: kept and shown on the terminal too; required
+  // in production on PostgreSQL.
+  MAIL_URL: z
+    .string()
+    .regex(/^(smtps?:\/\/.+|none)$/, "must be an smtp:// or smtps:// URL, or none")
+    .optional(),
+  // The sender of every message: an address, or `Name <address>`.
+  MAIL_FROM: z
+    .string()
+    .regex(/^([^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, "must be an e-mail address or Name <address>")
+    .default("Sports Event Data <no-reply@localhost>"),
+  // A message not accepted by the mail server is tried again after this, doubling up to 15 minutes, for a day.
+  MAIL_RETRY_BASE_MS: positiveInt.max(3_600_000).default(30_000),
 });
 
 /** The streams' settings, from the configuration. */
@@ -159,10 +173,32 @@ export function loadConfig(env: Environment = process.env): Config {
     // A secret is never echoed, even a wrong one: it may be the right one for another service.
     const shown = SECRETS.includes(name)
       ? `(hidden, ${value.length} characters)`
-      : JSON.stringify(name === "DATABASE_URL" ? withoutPassword(value) : value);
+      : JSON.stringify(name === "DATABASE_URL" || name === "MAIL_URL" ? withoutPassword(value) : value);
     return `  ${name}=${shown}: ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+}
+
+/**
+ * The rules for a server that starts (server.ts), beyond loadConfig's: the CLI and the tests' tools
+ * read the same configuration and send no mail.
+ */
+export function checkServingConfig(config: Config): void {
+  // A service on PostgreSQL serves people who cannot read its terminal: mail is sent, or kept on purpose.
+  if (config.NODE_ENV === "production" && config.DATABASE_URL && !config.MAIL_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MAIL_URL="": must be set in production on PostgreSQL: an smtp:// or smtps:// URL ' +
+        "(e.g. smtps://user:password@mail.example.com), or none to keep every message in the outbox on purpose",
+    );
+  }
+  // Mailed links (a password reset's) must not take their address from a request's Host header,
+  // which whoever asks for the link chooses.
+  if (config.NODE_ENV === "production" && config.MAIL_URL?.startsWith("smtp") && !config.NEXTAUTH_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  NEXTAUTH_URL="": must be set in production when MAIL_URL sends mail: ' +
+        "mailed links start with it, e.g. https://data.example.com",
+    );
+  }
 }
 
 /**

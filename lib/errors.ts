@@ -15,6 +15,7 @@ export const DOMAIN_ERROR_CODES = [
   "approval_required",
   "forbidden",
   "invitation_invalid",
+  "link_invalid",
   "throttled",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -1,5 +1,7 @@
 import { hostname } from "node:os";
 import { seed } from "../seeds/index.ts";
+import { keptMailLines, startMail, type MailService } from "./accounts/mail/index.ts";
+import type { Mailer } from "./accounts/mail/mailer.ts";
 import { openAdminChannel, type AdminChannel } from "./ops/admin/channel.ts";
 import { createApi, type Api } from "./api/index.ts";
 import { KeyGuesses } from "./api/credentials/guesses.ts";
@@ -58,6 +60,8 @@ export type Instance = {
   status: StatusService;
   /** Usage alerts and the delivery of webhook messages. */
   webhooks: Webhooks;
+  /** The mail outbox's worker: SMTP, or messages kept and shown when no mail server is set. */
+  mail: MailService;
   /** Each key's refused requests and a sample of its admitted ones, written every second. */
   requestLog: RequestLogRecorder;
   /** The operator CLI's way in while this process holds the embedded database; null on PostgreSQL. */
@@ -93,10 +97,12 @@ type AdminSettings = {
   close(): Promise<void>;
 };
 
-/** Parts given to an instance instead of those it would make: a benchmark's or a test's clock. */
+/** Parts given to an instance instead of those it would make: a test's clock or mail transport. */
 export type InstanceParts = {
   /** What every part reads as the time. */
   now: () => Date;
+  /** How mail leaves: SMTP at MAIL_URL by default; a test's own transport. */
+  mailer: Mailer;
 };
 
 /**
@@ -138,6 +144,19 @@ export async function startInstance(
 
     const webhooks = await prepareWebhooks(db, config, clock);
     stops.push(() => webhooks.stop());
+    const mail = startMail(db, config, {
+      now: clock,
+      mailer: options.parts?.mailer,
+      show: (message) => {
+        // For the person running the service, never a log record: the link signs someone in.
+        if (process.stdout.isTTY) for (const line of keptMailLines(message)) printForOperator(line);
+        else
+          log.info(
+            "A message was kept in the outbox (no MAIL_URL): the desk's Mail page and `npm run admin -- mail list` show it",
+          );
+      },
+    });
+    stops.push(() => mail.stop());
     const { meter, replayed } = await startInstanceMeter(database, config, bus, clock, webhooks.alerts.watch);
     stops.push(() => meter.close());
     webhooks.run(() => meter.rewatch());
@@ -228,6 +247,7 @@ export async function startInstance(
       metrics,
       status: new StatusService(database, recorder, clock),
       webhooks,
+      mail,
       requestLog,
       adminChannel,
       stop: async () => {

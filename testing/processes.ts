@@ -16,7 +16,9 @@ function childEnv(env: Record<string, string>, cwd?: string): NodeJS.ProcessEnv 
   const noEnvFileDatabase = cwd === undefined ? { DATABASE_URL: "", DATA_DIR: "" } : {};
   // Node's compile cache, shared by every child of the run: a server start compiles less.
   const compileCache = { NODE_COMPILE_CACHE: path.join(tmpdir(), "svc-test-compile-cache") };
-  return { ...base, NODE_ENV: "production", SIM: "off", ...compileCache, ...noEnvFileDatabase, ...env };
+  // Mail is kept in the outbox unless a test gives its own mail server.
+  const mail = { MAIL_URL: "none" };
+  return { ...base, NODE_ENV: "production", SIM: "off", ...mail, ...compileCache, ...noEnvFileDatabase, ...env };
 }
 
 // A child must never outlive its test run, whatever the test did.

@@ -24,12 +24,15 @@ import {
   type RolledKeyShown,
   type ShownOnceKey,
 } from "@/lib/console/actions";
-import { acceptInput, acceptInvitation, signUp, signUpInput } from "@/lib/console/members";
+import { acceptInput, acceptInvitation } from "@/lib/console/members";
 import { clientAddress } from "@/lib/http/client-address";
-import { admitInvitationAccept, admitSignUp } from "@/lib/accounts/sign-up-limits";
+import { admitInvitationAccept } from "@/lib/accounts/sign-up-limits";
+import { saveAlertSettings } from "@/lib/accounts/mail/notices";
+import { requireAccess } from "@/lib/console/access";
 import { database, runAction } from "./_lib/console";
+import { publicOrigin } from "./_lib/origin";
 
-type Invitation = { token: string; role: string; expiresAt: string };
+type Invitation = { token: string; role: string; expiresAt: string; mailedTo: string | null };
 
 export async function recordLicenceAction(_: unknown, form: FormData) {
   return runAction(form, "Licence recorded.", (db, user, fields) => recordLicence(db, user, fields, now()));
@@ -76,9 +79,12 @@ export async function rollKeyAction(_: unknown, form: FormData): Promise<ActionS
 
 export async function inviteMemberAction(_: unknown, form: FormData): Promise<ActionState<Invitation>> {
   const ttlDays = currentInstance().config.INVITATION_TTL_DAYS;
-  return runAction(form, "Invitation created.", (db, user, fields) =>
-    inviteMember(db, user, fields, { at: now(), ttlDays }),
+  const origin = await publicOrigin();
+  const state = await runAction(form, "Invitation created.", (db, user, fields) =>
+    inviteMember(db, user, fields, { at: now(), ttlDays, origin }),
   );
+  currentInstance().mail.wake();
+  return state;
 }
 
 export async function withdrawInvitationAction(_: unknown, form: FormData) {
@@ -95,22 +101,6 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 
 // Before sign-in: these create accounts, and the browser then signs in through next-auth.
 
-export async function signUpAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
-  const db = await database();
-  const address = clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
-  return toActionState(
-    "Organisation created.",
-    async () => {
-      // Only a valid form is counted: invalid posts cost nothing, so they must not use up the limits.
-      const fields = signUpInput.parse(formFields(form));
-      await admitSignUp(db, address, now());
-      const { user } = await signUp(db, fields);
-      return { email: user.email };
-    },
-    formValues(form),
-  );
-}
-
 export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
   const address = clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
@@ -124,4 +114,11 @@ export async function acceptInvitationAction(_: unknown, form: FormData): Promis
     },
     formValues(form),
   );
+}
+
+export async function saveMailSettingsAction(_: unknown, form: FormData) {
+  return runAction(form, "Saved: only the alerts ticked are mailed to you.", async (db, user, fields) => {
+    const access = await requireAccess(db, user);
+    return saveAlertSettings(db, access.user.id, fields);
+  });
 }

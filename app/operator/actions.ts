@@ -2,7 +2,15 @@
 // The desk's server actions: one-line adapters from a form to lib/ops/desk, which checks that the
 // user is an operator now and the input. Public POST endpoints, whatever the UI shows.
 import { now } from "@/lib/clock";
-import { approvePlan, decideLicence, declinePlan, openIncidentFor, updateIncidentFor } from "@/lib/ops/desk/actions";
+import {
+  approvePlan,
+  decideLicence,
+  declinePlan,
+  openIncidentFor,
+  resendMailFor,
+  updateIncidentFor,
+} from "@/lib/ops/desk/actions";
+import { currentInstance } from "@/lib/instance";
 import { runDeskAction } from "./_lib/desk";
 
 export async function verifyLicenceAction(_: unknown, form: FormData) {
@@ -43,4 +51,12 @@ export async function openIncidentAction(_: unknown, form: FormData) {
 
 export async function updateIncidentAction(_: unknown, form: FormData) {
   return runDeskAction(form, "Incident updated.", (db, user, fields) => updateIncidentFor(db, user, fields, now()));
+}
+
+export async function resendMailAction(_: unknown, form: FormData) {
+  const state = await runDeskAction(form, "Queued again: it is sent within seconds.", (db, user, fields) =>
+    resendMailFor(db, user, fields, now()),
+  );
+  currentInstance().mail.wake();
+  return state;
 }

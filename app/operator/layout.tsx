@@ -9,6 +9,7 @@ const DESK_LINKS = [
   { href: "/operator/plans", label: "Plans" },
   { href: "/operator/organisations", label: "Organisations" },
   { href: "/operator/incidents", label: "Incidents" },
+  { href: "/operator/mail", label: "Mail" },
   { href: "/operator/audit", label: "Operator audit" },
 ];
 

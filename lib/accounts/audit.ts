@@ -48,6 +48,7 @@ export type AuditAction =
   | "operator.signed_in"
   | "operator.signed_out"
   | "operator.viewed_organisation"
+  | "mail.resent"
   | "incident.opened"
   | "incident.updated";
 

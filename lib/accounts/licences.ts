@@ -1,6 +1,7 @@
 import "#server-only";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { licenceAlert } from "./mail/alerts.ts";
 import { recordAudit, type Actor, type AuditAction } from "./audit.ts";
 import { utcDay } from "../clock.ts";
 import type { Database } from "../db/index.ts";
@@ -229,6 +230,7 @@ export async function reviewLicence(
       details: { reference: current.reference, version: current.version, validUntil: current.validUntil, reason },
     });
     await announce(tx, orgId);
+    await licenceAlert(tx, orgId, { reference: current.reference, verification: rule.to, reason }, options.at);
     return licence!;
   });
   return licence;

@@ -245,15 +245,20 @@ export async function inviteMember(
   db: Database,
   userId: string | null,
   fields: Fields,
-  options: { at: Date; ttlDays: number },
+  options: { at: Date; ttlDays: number; origin?: string },
 ) {
   const access = await requireAdmin(db, userId);
   const input = invitationInput.parse(fields);
-  const { token, invitation } = await createInvitation(db, access.organisation.id, input, {
+  const { token, invitation, mailed } = await createInvitation(db, access.organisation.id, input, {
     actor: access.actor,
     ...options,
   });
-  return { token, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() };
+  return {
+    token,
+    role: invitation.role,
+    expiresAt: invitation.expiresAt.toISOString(),
+    mailedTo: mailed ? (input.email ?? null) : null,
+  };
 }
 
 export async function withdrawInvitation(db: Database, userId: string | null, fields: Fields) {

@@ -108,6 +108,7 @@ const SENTENCES: Record<AuditAction, Describe> = {
   "operator.signed_in": () => "signed in to the desk",
   "operator.signed_out": () => "signed out of the desk",
   "operator.viewed_organisation": () => "opened the organisation's file at the desk",
+  "mail.resent": () => "sent a message of the outbox again",
   "incident.opened": (d) => `opened the incident “${text(d.title)}”`,
   "incident.updated": (d) => `updated the incident “${text(d.title)}”${d.state ? ` (${text(d.state)})` : ""}`,
 };

@@ -10,6 +10,9 @@ import { hashKey } from "../keys/format.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { createOrganisation, organisationInput, type Organisation } from "../accounts/organisations.ts";
 import { notifySessionsRevoked } from "../accounts/sessions.ts";
+import { mailLinks } from "../accounts/mail/links.ts";
+import { invitationLink } from "../accounts/mail/messages.ts";
+import { queueMail } from "../accounts/mail/outbox.ts";
 import { email, insertMember, newPasswordHash, password, type User } from "../accounts/users.ts";
 
 const personName = z.string().trim().min(1, "Your name is required").max(120);
@@ -27,14 +30,28 @@ export async function signUp(
   input: z.input<typeof signUpInput>,
 ): Promise<{ organisation: Organisation; user: User }> {
   const parsed = signUpInput.parse(input);
-  const actor: Actor = { userId: null, label: parsed.email };
   const passwordHash = await newPasswordHash(parsed.password);
+  return createOrganisationWithAdmin(db, { ...parsed, passwordHash });
+}
+
+/** The organisation and its first admin, the password already hashed (a confirmed sign-up carries the hash). */
+export function createOrganisationWithAdmin(
+  db: Database,
+  input: { organisation: string; name: string; email: string; passwordHash: string },
+): Promise<{ organisation: Organisation; user: User }> {
+  const actor: Actor = { userId: null, label: input.email };
   return db
     .transaction(async (tx) => {
-      const organisation = await createOrganisation(tx, { name: parsed.organisation }, actor);
+      const organisation = await createOrganisation(tx, { name: input.organisation }, actor);
       const user = await insertMember(
         tx,
-        { orgId: organisation.id, email: parsed.email, name: parsed.name, passwordHash, role: "admin" },
+        {
+          orgId: organisation.id,
+          email: input.email,
+          name: input.name,
+          passwordHash: input.passwordHash,
+          role: "admin",
+        },
         actor,
       );
       return { organisation, user };
@@ -44,14 +61,18 @@ export async function signUp(
       if (error instanceof DomainError && error.code === "conflict" && error.message.includes("slug")) {
         throw new DomainError(
           "conflict",
-          `An organisation named like "${parsed.organisation}" already exists; choose another name.`,
+          `An organisation named like "${input.organisation}" already exists; choose another name.`,
         );
       }
       throw error;
     });
 }
 
-export const invitationInput = z.object({ role: z.enum(ROLES, { message: "Choose a role: admin or viewer" }) });
+export const invitationInput = z.object({
+  role: z.enum(ROLES, { message: "Choose a role: admin or viewer" }),
+  // Given: the invitation is mailed there too; the link is shown to the admin either way.
+  email: email.optional(),
+});
 
 export type Member = { userId: string; email: string; name: string; role: Role; since: Date };
 export type PendingInvitation = { id: string; role: Role; createdAt: Date; expiresAt: Date };
@@ -85,16 +106,17 @@ export function listPendingInvitations(db: Database, orgId: string, at: Date): P
 }
 
 /**
- * A one-time invitation. The token is returned once, for the admin to copy into a link (there is no
- * mail server); only its SHA-256 is stored, like a key's.
+ * A one-time invitation. The token is returned once, for the admin to copy into a link, and mailed
+ * (in the same transaction) when an address is given with `origin` to link to; only its SHA-256 is
+ * stored, like a key's.
  */
 export async function createInvitation(
   db: Database,
   orgId: string,
   input: z.input<typeof invitationInput>,
-  options: { actor: Actor; at: Date; ttlDays: number },
-): Promise<{ token: string; invitation: PendingInvitation }> {
-  const { role } = invitationInput.parse(input);
+  options: { actor: Actor; at: Date; ttlDays: number; origin?: string },
+): Promise<{ token: string; invitation: PendingInvitation; mailed: boolean }> {
+  const { role, email: to } = invitationInput.parse(input);
   const token = randomBase62(32);
   const id = newId("inv");
   const expiresAt = addDays(options.at, options.ttlDays);
@@ -108,9 +130,36 @@ export async function createInvitation(
       createdAt: options.at,
       expiresAt,
     });
-    await recordAudit(tx, { orgId, actor: options.actor, action: "member.invited", target: id, details: { role } });
+    await recordAudit(tx, {
+      orgId,
+      actor: options.actor,
+      action: "member.invited",
+      target: id,
+      details: to ? { role, mailed: true } : { role },
+    });
+    if (to && options.origin !== undefined) {
+      const [organisation] = await tx
+        .select({ name: organisations.name })
+        .from(organisations)
+        .where(eq(organisations.id, orgId));
+      await queueMail(
+        tx,
+        invitationLink(to, {
+          url: mailLinks.invitation(options.origin, token),
+          organisation: organisation?.name ?? "an organisation",
+          role,
+          invitedBy: options.actor.label,
+          expiresAt,
+        }),
+        options.at,
+      );
+    }
   });
-  return { token, invitation: { id, role, createdAt: options.at, expiresAt } };
+  return {
+    token,
+    invitation: { id, role, createdAt: options.at, expiresAt },
+    mailed: Boolean(to && options.origin !== undefined),
+  };
 }
 
 export async function revokeInvitation(db: Database, orgId: string, invitationId: string, actor: Actor): Promise<void> {

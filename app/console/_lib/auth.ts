@@ -1,6 +1,9 @@
+import type { Config } from "@/lib/config";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getServerSession } from "next-auth";
+import { eq } from "drizzle-orm";
+import { users } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/accounts/audit";
 import { authSecret } from "@/lib/accounts/auth/secret";
 import { now } from "@/lib/clock";
@@ -10,6 +13,9 @@ import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/accounts/
 import { clientAddress } from "@/lib/http/client-address";
 import { signInWithPassword } from "@/lib/accounts/sign-in";
 import { currentInstance } from "@/lib/instance";
+import { noticeSignIn } from "@/lib/accounts/mail/notices";
+import { redeemSignInGrant } from "@/lib/accounts/mail/tokens";
+import { clientNetwork } from "@/lib/http/client-address";
 import { logger } from "@/lib/log";
 
 export const SIGN_IN_PAGE = "/console/sign-in";
@@ -64,12 +70,46 @@ export function authOptions(): NextAuthOptions {
             logger().error({ err: error }, "Signing in failed");
             throw new Error(SIGN_IN_UNAVAILABLE);
           }
-          if (result.ok) return { id: result.userId };
+          if (result.ok) {
+            await tellOfNewDevice(result.userId, req.headers as Record<string, string | undefined> | undefined, config);
+            return { id: result.userId };
+          }
           if (result.reason === "throttled") {
             const minutes = Math.ceil(result.retryAfterSeconds / 60);
             throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
           }
           return null;
+        },
+      }),
+      // A confirmed sign-up or a reset password signs in with the single-use grant its page was given.
+      CredentialsProvider({
+        id: "mail-link",
+        name: "a mailed link",
+        credentials: { grant: { type: "text" } },
+        async authorize(credentials) {
+          try {
+            const userId = await redeemSignInGrant(
+              currentInstance().database.db,
+              String(credentials?.grant ?? ""),
+              now(),
+            );
+            if (!userId) return null;
+            // Recorded as a password sign-in is: the audit log shows how each session began.
+            const access = await consoleAccess(currentInstance().database.db, userId);
+            if (access) {
+              await recordAudit(currentInstance().database.db, {
+                orgId: access.organisation.id,
+                actor: access.actor,
+                action: "user.signed_in",
+                target: userId,
+                details: { by: "mailed link" },
+              });
+            }
+            return { id: userId };
+          } catch (error) {
+            logger().error({ err: error }, "Signing in with a mailed link failed");
+            throw new Error(SIGN_IN_UNAVAILABLE);
+          }
         },
       }),
     ],
@@ -122,6 +162,31 @@ export function authOptions(): NextAuthOptions {
   };
   options = built;
   return built;
+}
+
+/** Mails the member when this sign-in comes from a network or browser they had not used; never fails the sign-in. */
+async function tellOfNewDevice(
+  userId: string,
+  headers: Record<string, string | undefined> | undefined,
+  config: Config,
+): Promise<void> {
+  try {
+    const instance = currentInstance();
+    const { db } = instance.database;
+    const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (!user) return;
+    const origin = config.NEXTAUTH_URL?.replace(/\/+$/, "") ?? `http://${headers?.host ?? "localhost"}`;
+    const network = clientNetwork(clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS));
+    const told = await noticeSignIn(
+      db,
+      { userId, email: user.email },
+      { network, userAgent: headers?.["user-agent"] ?? "" },
+      { at: now(), origin },
+    );
+    if (told) instance.mail.wake();
+  } catch (error) {
+    logger().warn({ err: error }, "The new-device notice was not queued");
+  }
 }
 
 /** The signed-in user's id from the session cookie, or null (also when the session was revoked). */

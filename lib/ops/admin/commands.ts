@@ -25,6 +25,7 @@ import { listPlans, setPlan } from "../../accounts/plans.ts";
 import { resetPassword } from "../../accounts/users.ts";
 import { optional, required, UsageError, type Options, type Output } from "./arguments.ts";
 import { INCIDENT_OPTIONS, INCIDENT_USAGE, runIncidentCommand } from "./incidents.ts";
+import { MAIL_USAGE, runMailCommand } from "./mail-commands.ts";
 import { OPERATOR_USAGE, runOperatorCommand } from "./operator-commands.ts";
 import { REVIEW_OPTIONS, REVIEW_USAGE, runReviewCommand } from "./review-commands.ts";
 import { runWebhookCommand, WEBHOOK_USAGE } from "./webhook-commands.ts";
@@ -52,6 +53,7 @@ ${OPERATOR_USAGE}
 ${WEBHOOK_USAGE}
 ${REQUESTS_USAGE}
 ${INCIDENT_USAGE}
+${MAIL_USAGE}
 
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
 plan's sports again, --allow-ips any lets it be used from any address, --expires never lifts an expiry (not a rolled key's).
@@ -160,6 +162,8 @@ async function run(db: Database, command: string, options: Options, settings: Se
   }
   const incident = await runIncidentCommand(db, command, options, at, required);
   if (incident) return incident;
+  const mail = await runMailCommand(db, command, options, at, required);
+  if (mail) return mail;
   const requests = await runRequestsCommand(db, command, options, required);
   if (requests) return requests;
   const decision = await runReviewCommand(db, command, options, at);

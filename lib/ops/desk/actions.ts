@@ -12,6 +12,7 @@ import { reviewLicence, reviewReason, type LicenceReview } from "../../accounts/
 import { requireOperator, type OperatorAccess } from "../../accounts/operators.ts";
 import { approvePlanRequest, declinePlanRequest } from "../../accounts/plans.ts";
 import { openIncidentBy, updateIncidentBy } from "./incidents.ts";
+import { resendMail } from "../../accounts/mail/outbox.ts";
 
 type Fields = Record<string, string>;
 
@@ -99,4 +100,15 @@ export async function updateIncidentFor(db: Database, userId: string | null, fie
 /** An operator opened an organisation's file: reading a customer's data is on the record too. */
 export async function recordOrganisationView(db: Database, access: OperatorAccess, orgId: string): Promise<void> {
   await recordAudit(db, { orgId, actor: access.actor, action: "operator.viewed_organisation", target: orgId });
+}
+
+const mailRef = z.object({ messageId: z.string().min(1).max(40) });
+
+/** Sends a failed or kept message of the outbox again. */
+export async function resendMailFor(db: Database, userId: string | null, fields: Fields, at: Date) {
+  const access = await requireOperator(db, userId);
+  const { messageId } = mailRef.parse(fields);
+  await resendMail(db, messageId, at);
+  await recordAudit(db, { orgId: null, actor: access.actor, action: "mail.resent", target: messageId });
+  return null;
 }

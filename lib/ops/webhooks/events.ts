@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
+import { alertOfEvent } from "../../accounts/mail/alerts.ts";
 
 /** The events an organisation's endpoints receive; `webhook.test` only when an admin sends one. */
 export const EVENT_TYPES = ["usage.threshold_reached", "key.expiring", "key.revoked", "webhook.test"] as const;
@@ -24,6 +25,8 @@ export async function queueEvent(
   const scope = event.endpointId
     ? and(eq(webhookEndpoints.orgId, event.orgId), eq(webhookEndpoints.id, event.endpointId))
     : and(eq(webhookEndpoints.orgId, event.orgId), eq(webhookEndpoints.enabled, true));
+  // The admins hear of it by mail too (not of a test message, which only endpoints receive).
+  if (event.type !== "webhook.test" && !event.endpointId) await alertOfEvent(db, event);
   const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(scope);
   if (endpoints.length === 0) return [];
   const body = eventBody(event.type, event.at, event.data);

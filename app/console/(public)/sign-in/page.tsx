@@ -25,6 +25,11 @@ export default async function SignInPage({
         Manage your organisation&apos;s licence, plan, API keys and members.
       </PageHeader>
       <SignInForm initialError={initialError} after={after} />
+      <p className="mt-4 text-sm text-slate-700">
+        <Link href="/console/forgot-password" className="text-pitch-700 underline underline-offset-4">
+          Forgot your password?
+        </Link>
+      </p>
       <p className="mt-6 text-sm text-slate-700">
         New here?{" "}
         <Link href="/console/sign-up" className="text-pitch-700 underline underline-offset-4">

@@ -24,8 +24,10 @@ function Invite({ onDone }: { onDone: () => void }) {
     return (
       <div className="rounded-lg border-2 border-amber-500 bg-amber-50 p-4" data-testid="invitation-link">
         <p className="text-sm font-medium text-amber-950">
-          Send this link to the person you invite as {invitation.role}. It works once, until{" "}
-          <Time at={invitation.expiresAt} />, and is shown only now.
+          {invitation.mailedTo
+            ? `The invitation was mailed to ${invitation.mailedTo}. You can also send them this link yourself`
+            : "Send this link to the person you invite"}{" "}
+          as {invitation.role}. It works once, until <Time at={invitation.expiresAt} />, and is shown only now.
         </p>
         <label htmlFor="invitation-url" className="mt-2 block text-sm font-medium text-slate-900">
           Invitation link
@@ -48,6 +50,23 @@ function Invite({ onDone }: { onDone: () => void }) {
   }
   return (
     <form action={action} className="flex flex-wrap items-end gap-3">
+      <div>
+        <label htmlFor="invite-email" className="block text-sm font-medium text-slate-900">
+          E-mail (optional: the link is mailed there)
+        </label>
+        <input
+          id="invite-email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          defaultValue={state && "error" in state ? (state.values?.email ?? "") : ""}
+          aria-invalid={state && "error" in state && state.fieldErrors?.email ? true : undefined}
+          className={inputClass}
+        />
+        {state && "error" in state && state.fieldErrors?.email ? (
+          <p className="mt-1 text-sm text-red-800">{state.fieldErrors.email}</p>
+        ) : null}
+      </div>
       <div>
         <label htmlFor="invite-role" className="block text-sm font-medium text-slate-900">
           Role
