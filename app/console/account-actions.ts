@@ -5,6 +5,7 @@ import { requestPasswordReset, RESET_ANSWER, resetPasswordWithLink } from "@/lib
 import { now } from "@/lib/clock";
 import { formFields, formValues, toActionState, type ActionState } from "@/lib/console/actions";
 import { admitSignUp } from "@/lib/accounts/sign-up-limits";
+import { signUpInput } from "@/lib/console/members";
 import { currentInstance } from "@/lib/instance";
 import { database } from "./_lib/console";
 import { publicOrigin, requestAddress } from "./_lib/origin";
@@ -16,8 +17,10 @@ export async function signUpAction(_: unknown, form: FormData): Promise<ActionSt
   const state = await toActionState(
     SIGN_UP_ANSWER,
     async () => {
+      // Only a valid form is counted: invalid posts cost nothing, so they must not use up the limits.
+      const fields = signUpInput.parse(formFields(form));
       await admitSignUp(db, address, now());
-      await requestSignUp(db, formFields(form) as never, { at: now(), origin });
+      await requestSignUp(db, fields, { at: now(), origin });
       return null;
     },
     formValues(form),
