@@ -1,13 +1,15 @@
 // Time comes from here only, so tests can move it (month rollover, key expiry, rate windows)
 // without waiting. Production code never sets it.
-let offsetMs = 0;
+// Kept on globalThis: the custom server and the code Next bundles load separate copies of lib/
+// in one process (lib/slot.ts), and both must read one clock.
+const holder = globalThis as typeof globalThis & { __sportsDataClockOffsetMs?: number };
 
 export function now(): Date {
-  return new Date(Date.now() + offsetMs);
+  return new Date(Date.now() + (holder.__sportsDataClockOffsetMs ?? 0));
 }
 
 export function setClockOffset(ms: number): void {
-  offsetMs = ms;
+  holder.__sportsDataClockOffsetMs = ms;
 }
 
 export function addDays(date: Date, days: number): Date {

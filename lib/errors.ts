@@ -16,6 +16,7 @@ export const DOMAIN_ERROR_CODES = [
   "forbidden",
   "invitation_invalid",
   "throttled",
+  "step_up_required",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -27,6 +27,8 @@ export function toBase62(value: number, width: number): string {
 }
 
 /** Identifiers of our own rows: a short type prefix and 20 random base62 characters. */
-export function newId(prefix: "org" | "usr" | "key" | "lic" | "inv" | "cmp" | "tm" | "inc" | "whe" | "msg"): string {
+export function newId(
+  prefix: "org" | "usr" | "key" | "lic" | "inv" | "cmp" | "tm" | "inc" | "whe" | "msg" | "fac" | "ses",
+): string {
   return `${prefix}_${randomBase62(20)}`;
 }

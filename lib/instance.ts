@@ -3,7 +3,7 @@ import { seed } from "../seeds/index.ts";
 import { openAdminChannel, type AdminChannel } from "./admin/channel.ts";
 import { startApi, type Api } from "./api/index.ts";
 import { authSecret } from "./auth/secret.ts";
-import { now } from "./clock.ts";
+import { now, setClockOffset } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/index.ts";
 import type { ChangeBus } from "./bus/index.ts";
@@ -73,6 +73,10 @@ export async function startInstance(
   options: { adminCommands?: AdminCommands } = {},
 ): Promise<Instance> {
   const log = logger();
+  if (config.TEST_CLOCK_OFFSET_SECONDS > 0) {
+    setClockOffset(config.TEST_CLOCK_OFFSET_SECONDS * 1000);
+    log.warn(`The clock runs ${config.TEST_CLOCK_OFFSET_SECONDS} s ahead (TEST_CLOCK_OFFSET_SECONDS): for tests only`);
+  }
   const database = await openDatabase(config);
   log.info(
     `Database: ${database.kind === "pglite" ? `embedded PGlite in ${database.location}` : `PostgreSQL at ${database.location}`} (migrated)`,

@@ -2,7 +2,14 @@
 // The desk's server actions: one-line adapters from a form to lib/desk, which checks that the
 // user is an operator now and the input. Public POST endpoints, whatever the UI shows.
 import { now } from "@/lib/clock";
-import { approvePlan, decideLicence, declinePlan, openIncidentFor, updateIncidentFor } from "@/lib/desk/actions";
+import {
+  approvePlan,
+  decideLicence,
+  declinePlan,
+  openIncidentFor,
+  resetMemberFactors,
+  updateIncidentFor,
+} from "@/lib/desk/actions";
 import { runDeskAction } from "./_lib/desk";
 
 export async function verifyLicenceAction(_: unknown, form: FormData) {
@@ -43,4 +50,12 @@ export async function openIncidentAction(_: unknown, form: FormData) {
 
 export async function updateIncidentAction(_: unknown, form: FormData) {
   return runDeskAction(form, "Incident updated.", (db, user, fields) => updateIncidentFor(db, user, fields, now()));
+}
+
+export async function resetFactorsAction(_: unknown, form: FormData) {
+  return runDeskAction(
+    form,
+    "Second factors reset: the member sets one up again if one is required.",
+    (db, user, fields) => resetMemberFactors(db, user, fields),
+  );
 }

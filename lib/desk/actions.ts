@@ -5,6 +5,7 @@
 // adapters to these.
 import "#server-only";
 import { z } from "zod";
+import { resetFactorsByOperator } from "../accounts/factors/manage.ts";
 import { recordAudit } from "../audit.ts";
 import type { Database } from "../db/index.ts";
 import { INCIDENT_STATES } from "../db/schema/index.ts";
@@ -99,4 +100,10 @@ export async function updateIncidentFor(db: Database, userId: string | null, fie
 /** An operator opened an organisation's file: reading a customer's data is on the record too. */
 export async function recordOrganisationView(db: Database, access: OperatorAccess, orgId: string): Promise<void> {
   await recordAudit(db, { orgId, actor: access.actor, action: "operator.viewed_organisation", target: orgId });
+}
+
+/** A member who lost their second factors: the operator removes them all (audited; the member is told). */
+export async function resetMemberFactors(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireOperator(db, userId);
+  return resetFactorsByOperator(db, access, { userId: fields.userId ?? "" });
 }

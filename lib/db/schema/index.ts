@@ -9,3 +9,4 @@ export * from "./console.ts";
 export * from "./status.ts";
 export * from "./webhooks.ts";
 export * from "./request-log.ts";
+export * from "./factors.ts";
