@@ -89,12 +89,15 @@ export async function beginTotpAction(): Promise<ActionState<TotpSetup>> {
 }
 
 export async function confirmTotpAction(_: unknown, form: FormData): Promise<ActionState<RecoveryCodes>> {
+  const session = await consoleSession();
   const state = await toActionState(
     "Authenticator app added.",
-    async () => finishTotp(await database(), await consoleSession(), formFields(form) as never, key(), now()),
+    async () => finishTotp(await database(), session, formFields(form) as never, key(), now()),
     formValues(form),
   );
-  if (state && "ok" in state) revalidatePath("/console/security");
+  // Not at sign-in's enrolment: re-read there, the page would move on (the session being done)
+  // before the recovery codes were shown; the form moves on itself once they are stored.
+  if (state && "ok" in state && session?.stage === "done") revalidatePath("/console/security");
   return state;
 }
 
