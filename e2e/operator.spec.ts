@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { utcDay } from "../lib/clock.ts";
 import { slugify } from "../lib/accounts/organisations.ts";
 import { liveServerForFile } from "./support/live-server.ts";
+import { enrolAuthenticator, enterSecondStep, TestAuthenticator } from "./support/second-factor.ts";
 import { expectFitsAndAccessible } from "./support/page-checks.ts";
 import { followSignUpMail } from "./support/mailbox.ts";
 
@@ -25,12 +26,21 @@ async function operatorPage(browser: Browser, testInfo: TestInfo): Promise<Page>
   return context.newPage();
 }
 
+// The operator's authenticator app, added at their first sign-in (an operator always needs one).
+let operatorApp: TestAuthenticator | undefined;
+
 async function signInAtDesk(page: Page): Promise<void> {
   const { email, password } = server().operatorAccount;
   await page.goto(`${server().url}/console/sign-in`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  if (operatorApp) {
+    await enterSecondStep(page, await operatorApp.code());
+  } else {
+    await expect(page.getByRole("heading", { level: 1, name: "Set up a second factor" })).toBeVisible();
+    operatorApp = (await enrolAuthenticator(page)).app;
+  }
   await expect(page).toHaveURL(`${server().url}/operator`);
   await expect(page.getByRole("heading", { level: 1, name: "Operators' desk" })).toBeVisible();
 }

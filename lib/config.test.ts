@@ -18,6 +18,7 @@ describe("configuration", () => {
       SIM: "on",
       SIM_SPEED: 1,
       SIM_SEED: 1,
+      TEST_CLOCK_OFFSET_SECONDS: 0,
       REVISION_RETENTION_SECONDS: 900,
       HISTORY_SECONDS: 86_400,
       SANDBOX_DELAY_SECONDS: 60,

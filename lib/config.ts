@@ -27,6 +27,13 @@ const configSchema = z.object({
     .max(2 ** 31)
     .default(1),
   FEED_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  // For tests of a running server only: moves its clock (lib/clock.ts) forward by this many seconds.
+  TEST_CLOCK_OFFSET_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 86_400)
+    .default(0),
   // How long every revision is kept whole in the recent table (full states, one read per moment),
   // before only the archive holds it: long enough for the sandbox's 60-second view.
   REVISION_RETENTION_SECONDS: positiveInt

@@ -17,6 +17,7 @@ export const DOMAIN_ERROR_CODES = [
   "invitation_invalid",
   "link_invalid",
   "throttled",
+  "step_up_required",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

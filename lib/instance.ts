@@ -16,7 +16,7 @@ import { StreamTokens } from "./keys/stream-token.ts";
 import { feedSource } from "./streams/feed-source.ts";
 import { busHeartbeat } from "./streams/liveness.ts";
 import { authSecret } from "./accounts/auth/secret.ts";
-import { now } from "./clock.ts";
+import { now, setClockOffset } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/index.ts";
 import { feedIngest } from "./feed/http.ts";
@@ -114,6 +114,10 @@ export async function startInstance(
   options: { adminCommands?: AdminCommands; parts?: Partial<InstanceParts> } = {},
 ): Promise<Instance> {
   const log = logger();
+  if (config.TEST_CLOCK_OFFSET_SECONDS > 0) {
+    setClockOffset(config.TEST_CLOCK_OFFSET_SECONDS * 1000);
+    log.warn(`The clock runs ${config.TEST_CLOCK_OFFSET_SECONDS} s ahead (TEST_CLOCK_OFFSET_SECONDS): for tests only`);
+  }
   const clock = options.parts?.now ?? now;
   const stops: Array<() => unknown> = [];
   try {

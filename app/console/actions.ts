@@ -56,24 +56,26 @@ export async function createSandboxKeyAction(_: unknown, form: FormData): Promis
 }
 
 export async function createProductionKeyAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceKey>> {
-  return runAction(form, "Production key created.", (db, user, fields) =>
-    createProductionKeyFor(db, user, fields, { at: now() }),
+  return runAction(form, "Production key created.", (db, user, fields, sessionId) =>
+    createProductionKeyFor(db, user, fields, { at: now(), sessionId }),
   );
 }
 
 export async function revokeKeyAction(_: unknown, form: FormData) {
-  return runAction(form, "Key revoked: requests with it are refused from now on.", (db, user, fields) =>
-    revokeKeyFor(db, user, fields, { at: now() }),
+  return runAction(form, "Key revoked: requests with it are refused from now on.", (db, user, fields, sessionId) =>
+    revokeKeyFor(db, user, fields, { at: now(), sessionId }),
   );
 }
 
 export async function updateKeyAction(_: unknown, form: FormData) {
-  return runAction(form, "Key settings saved.", (db, user, fields) => updateKeyFor(db, user, fields, { at: now() }));
+  return runAction(form, "Key settings saved.", (db, user, fields, sessionId) =>
+    updateKeyFor(db, user, fields, { at: now(), sessionId }),
+  );
 }
 
 export async function rollKeyAction(_: unknown, form: FormData): Promise<ActionState<RolledKeyShown>> {
-  return runAction(form, "Key rolled: store the new key now.", (db, user, fields) =>
-    rollKeyFor(db, user, fields, { at: now() }),
+  return runAction(form, "Key rolled: store the new key now.", (db, user, fields, sessionId) =>
+    rollKeyFor(db, user, fields, { at: now(), sessionId }),
   );
 }
 
@@ -92,7 +94,9 @@ export async function withdrawInvitationAction(_: unknown, form: FormData) {
 }
 
 export async function changeRoleAction(_: unknown, form: FormData) {
-  return runAction(form, "Role changed.", changeMemberRole);
+  return runAction(form, "Role changed.", (db, user, fields, sessionId) =>
+    changeMemberRole(db, user, fields, { at: now(), sessionId }),
+  );
 }
 
 export async function removeMemberAction(_: unknown, form: FormData) {

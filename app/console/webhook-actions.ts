@@ -17,8 +17,8 @@ import { runAction } from "./_lib/console";
 
 export async function addWebhookAction(_: unknown, form: FormData): Promise<ActionState<ShownOnceSecret>> {
   const allowPrivate = currentInstance().config.WEBHOOKS_ALLOW_PRIVATE === "1";
-  return runAction(form, "Endpoint added.", (db, user, fields) =>
-    addWebhookFor(db, user, fields, { at: now(), allowPrivate }),
+  return runAction(form, "Endpoint added.", (db, user, fields, sessionId) =>
+    addWebhookFor(db, user, fields, { at: now(), allowPrivate, sessionId }),
   );
 }
 

@@ -8,6 +8,7 @@ import {
   declinePlan,
   openIncidentFor,
   resendMailFor,
+  resetMemberFactors,
   updateIncidentFor,
 } from "@/lib/ops/desk/actions";
 import { currentInstance } from "@/lib/instance";
@@ -59,4 +60,12 @@ export async function resendMailAction(_: unknown, form: FormData) {
   );
   currentInstance().mail.wake();
   return state;
+}
+
+export async function resetFactorsAction(_: unknown, form: FormData) {
+  return runDeskAction(
+    form,
+    "Second factors reset: the member sets one up again if one is required.",
+    (db, user, fields) => resetMemberFactors(db, user, fields),
+  );
 }

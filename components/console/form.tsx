@@ -2,6 +2,7 @@
 
 import { useFormStatus } from "react-dom";
 import type { ActionState } from "@/lib/console/actions";
+import { StepUpForm } from "./factors/step-up";
 
 export const inputClass =
   "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus:border-pitch-700 focus:outline-2 focus:outline-pitch-600 aria-invalid:border-red-700";
@@ -38,9 +39,13 @@ export function FormMessage({ state }: { state: ActionState<unknown> }) {
   if (!state) return null;
   if ("error" in state) {
     return (
-      <p role="alert" className="mt-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-        {state.error}
-      </p>
+      <>
+        <p role="alert" className="mt-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          {state.error}
+        </p>
+        {/* A change that asks for a recent second factor: the code here, then the change again. */}
+        {state.stepUp ? <StepUpForm /> : null}
+      </>
     );
   }
   return (

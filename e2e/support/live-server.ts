@@ -25,7 +25,8 @@ export type LiveServer = {
   /** The first operator's sign-in, shown once (in a file: the server has no terminal) beside the demo's. */
   operatorAccount: { email: string; password: string };
   ingest(updates: unknown[]): Promise<void>;
-  restart(): Promise<void>;
+  /** Stops the server and starts it again on the same data, with `env` beside its settings. */
+  restart(env?: Record<string, string>): Promise<void>;
   /**
    * Runs the operator CLI (`npm run admin -- …`) and returns its --json document: the CLI sends it
    * to the running server, which holds the embedded database.
@@ -93,9 +94,9 @@ export async function startLiveServer(
     async ingest(updates) {
       await ingest(url, updates);
     },
-    async restart() {
+    async restart(extra = {}) {
       await server.stop("SIGTERM");
-      server = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
+      server = await startServer({ ...settings, ...extra }, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
     },
     operator<T>(args: string[]) {
       return admin<T>(args, { DATA_DIR: dataDir });

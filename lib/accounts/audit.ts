@@ -50,7 +50,14 @@ export type AuditAction =
   | "operator.viewed_organisation"
   | "mail.resent"
   | "incident.opened"
-  | "incident.updated";
+  | "incident.updated"
+  | "factor.added"
+  | "factor.removed"
+  | "factor.recovery_code_used"
+  | "factor.recovery_codes_replaced"
+  | "factor.step_up"
+  | "factor.reset_by_operator"
+  | "organisation.second_factor_policy_set";
 
 export async function recordAudit(
   db: Database,

@@ -1,5 +1,6 @@
 import "#server-only";
 import { and, count, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import { hasSecondFactor } from "../accounts/factors/store.ts";
 import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "./auth/password.ts";
 import { recordAudit } from "./audit.ts";
 import type { Database } from "../db/index.ts";
@@ -65,6 +66,36 @@ export function emailDelaySeconds(failures: number): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The address as failures are counted: its network, bounded. */
+const counted = (address: string) => clientNetwork(address.slice(0, 100)) || "unknown";
+
+/**
+ * Seconds this client must wait before trying `email` again (0: it may try now): too many recent
+ * failures for this e-mail from here, or for any e-mail from here. The password and the second
+ * step count together.
+ */
+export async function throttleWait(db: Database, email: string, address: string, at: Date): Promise<number> {
+  const network = counted(address);
+  return Math.max(
+    await waitFor(
+      db,
+      and(eq(signInFailures.email, email), eq(signInFailures.address, network)),
+      SIGN_IN_LIMITS.perEmailAndAddress,
+      at,
+    ),
+    await waitFor(db, eq(signInFailures.address, network), SIGN_IN_LIMITS.perAddress, at),
+  );
+}
+
+/** Counts a failed attempt (a wrong password or a wrong second-step code) against the e-mail and address. */
+export async function recordFailure(db: Database, email: string, address: string, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(signInFailures).values({ email, address: counted(address), at });
+    // Old failures no longer count; dropping them here keeps the table the size of one window.
+    await tx.delete(signInFailures).where(lt(signInFailures.at, windowStart(at)));
+  });
+}
+
 /**
  * Checks an e-mail and password. Refuses without checking the password once this client has too
  * many recent failures for this e-mail or for any, so guessing is slow whichever one an attacker
@@ -79,16 +110,8 @@ export async function signInWithPassword(
   { pause = sleep }: { pause?: (ms: number) => Promise<void> } = {},
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase().slice(0, 254);
-  const address = clientNetwork(input.address.slice(0, 100)) || "unknown";
-  const wait = Math.max(
-    await waitFor(
-      db,
-      and(eq(signInFailures.email, email), eq(signInFailures.address, address)),
-      SIGN_IN_LIMITS.perEmailAndAddress,
-      at,
-    ),
-    await waitFor(db, eq(signInFailures.address, address), SIGN_IN_LIMITS.perAddress, at),
-  );
+  const address = counted(input.address);
+  const wait = await throttleWait(db, email, address, at);
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
   const delay = emailDelaySeconds(await recentFailures(db, email, at));
   if (delay > 0) await pause(delay * 1000);
@@ -99,19 +122,16 @@ export async function signInWithPassword(
   decoyHash ??= hashPassword("decoy password that matches nothing");
   const valid = !tooLong && (await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash)));
   if (!user || !valid) {
-    await db.transaction(async (tx) => {
-      await tx.insert(signInFailures).values({ email, address, at });
-      // Old failures no longer count; dropping them here keeps the table the size of one window.
-      await tx.delete(signInFailures).where(lt(signInFailures.at, windowStart(at)));
-    });
+    await recordFailure(db, email, address, at);
     return { ok: false, reason: "invalid" };
   }
 
   // Hashed before the transaction, which must not hold the database for a hash's time.
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
   await db.transaction(async (tx) => {
-    // A success clears the e-mail's failures (not the address's: one account must not unlock guessing at others).
-    await tx.delete(signInFailures).where(eq(signInFailures.email, email));
+    // A success clears the e-mail's failures (not the address's: one account must not unlock guessing at others),
+    // unless a second step follows: its wrong codes must keep counting for whoever knows the password.
+    if (!(await hasSecondFactor(tx, user.id))) await tx.delete(signInFailures).where(eq(signInFailures.email, email));
     if (rehashed) await tx.update(users).set({ passwordHash: rehashed }).where(eq(users.id, user.id));
     const orgs = await tx.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.userId, user.id));
     const [operator] = await tx.select().from(operators).where(eq(operators.userId, user.id));

@@ -4,6 +4,7 @@
 // one-line adapters to these, so tests call exactly what a forged POST would reach.
 import "#server-only";
 import { z } from "zod";
+import { now } from "../clock.ts";
 import type { Database } from "../db/index.ts";
 import { DomainError } from "../errors.ts";
 import { createProductionKey, createSandboxKey, revokeKey, type KeySummary } from "../keys/index.ts";
@@ -11,6 +12,7 @@ import { rollKey } from "../keys/roll.ts";
 import { keyInScope, updateKey, type KeySettings } from "../keys/settings.ts";
 import { licenceInput, setLicence } from "../accounts/licences.ts";
 import { requestPlan, setPlan } from "../accounts/plans.ts";
+import { requireStepUp } from "../accounts/factors/step-up.ts";
 import { requireAdmin } from "./access.ts";
 import {
   changeRole,
@@ -24,12 +26,21 @@ import {
 export type Fields = Record<string, string>;
 
 /**
+ * When the change is made and by which session (its id from the cookie): key and member changes
+ * ask for a recent second factor of that session (lib/accounts/factors/step-up.ts). No session
+ * id counts as none recent.
+ */
+export type StepUp = { at: Date; sessionId?: string | null };
+
+/**
  * Serialisable state for `useActionState`: nothing yet, a refusal for people to read, or done. A
  * refusal carries what was typed (`values`, never a password), so that the form shows it again:
  * React empties a form after its action.
  */
 export type ActionState<T = null> =
-  null | { error: string; fieldErrors?: Record<string, string>; values?: Fields } | { ok: string; data: T };
+  | null
+  | { error: string; fieldErrors?: Record<string, string>; values?: Fields; stepUp?: true }
+  | { ok: string; data: T };
 
 /** A created key as the show-once view receives it: the one response that carries the key. */
 export type ShownOnceKey = {
@@ -93,7 +104,12 @@ export async function toActionState<T>(ok: string, change: () => Promise<T>, val
   try {
     return { ok, data: await change() };
   } catch (error) {
-    if (error instanceof DomainError) return { error: error.message, values };
+    if (error instanceof DomainError) {
+      // A change that asks for a recent second factor: the form offers the step-up beside the message.
+      return error.code === "step_up_required"
+        ? { error: error.message, values, stepUp: true }
+        : { error: error.message, values };
+    }
     if (error instanceof z.ZodError) {
       const fieldErrors: Record<string, string> = {};
       for (const issue of error.issues) {
@@ -162,19 +178,21 @@ export async function createProductionKeyFor(
   db: Database,
   userId: string | null,
   fields: Fields,
-  options: { at: Date },
+  { at, sessionId }: StepUp,
 ): Promise<ShownOnceKey> {
   const access = await requireAdmin(db, userId);
+  await requireStepUp(db, access.user.id, sessionId, at);
   return shownOnce(
-    await createProductionKey(db, access.organisation.id, { name: fields.name }, { actor: access.actor, ...options }),
+    await createProductionKey(db, access.organisation.id, { name: fields.name }, { actor: access.actor, at }),
   );
 }
 
 /** Scoped to the caller's organisation: another organisation's key id is "not found", never revoked. */
-export async function revokeKeyFor(db: Database, userId: string | null, fields: Fields, options: { at: Date }) {
+export async function revokeKeyFor(db: Database, userId: string | null, fields: Fields, { at, sessionId }: StepUp) {
   const access = await requireAdmin(db, userId);
   const { keyId } = keyRef.parse(fields);
-  const { summary } = await revokeKey(db, keyId, access.organisation.id, { actor: access.actor, ...options });
+  await requireStepUp(db, access.user.id, sessionId, at);
+  const { summary } = await revokeKey(db, keyId, access.organisation.id, { actor: access.actor, at });
   return summary.hint;
 }
 
@@ -203,14 +221,16 @@ export function keySettingsFromForm(fields: Fields, sandbox: boolean): KeySettin
 }
 
 /** Scoped to the caller's organisation, as revoking is. */
-export async function updateKeyFor(db: Database, userId: string | null, fields: Fields, options: { at: Date }) {
+export async function updateKeyFor(db: Database, userId: string | null, fields: Fields, { at, sessionId }: StepUp) {
   const access = await requireAdmin(db, userId);
   const { keyId } = keyRef.parse(fields);
   const key = await keyInScope(db, keyId, access.organisation.id);
   const settings = keySettingsFromForm(fields, key.environment === "sandbox");
   const { summary, changed } = await updateKey(db, key.id, access.organisation.id, settings, {
     actor: access.actor,
-    ...options,
+    at,
+    // A name or expiry alone is no step-up; the sports or the allowlist are.
+    beforeScopeChange: () => requireStepUp(db, access.user.id, sessionId, at),
   });
   return { hint: summary.hint, changed };
 }
@@ -223,16 +243,17 @@ export async function rollKeyFor(
   db: Database,
   userId: string | null,
   fields: Fields,
-  options: { at: Date },
+  { at, sessionId }: StepUp,
 ): Promise<RolledKeyShown> {
   const access = await requireAdmin(db, userId);
   const { keyId } = keyRef.parse(fields);
+  await requireStepUp(db, access.user.id, sessionId, at);
   const rolled = await rollKey(
     db,
     keyId,
     access.organisation.id,
     { overlapSeconds: fields.overlapSeconds },
-    { actor: access.actor, ...options },
+    { actor: access.actor, at },
   );
   return {
     ...shownOnce(rolled),
@@ -268,9 +289,16 @@ export async function withdrawInvitation(db: Database, userId: string | null, fi
   return null;
 }
 
-export async function changeMemberRole(db: Database, userId: string | null, fields: Fields) {
+export async function changeMemberRole(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  { at = now(), sessionId }: Partial<StepUp> = {},
+) {
   const access = await requireAdmin(db, userId);
-  await changeRole(db, access.organisation.id, roleChangeInput.parse(fields), access.actor);
+  const input = roleChangeInput.parse(fields);
+  await requireStepUp(db, access.user.id, sessionId, at);
+  await changeRole(db, access.organisation.id, input, access.actor);
   return null;
 }
 

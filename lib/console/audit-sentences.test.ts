@@ -33,6 +33,21 @@ describe("the audit log in sentences", () => {
     expect(auditSentence(added, names)).toBe("added victor@example.com as an admin");
   });
 
+  it("tells of second factors and the policy in words", () => {
+    expect(auditSentence(line("factor.added", { details: { kind: "totp", name: "Phone" } }), names)).toBe(
+      "added the authenticator app “Phone” as a second factor",
+    );
+    expect(auditSentence(line("factor.removed", { details: { kind: "passkey", name: "Laptop" } }), names)).toBe(
+      "removed the passkey “Laptop” from their second factors",
+    );
+    expect(auditSentence(line("factor.recovery_code_used"), names)).toBe("signed in with a recovery code");
+    expect(
+      auditSentence(line("organisation.second_factor_policy_set", { details: { from: "none", to: "admins" } }), names),
+    ).toBe(
+      "changed the second-factor policy from “no one is required to use a second factor” to “admins must use a second factor”",
+    );
+  });
+
   it("tells of webhooks in words, naming the endpoint", () => {
     expect(auditSentence(line("webhook.test_sent", { target: "whe_1", details: { delivery: "whd_1" } }), names)).toBe(
       "sent a test message to https://hooks.example.com/sports",

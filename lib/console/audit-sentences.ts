@@ -1,4 +1,6 @@
+import { POLICY_WORDS } from "../accounts/factors/policy.ts";
 import type { AuditAction } from "../accounts/audit.ts";
+import type { SecondFactorPolicy } from "../db/schema/index.ts";
 import { sportName } from "../sports.ts";
 
 // The audit log as people read it: each entry one sentence after the actor's name ("joined as a
@@ -23,6 +25,8 @@ export type AuditNames = {
 type Details = Record<string, unknown>;
 type Describe = (details: Details, line: AuditLine, names: AuditNames) => string;
 
+const factorName = (d: Details) =>
+  d.kind === "passkey" ? `the passkey “${text(d.name)}”` : `the authenticator app “${text(d.name)}”`;
 const text = (value: unknown) => (value === null || value === undefined || value === "" ? "none" : String(value));
 const role = (value: unknown) => (value === "admin" ? "an admin" : value === "viewer" ? "a viewer" : text(value));
 const keyOf = (line: AuditLine, names: AuditNames, id = line.target) =>
@@ -110,6 +114,15 @@ const SENTENCES: Record<AuditAction, Describe> = {
   "operator.viewed_organisation": () => "opened the organisation's file at the desk",
   "mail.resent": () => "sent a message of the outbox again",
   "incident.opened": (d) => `opened the incident “${text(d.title)}”`,
+  "factor.added": (d) => `added ${factorName(d)} as a second factor`,
+  "factor.removed": (d) => `removed ${factorName(d)} from their second factors`,
+  "factor.recovery_code_used": () => "signed in with a recovery code",
+  "factor.recovery_codes_replaced": () => "made a new set of recovery codes; the old set no longer works",
+  "factor.step_up": () => "confirmed it was them with a second factor before a key or member change",
+  "factor.reset_by_operator": (d) =>
+    `reset the second factors of ${text(d.email)}, who sets one up again at their next sign-in`,
+  "organisation.second_factor_policy_set": (d) =>
+    `changed the second-factor policy from “${POLICY_WORDS[d.from as SecondFactorPolicy] ?? text(d.from)}” to “${POLICY_WORDS[d.to as SecondFactorPolicy] ?? text(d.to)}”`,
   "incident.updated": (d) => `updated the incident “${text(d.title)}”${d.state ? ` (${text(d.state)})` : ""}`,
 };
 

@@ -13,6 +13,7 @@ import {
   setThresholds,
 } from "../ops/webhooks/endpoints.ts";
 import { newSecret } from "../ops/webhooks/signature.ts";
+import { requireStepUp } from "../accounts/factors/step-up.ts";
 import { requireAdmin } from "./access.ts";
 import type { Fields } from "./actions.ts";
 
@@ -39,10 +40,11 @@ export async function addWebhookFor(
   db: Database,
   userId: string | null,
   fields: Fields,
-  options: { at: Date; allowPrivate: boolean },
+  { sessionId, ...options }: { at: Date; allowPrivate: boolean; sessionId?: string | null },
 ): Promise<ShownOnceSecret> {
   const access = await requireAdmin(db, userId);
   const { url } = endpointInput.parse(fields);
+  await requireStepUp(db, access.user.id, sessionId, options.at);
   const { endpoint, secret } = await addEndpoint(db, access.organisation.id, url, {
     actor: access.actor,
     secret: newSecret(),

@@ -65,7 +65,7 @@ export async function updateKey(
   keyId: string,
   orgId: string | null,
   input: KeySettings,
-  options: { actor: Actor; at: Date },
+  options: { actor: Actor; at: Date; beforeScopeChange?: () => Promise<void> },
 ): Promise<{ summary: KeySummary; changed: string[] }> {
   const settings = keySettingsInput.parse(input);
   const key = await keyInScope(db, keyId, orgId);
@@ -105,6 +105,8 @@ export async function updateKey(
     update.expiresAt = settings.expiresAt;
   }
   const changed = Object.keys(changes);
+  // A change of what the key reaches or from where (the console asks for a step-up first).
+  if (changes.sports || changes.allowedIps) await options.beforeScopeChange?.();
   if (changed.length > 0) {
     await db.transaction(async (tx) => {
       await tx.update(apiKeys).set(update).where(eq(apiKeys.id, key.id));

@@ -28,13 +28,14 @@ describeEachBackend("console sign-in over HTTP on $name", (backend) => {
     }
   });
 
-  it("signs in with a session cookie that carries the user id only, and serves console pages uncached", async () => {
+  it("signs in with a session cookie that carries the user id and its session's id only, and serves console pages uncached", async () => {
     const { error, session } = await signIn(server.url, demo.email, demo.password);
     expect(error).toBeNull();
     expect(session).not.toBeNull();
     const token = await decode({ token: session!.split("=")[1]!, secret: AUTH_SECRET });
-    expect(Object.keys(token!).sort()).toEqual(["exp", "iat", "jti", "signed_in_at", "sub"]);
+    expect(Object.keys(token!).sort()).toEqual(["exp", "iat", "jti", "sid", "signed_in_at", "sub"]);
     expect(token!.sub).toMatch(/^usr_/);
+    expect(token!.sid).toMatch(/^ses_/);
 
     const res = await fetch(`${server.url}/console/keys`, { headers: { cookie: session! } });
     expect(res.status).toBe(200);

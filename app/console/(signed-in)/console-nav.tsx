@@ -14,6 +14,7 @@ const LINKS: NavLink[] = [
   { href: "/console/licence", label: "Licence" },
   { href: "/console/plan", label: "Plan" },
   { href: "/console/members", label: "Members" },
+  { href: "/console/security", label: "Security" },
   { href: "/console/audit", label: "Audit log" },
 ];
 

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { users } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/accounts/audit";
 import { authSecret } from "@/lib/accounts/auth/secret";
+import { openSession, readSession, type ConsoleSession } from "@/lib/accounts/factors/gate";
 import { now } from "@/lib/clock";
 import { consoleAccess } from "@/lib/console/access";
 import { operatorAccess } from "@/lib/accounts/operators";
@@ -72,7 +73,10 @@ export function authOptions(): NextAuthOptions {
           }
           if (result.ok) {
             await tellOfNewDevice(result.userId, req.headers as Record<string, string | undefined> | undefined, config);
-            return { id: result.userId };
+            // The session's row says how far its sign-in got: a second step may still be due.
+            const { db } = currentInstance().database;
+            const session = await openSession(db, result.userId, now());
+            return { id: result.userId, sessionId: session.id };
           }
           if (result.reason === "throttled") {
             const minutes = Math.ceil(result.retryAfterSeconds / 60);
@@ -117,12 +121,19 @@ export function authOptions(): NextAuthOptions {
       // Only the user's id and the time of sign-in go into the cookie: no name, e-mail, role or
       // organisation. Every later use checks the session is not revoked nor past its lifetime.
       async jwt({ token, user }) {
-        if (user) return { sub: user.id, signed_in_at: now().getTime() };
+        if (user) {
+          return { sub: user.id, signed_in_at: now().getTime(), sid: user.sessionId };
+        }
         const { db } = currentInstance().database;
         if (!token.sub || !(await sessionActive(db, token.sub, token.signed_in_at, now()))) throw new SessionEnded();
-        return { sub: token.sub, signed_in_at: token.signed_in_at };
+        // A cookie from before sessions had rows (no sid) signs in again.
+        if (typeof token.sid !== "string") throw new SessionEnded();
+        return { sub: token.sub, signed_in_at: token.signed_in_at, sid: token.sid };
       },
-      session: ({ session, token }) => ({ expires: session.expires, user: { id: token.sub ?? "" } }),
+      session: ({ session, token }) => ({
+        expires: session.expires,
+        user: { id: token.sub ?? "", sessionId: typeof token.sid === "string" ? token.sid : "" },
+      }),
     },
     events: {
       async signOut({ token }) {
@@ -189,8 +200,21 @@ async function tellOfNewDevice(
   }
 }
 
-/** The signed-in user's id from the session cookie, or null (also when the session was revoked). */
-export async function sessionUserId(): Promise<string | null> {
+/**
+ * The session the cookie names, read from the database: whoever gave the right password, and how
+ * far their sign-in got; null when there is none (or it was revoked, or its second step expired).
+ */
+export async function consoleSession(): Promise<ConsoleSession | null> {
   const session = await getServerSession(authOptions());
-  return session?.user.id || null;
+  if (!session?.user.id) return null;
+  return readSession(currentInstance().database.db, session.user.sessionId, session.user.id, now());
+}
+
+/**
+ * The signed-in user's id, or null: also when the session was revoked, or has passed only the
+ * password and still owes its second step (it can do nothing else).
+ */
+export async function sessionUserId(): Promise<string | null> {
+  const session = await consoleSession();
+  return session?.stage === "done" ? session.userId : null;
 }

@@ -48,6 +48,31 @@ export async function factorChangedNotice(
   );
 }
 
+/** The member's recovery codes were replaced, or an operator removed every second factor. */
+export async function factorsReplacedNotice(
+  tx: Database,
+  member: { email: string },
+  kind: "recovery_codes_replaced" | "factors_reset_by_operator",
+  context: Context,
+) {
+  const what =
+    kind === "recovery_codes_replaced"
+      ? "A new set of recovery codes was made for your account, and the old set no longer works"
+      : "An operator of the service removed every second factor of your account, at your organisation's request";
+  await queueMail(
+    tx,
+    securityNotice(member.email, {
+      subject: kind === "recovery_codes_replaced" ? "New recovery codes" : "Your second factors were reset",
+      paragraphs: [
+        `${what} (${stamp(context.at)}).`,
+        "If this was not you, reset your password now and tell your organisation's admin.",
+      ],
+      link: { url: mailLinks.forgotPassword(context.origin), label: "Reset your password" },
+    }),
+    context.at,
+  );
+}
+
 /**
  * Remembers the network and browser a member signed in from, and tells them by mail when it is a
  * new one (never on their first sign-in, when every one is new).

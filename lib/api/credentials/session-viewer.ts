@@ -1,4 +1,5 @@
 import { decode } from "next-auth/jwt";
+import { readSession } from "../../accounts/factors/gate.ts";
 import type { Database } from "../../db/index.ts";
 import { consoleAccess } from "../../console/access.ts";
 import { sessionActive, sessionEndsAt } from "../../accounts/sessions.ts";
@@ -52,6 +53,8 @@ export async function sessionViewer(
   if (!userId || !idleEnd || idleEnd <= at) return null;
   // Revoked (sign-out, password reset) or past its absolute lifetime: refused as the console refuses it.
   if (!(await sessionActive(db, userId, payload.signed_in_at, at))) return null;
+  // A session that has passed only the password reads nothing until its second step is done.
+  if ((await readSession(db, payload.sid, userId, at))?.stage !== "done") return null;
   const absoluteEnd = sessionEndsAt(payload.signed_in_at as number);
   const expires = absoluteEnd < idleEnd ? absoluteEnd : idleEnd;
   const access = await consoleAccess(db, userId);

@@ -6,6 +6,10 @@ import { plans } from "./plans.ts";
 export const ROLES = ["admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Who of an organisation must sign in with a second factor. */
+export const SECOND_FACTOR_POLICIES = ["none", "admins", "all"] as const;
+export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
+
 export const organisations = pgTable("organisations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -18,6 +22,7 @@ export const organisations = pgTable("organisations", {
   declinedPlanCode: text("declined_plan_code").references(() => plans.code),
   planDeclinedReason: text("plan_declined_reason"),
   planDeclinedAt: timestampTz("plan_declined_at"),
+  secondFactorPolicy: text("second_factor_policy").$type<SecondFactorPolicy>().notNull().default("none"),
   createdAt: createdAt(),
 });
 

@@ -11,3 +11,4 @@ export * from "./status.ts";
 export * from "./webhooks.ts";
 export * from "./request-log.ts";
 export * from "./mail.ts";
+export * from "./factors.ts";

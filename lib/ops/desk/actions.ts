@@ -11,6 +11,7 @@ import { INCIDENT_STATES } from "../../db/schema/index.ts";
 import { reviewLicence, reviewReason, type LicenceReview } from "../../accounts/licences.ts";
 import { requireOperator, type OperatorAccess } from "../../accounts/operators.ts";
 import { approvePlanRequest, declinePlanRequest } from "../../accounts/plans.ts";
+import { resetFactorsByOperator } from "../../accounts/factors/manage.ts";
 import { openIncidentBy, updateIncidentBy } from "./incidents.ts";
 import { resendMail } from "../../accounts/mail/outbox.ts";
 
@@ -111,4 +112,10 @@ export async function resendMailFor(db: Database, userId: string | null, fields:
   await resendMail(db, messageId, at);
   await recordAudit(db, { orgId: null, actor: access.actor, action: "mail.resent", target: messageId });
   return null;
+}
+
+/** A member who lost their second factors: the operator removes them all (audited; the member is told). */
+export async function resetMemberFactors(db: Database, userId: string | null, fields: Fields) {
+  const access = await requireOperator(db, userId);
+  return resetFactorsByOperator(db, access, { userId: fields.userId ?? "" });
 }

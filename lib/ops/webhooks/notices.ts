@@ -1,10 +1,9 @@
 import { logger } from "../../log/index.ts";
 import type { AutoDisabled } from "./outbox.ts";
 
-// What the organisation is told when the service disables one of its endpoints. The console's
-// banner reads the endpoint's `auto_disabled_at` and the audit log has its entry (both written with
-// the change); this is the one place a notice goes out beyond them: the log today, mail to the
-// organisation's admins once the service sends mail.
+// What the operators are told when the service disables an organisation's endpoint. The
+// organisation is told with the change itself: the console's banner reads `auto_disabled_at`, and
+// the audit entry and the admins' mail are written in the same transaction (outbox.ts).
 
 /** Raises the notice that an endpoint was disabled after a day of failed attempts. */
 export function raiseEndpointDisabledNotice(notice: AutoDisabled): void {

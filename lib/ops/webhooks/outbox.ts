@@ -3,6 +3,8 @@ import { recordAudit, type Actor } from "../../accounts/audit.ts";
 import { rowsOf, type Database } from "../../db/index.ts";
 import { webhookAttempts } from "../../db/schema/index.ts";
 import { FAILING_DISABLES_AFTER_MS } from "./limits.ts";
+import { MAIL_ORIGIN } from "../../accounts/mail/links.ts";
+import { webhookEndpointDisabledAlert } from "../../accounts/mail/notices.ts";
 
 // The outbox's two statements of a delivery: claiming due messages fairly, and recording an
 // attempt's outcome (with the endpoint's run of failures, which disables it after a day).
@@ -130,6 +132,12 @@ export async function recordAttempt(db: Database, message: Due, outcome: Outcome
       target: message.endpoint_id,
       details: { url: disabled.url, failing_since: failingSince.toISOString() },
     });
+    // The admins' mail, queued with the change it tells of.
+    await webhookEndpointDisabledAlert(
+      tx,
+      { orgId: message.org_id, url: disabled.url },
+      { at: outcome.finished, origin: MAIL_ORIGIN },
+    );
     return {
       orgId: message.org_id,
       endpointId: message.endpoint_id,

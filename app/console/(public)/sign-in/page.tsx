@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { sessionUserId } from "@/app/console/_lib/auth";
+import { consoleSession } from "@/app/console/_lib/auth";
 import { PageHeader } from "@/components/console/page-header";
 import { returnPath, signInErrorMessage } from "@/lib/console/return-path";
+import { SECOND_STEP_PAGE } from "@/app/console/_lib/console";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -15,7 +16,10 @@ export default async function SignInPage({
 }) {
   const { error, next } = await searchParams;
   const after = returnPath(next);
-  if (await sessionUserId()) redirect(after);
+  const session = await consoleSession();
+  if (session?.stage === "done") redirect(after);
+  // Past the password, the second step is what is left.
+  if (session) redirect(`${SECOND_STEP_PAGE}?next=${encodeURIComponent(after)}`);
   // next-auth redirects here with ?error= when sign-in fails without JavaScript; only its known
   // codes are shown, as our own words, since anyone can link here with any text.
   const initialError = signInErrorMessage(error);

@@ -12,6 +12,7 @@ import { now } from "@/lib/clock";
 import { recordOrganisationView } from "@/lib/ops/desk/actions";
 import { organisationFile } from "@/lib/ops/desk/organisations";
 import { DomainError } from "@/lib/errors";
+import { ResetFactorsForm } from "./reset-factors-form";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Organisation");
 
@@ -108,6 +109,7 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
               <span className={deskText.muted}>
                 {member.email} · {member.role} since {formatDay(member.since)}
               </span>
+              <ResetFactorsForm userId={member.userId} label={member.email} />
             </li>
           ))}
         </ul>

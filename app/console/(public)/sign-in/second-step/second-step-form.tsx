@@ -1,0 +1,33 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useActionState } from "react";
+import { secondStepAction } from "@/app/console/security-actions";
+import { Field, FormMessage, SubmitButton } from "@/components/console/form";
+import type { ActionState } from "@/lib/console/actions";
+
+export function SecondStepForm({ after }: { after: string }) {
+  const router = useRouter();
+  const [state, action] = useActionState<ActionState, FormData>(async (previous, form) => {
+    const result = await secondStepAction(previous, form);
+    if (result && "ok" in result) {
+      router.replace(after);
+      router.refresh();
+    }
+    return result;
+  }, null);
+  return (
+    <form action={action} className="space-y-4" noValidate>
+      <Field
+        name="code"
+        label="Code"
+        hint="Six digits from your app, or a recovery code such as ABCDE-FGHJK."
+        autoComplete="one-time-code"
+        required
+        state={state}
+      />
+      <SubmitButton pendingText="Checking…">Continue</SubmitButton>
+      <FormMessage state={state} />
+    </form>
+  );
+}
