@@ -213,6 +213,7 @@ describe("the MCP server", () => {
         requests_quota: 100,
         resets_at: "2026-12-01T00:00:00.000Z",
         projected_exhaustion_at: null,
+        organisation: null,
       },
     };
     const client = await connected(recordingApi(() => answer(200, { data: key, meta: META })).api);
