@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { send, type Sent } from "./http.ts";
 import { recordSecret } from "./logs.ts";
+import { generate } from "otplib";
 
 // Signing in to the console through the real server and next-auth's own endpoints, as a browser
 // does it: the CSRF cookie and token, then the credentials callback that sets the session cookie.
@@ -117,6 +118,7 @@ export async function postAction(
   actionId: string,
   fields: Record<string, string>,
   from?: string,
+  cookie?: string,
 ): Promise<Sent> {
   // As React's encodeReply writes it: the form's fields first, then the arguments that refer to them
   // (the server reads the root as soon as it arrives).
@@ -131,7 +133,35 @@ export async function postAction(
       "next-action": actionId,
       accept: "text/x-component",
       "content-type": encoded.headers.get("content-type")!,
+      ...(cookie ? { cookie } : {}),
     },
     body: Buffer.from(await encoded.arrayBuffer()),
   });
+}
+
+/**
+ * Adds an authenticator app to the signed-in account as its page does, over HTTP: the setup action,
+ * then a code computed from the secret it answered. A session held at enrolment (an operator's
+ * first sign-in) is signed in afterwards.
+ */
+export async function enrolAuthenticatorOverHttp(url: string, session: string): Promise<{ secret: string }> {
+  const begun = await send(`${url}/console/security`, {
+    method: "POST",
+    headers: { "next-action": serverActionId("beginTotpAction"), accept: "text/x-component", cookie: session },
+    body: "[]",
+  });
+  const secret = /"secret":"([A-Z2-7]+)"/.exec(begun.body)?.[1];
+  const factorId = /"factorId":"([^"]+)"/.exec(begun.body)?.[1];
+  if (!secret || !factorId) throw new Error(`no authenticator setup in ${begun.status}: ${begun.body.slice(0, 300)}`);
+  const confirmed = await postAction(
+    url,
+    "/console/security",
+    serverActionId("confirmTotpAction"),
+    { factorId, code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }) },
+    undefined,
+    session,
+  );
+  if (!/Authenticator app added/.test(confirmed.body))
+    throw new Error(`the authenticator was not added: ${confirmed.status}: ${confirmed.body.slice(0, 300)}`);
+  return { secret };
 }

@@ -18,7 +18,7 @@ import { createProductionKey } from "../../lib/keys/index.ts";
 import { addOperator, removeOperator } from "../../lib/accounts/operators.ts";
 import { requestPlan, setPlan } from "../../lib/accounts/plans.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { operatorSignIn, demoSignIn, signIn } from "../../testing/console.ts";
+import { operatorSignIn, demoSignIn, enrolAuthenticatorOverHttp, signIn } from "../../testing/console.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { recordSecret } from "../../testing/logs.ts";
@@ -206,6 +206,9 @@ describe("the desk over HTTP on the embedded default", () => {
   it("serves every page to the operator, whose console is the desk", async () => {
     const operator = operatorSignIn(server.output());
     const { session } = await signIn(server.url, operator.email, operator.password);
+    // An operator always has a second factor: the first sign-in adds one before anything else.
+    expect((await get("/operator", session)).status).not.toBe(200);
+    await enrolAuthenticatorOverHttp(server.url, session!);
     for (const path of PAGES) {
       const answer = await get(path, session);
       expect(answer.status, path).toBe(200);
@@ -224,6 +227,7 @@ describe("the desk over HTTP on the embedded default", () => {
       env,
     );
     const { session } = await signIn(server.url, added.email, added.password);
+    await enrolAuthenticatorOverHttp(server.url, session!);
     expect((await get("/operator", session)).status).toBe(200);
     await admin(["operator", "remove", "--email", "temp@service.example"], env);
     expect((await get("/operator", session)).status).toBe(404);
