@@ -36,7 +36,9 @@ describeEachBackend("access to the API on $name", (backend) => {
   beforeAll(async () => {
     const env = database().env;
     const org = await organisationWithKeys(env, "licensed", { plan: "starter", sandboxSport: "soccer" });
-    productionKey = org.production.key;
+    // A key of its own organisation: the plan's limits are the organisation's, which its member's reads share.
+    productionKey = (await organisationWithKeys(env, "keyholder", { plan: "starter", sandboxSport: "soccer" }))
+      .production.key;
     recordSecret(productionKey);
     const handle = await openDatabase(database().config);
     try {
