@@ -20,12 +20,18 @@ describeApi("GET /api/v1/me", (api) => {
     expect(first.body.meta).toMatchObject({ sandbox: false, delay_seconds: 0, requests_quota: 100_000 });
     const data = first.body.data as Record<string, unknown>;
     // A few hundred requests in the month so far do not reach 100 000 before it ends.
-    expect(data.usage).toEqual({
+    const { organisation, ...own } = data.usage as Record<string, unknown>;
+    expect(own).toEqual({
       requests_used: first.body.meta.requests_used,
       requests_quota: 100_000,
       resets_at: data.quota_resets_at,
       projected_exhaustion_at: null,
     });
+    // The plan's limits are the organisation's, shared by its keys: its count is at least this key's.
+    expect(organisation).toMatchObject({ requests_quota: 100_000, requests_per_second: 10, concurrent_streams: 5 });
+    expect((organisation as { requests_used: number }).requests_used).toBeGreaterThanOrEqual(
+      first.body.meta.requests_used as number,
+    );
     const second = await api.fast("/api/v1/me", { key: api.starter.production.key });
     expect(second.body.meta.requests_used).toBe((first.body.meta.requests_used as number) + 1);
   });
