@@ -57,7 +57,8 @@ const plan = (followers: number) => ({
   sports: ["soccer" as const],
   monthlyQuota: 1_000_000_000,
   requestsPerSecond: 100_000,
-  concurrentStreams: Math.ceil(followers / STREAM_KEYS) + 10,
+  // The organisation holds every follower: the plan's streams are its, shared by its keys.
+  concurrentStreams: followers + 10,
   monthlyPriceCents: null,
   ordinal: 97,
 });
