@@ -109,7 +109,9 @@ export function authOptions(): NextAuthOptions {
                 details: { by: "mailed link" },
               });
             }
-            return { id: userId };
+            // A mailed link proves the address, not a second factor: the session's row says what is still due.
+            const session = await openSession(currentInstance().database.db, userId, now());
+            return { id: userId, sessionId: session.id };
           } catch (error) {
             logger().error({ err: error }, "Signing in with a mailed link failed");
             throw new Error(SIGN_IN_UNAVAILABLE);
