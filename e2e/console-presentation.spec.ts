@@ -161,10 +161,10 @@ test("an admin's console in words: next steps, sports by name, keys by name and 
   // A refused webhook address stays in its field; an accepted one gets a test message.
   await to(page, "/webhooks");
   const url = page.getByLabel("Endpoint URL");
-  await url.fill("http://127.0.0.1:9/hook");
+  await url.fill("http://127.0.0.1/hook");
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await expect(page.getByTestId("add-endpoint").getByRole("alert")).toContainText("private");
-  await expect(url).toHaveValue("http://127.0.0.1:9/hook");
+  await expect(url).toHaveValue("http://127.0.0.1/hook");
   await url.fill("https://93.184.215.14/sports");
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await page.getByRole("button", { name: "I have stored it" }).click();
