@@ -125,7 +125,9 @@ describeEachBackend("access to the API on $name", (backend) => {
       expect(response.status).toBe(401);
       expect(((await response.json()) as Problem).code).toBe("invalid_api_key");
     }
-    expect(await requestQueries(server.url, METRICS_TOKEN)).toBe(before);
+    // None for the guesses: the few the instance's own jobs (the mail and webhook outboxes, the status
+    // recorder) may run meanwhile are far from one per guess.
+    expect((await requestQueries(server.url, METRICS_TOKEN)) - before).toBeLessThan(10);
     expect((await me()).status).toBe(200);
   });
 
