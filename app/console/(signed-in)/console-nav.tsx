@@ -29,7 +29,7 @@ export function ConsoleNav({ label = "Console", links = LINKS }: { label?: strin
   return (
     <nav aria-label={label} className="col-span-2 mt-3 md:mt-4">
       {/* On a phone, small tabs in two rows; in a column beside the page on wider screens. */}
-      <ul className="flex flex-wrap gap-1.5 md:flex-col md:gap-1">
+      <ul className="flex flex-wrap gap-1 md:flex-col md:gap-1">
         {links.map((link) => {
           const current = pathname === link.href || (link.href !== root && pathname.startsWith(`${link.href}/`));
           return (
@@ -37,7 +37,7 @@ export function ConsoleNav({ label = "Console", links = LINKS }: { label?: strin
               <Link
                 href={link.href}
                 aria-current={current ? "page" : undefined}
-                className={`block rounded-md px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-pitch-600 md:px-3 md:py-2 ${
+                className={`block rounded-md px-2 py-1 text-xs focus-visible:outline-2 focus-visible:outline-pitch-600 md:px-3 md:py-2 md:text-sm ${
                   current
                     ? "bg-pitch-700 font-medium text-white"
                     : "bg-slate-100 text-slate-900 hover:bg-slate-200 md:bg-transparent dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700 md:dark:bg-transparent"
