@@ -228,7 +228,18 @@ test("on a phone every console page fits the screen, the console's bar stays sma
   test.setTimeout(120_000);
   await signUp(page, unique("Phone"), `${unique("phone")}@phone.example`);
   const { width, height } = page.viewportSize()!;
-  const pages = ["", "/keys", "/usage", "/requests", "/licence", "/plan", "/members", "/webhooks", "/security", "/audit"];
+  const pages = [
+    "",
+    "/keys",
+    "/usage",
+    "/requests",
+    "/licence",
+    "/plan",
+    "/members",
+    "/webhooks",
+    "/security",
+    "/audit",
+  ];
   for (const path of pages) {
     await page.goto(`/console${path}`);
     const heading = page.getByRole("heading", { level: 1 });
