@@ -9,7 +9,8 @@ export type { Endpoint } from "../api/request/pipeline.ts";
 // The operations the tools face, for their paths, ids and zod schemas (those of the OpenAPI document).
 export { describeKey, getEvent, getEventOdds, getLineups, listEvents, listOdds } from "../api/endpoints/index.ts";
 export { listChanges, marketHistory } from "../api/endpoints/history.ts";
-export { EventPath, OddsQuery, AsOfQuery, Problem } from "../api/endpoints/schemas.ts";
+export { EventPath, OddsQuery, AsOfQuery } from "../api/endpoints/queries.ts";
+export { Problem } from "../api/endpoints/schemas.ts";
 
 // The documents the resources serve, and the table of error codes.
 export { openApiDocument } from "../api/documents/openapi.ts";

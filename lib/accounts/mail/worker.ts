@@ -1,3 +1,4 @@
+import { Poller } from "../../poller.ts";
 import "#server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../../db/index.ts";
@@ -49,11 +50,10 @@ export class MailWorker {
   private readonly db: Database;
   private readonly settings: MailWorkerSettings;
   private readonly now: () => Date;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private again = false;
-  private ticking = false;
+  private readonly poller = new Poller(
+    () => this.tick(),
+    () => POLL_MS,
+  );
   private lastPrune = 0;
 
   constructor(db: Database, settings: MailWorkerSettings, now: () => Date) {
@@ -68,35 +68,17 @@ export class MailWorker {
 
   /** Looks at the outbox now (something was queued). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.ticking = true;
-    this.running = this.tick().finally(() => {
-      this.ticking = false;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), POLL_MS);
-      }
-    });
+    this.poller.wake();
   }
 
   /** Resolves once every message due now has been tried (tests and the CLI). */
   async drain(): Promise<void> {
-    await this.running;
+    await this.poller.settled();
     await this.tick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.poller.stop();
     this.settings.mailer?.close();
   }
 
@@ -112,9 +94,9 @@ export class MailWorker {
       do {
         due = await this.claim();
         await Promise.all(due.map((message) => this.attempt(message)));
-      } while (due.length === BATCH && !this.stopped);
+      } while (due.length === BATCH && !this.poller.stopped);
     } catch (error) {
-      if (!this.stopped) logger().error({ err: error }, "Sending mail failed");
+      if (!this.poller.stopped) logger().error({ err: error }, "Sending mail failed");
     }
   }
 
@@ -156,7 +138,7 @@ export class MailWorker {
       ok = true;
     } catch (failure) {
       // Stopping: the lease runs out, and another instance (or this one, started again) sends it.
-      if (this.stopped) return;
+      if (this.poller.stopped) return;
       result = failure instanceof Error ? reasonOf(failure) : String(failure);
     }
     const attempts = message.attempts + 1;

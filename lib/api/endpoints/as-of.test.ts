@@ -6,7 +6,8 @@ import { revisionOf, servedAt } from "./as-of.ts";
 import { ApiError } from "../request/errors.ts";
 import { Payload } from "../request/payload.ts";
 import type { RequestContext } from "../request/pipeline.ts";
-import { AsOfQuery, type Moment } from "./schemas.ts";
+import { type Moment } from "./queries.ts";
+import { AsOfQuery } from "./queries.ts";
 
 // `as_of`: what it accepts, which revision a moment is for a key, and when the history cannot say.
 

@@ -1,7 +1,7 @@
 import { FeedMirror } from "../../feed/mirror.ts";
 import { ApiError } from "../request/errors.ts";
 import type { Reply, RequestContext } from "../request/pipeline.ts";
-import type { Moment } from "./schemas.ts";
+import type { Moment } from "./queries.ts";
 
 // The feed at a moment of the revision history (`as_of`, a market's history): which revision a
 // moment is, whether the key may see it and the history still holds it, and the feed as it was.

@@ -7,7 +7,8 @@ import { ApiError } from "../request/errors.ts";
 import { marketPoints } from "./market-points.ts";
 import { Payload } from "../request/payload.ts";
 import { defineEndpoint, type RequestContext } from "../request/pipeline.ts";
-import { envelope, MarketHistory, MarketHistoryPath, MarketHistoryQuery } from "./schemas.ts";
+import { envelope, MarketHistory } from "./schemas.ts";
+import { MarketHistoryPath, MarketHistoryQuery } from "./queries.ts";
 import { Change, ChangesMeta, ChangesQuery } from "./stream-schemas.ts";
 
 // What happened before the view's revision, read from the revision history: the same derivation

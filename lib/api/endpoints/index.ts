@@ -12,23 +12,18 @@ import { coveredSports, eventOf } from "../credentials/entitlement.ts";
 import { Payload } from "../request/payload.ts";
 import { defineEndpoint, type Reply, type RequestContext } from "../request/pipeline.ts";
 import {
-  AsOfQuery,
   envelope,
   Event,
   EventAnswer,
   EventOddsAnswer,
-  EventOddsQuery,
-  EventPath,
-  EventsQuery,
   EventWithMarkets,
   KeyDescription,
   Lineup,
   LineupAnswer,
   ListMeta,
-  NoQuery,
   OddsAnswer,
-  OddsQuery,
 } from "./schemas.ts";
+import { AsOfQuery, EventOddsQuery, EventPath, EventsQuery, NoQuery, OddsQuery } from "./queries.ts";
 import { cachedOn } from "./view-cache.ts";
 
 const LISTED_STATUSES: EventStatus[] = ["live", "upcoming"];

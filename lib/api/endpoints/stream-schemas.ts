@@ -2,19 +2,9 @@ import { z } from "zod";
 import { EVENT_STATUSES } from "../../db/schema/values.ts";
 import { eventIdSchema } from "../../feed/schemas.ts";
 import { REPLAY_REVISIONS } from "../../streams/replay.ts";
-import {
-  component,
-  Event,
-  EventPath,
-  EventWithMarkets,
-  Lineup,
-  Market,
-  Meta,
-  BoardQuery,
-  Problem,
-  Sport,
-  wholeNumber,
-} from "./schemas.ts";
+import { component, Event, EventWithMarkets, Lineup, Market, Meta, Problem, Sport } from "./schemas.ts";
+import { wholeNumber } from "./queries.ts";
+import { EventPath, BoardQuery } from "./queries.ts";
 
 // The streams' parameters and the data of each message they send: they validate the requests and
 // are the OpenAPI document's description of the streams (lib/api/documents/openapi.ts).

@@ -1,3 +1,4 @@
+import { Poller } from "../../poller.ts";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../../db/index.ts";
 import { logger } from "../../log/index.ts";
@@ -41,11 +42,10 @@ export class WebhookWorker {
   private readonly alerts: UsageAlerts;
   private readonly settings: Required<WebhookSettings>;
   private readonly now: () => Date;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private again = false;
-  private ticking = false;
+  private readonly poller = new Poller(
+    () => this.tick(),
+    () => Math.min(POLL_MS, this.settings.retryBaseMs),
+  );
   private lastExpiryScan = 0;
   private lastThresholdsLoad = 0;
   private readonly aborts = new AbortController();
@@ -68,30 +68,13 @@ export class WebhookWorker {
 
   /** Looks at the outbox now (something was queued). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.ticking = true;
-    this.running = this.tick().finally(() => {
-      this.ticking = false;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), Math.min(POLL_MS, this.settings.retryBaseMs));
-      }
-    });
+    this.poller.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    const stopping = this.poller.stop();
     this.aborts.abort();
-    await this.running;
+    await stopping;
     await Promise.all([...this.inFlight.values()].map((attempt) => attempt.done));
     // What was reached and not recorded yet: the next instance would find it again only at the
     // key's next request.
@@ -113,7 +96,7 @@ export class WebhookWorker {
       }
       await this.dispatch();
     } catch (error) {
-      if (!this.stopped) logger().error({ err: error }, "Webhook deliveries failed");
+      if (!this.poller.stopped) logger().error({ err: error }, "Webhook deliveries failed");
     }
   }
 
@@ -168,7 +151,7 @@ export class WebhookWorker {
   private async dispatch(): Promise<void> {
     for (;;) {
       const room = ATTEMPTS_IN_FLIGHT - this.inFlight.size;
-      if (this.stopped || room <= 0) return;
+      if (this.poller.stopped || room <= 0) return;
       const perOrganisation = new Map<string, number>();
       for (const { orgId } of this.inFlight.values()) perOrganisation.set(orgId, (perOrganisation.get(orgId) ?? 0) + 1);
       const at = this.now();
@@ -190,7 +173,7 @@ export class WebhookWorker {
   private begin(message: Due): void {
     const done = this.deliver(message)
       .catch((error: unknown) => {
-        if (!this.stopped) logger().error({ err: error }, "Webhook delivery failed");
+        if (!this.poller.stopped) logger().error({ err: error }, "Webhook delivery failed");
       })
       .finally(() => {
         this.inFlight.delete(message.endpoint_id);
@@ -223,7 +206,7 @@ export class WebhookWorker {
       }
     } catch (failure) {
       // Stopping: the lease runs out, and another instance (or this one, started again) posts it.
-      if (this.stopped) return;
+      if (this.poller.stopped) return;
       error = failure instanceof Error ? causeOf(failure) : String(failure);
     }
     const latencyMs = Math.round(performance.now() - clock);
