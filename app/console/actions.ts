@@ -2,7 +2,6 @@
 // The console's server actions: one-line adapters from a form to lib/console, which checks the
 // membership, the role and the input. Public POST endpoints, whatever the UI shows.
 import { currentInstance } from "@/lib/instance";
-import { headers } from "next/headers";
 import { now } from "@/lib/clock";
 import {
   changeMemberRole,
@@ -25,12 +24,11 @@ import {
   type ShownOnceKey,
 } from "@/lib/console/actions";
 import { acceptInput, acceptInvitation } from "@/lib/console/members";
-import { clientAddress } from "@/lib/http/client-address";
 import { admitInvitationAccept } from "@/lib/accounts/sign-up-limits";
 import { saveAlertSettings } from "@/lib/accounts/mail/notices";
 import { requireAccess } from "@/lib/console/access";
 import { database, runAction } from "./_lib/console";
-import { publicOrigin } from "./_lib/origin";
+import { publicOrigin, requestAddress } from "./_lib/origin";
 
 type Invitation = { token: string; role: string; expiresAt: string; mailedTo: string | null };
 
@@ -107,7 +105,7 @@ export async function removeMemberAction(_: unknown, form: FormData) {
 
 export async function acceptInvitationAction(_: unknown, form: FormData): Promise<ActionState<{ email: string }>> {
   const db = await database();
-  const address = clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
+  const address = await requestAddress();
   return toActionState(
     "Welcome aboard.",
     async () => {

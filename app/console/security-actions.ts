@@ -2,7 +2,6 @@
 // Second factors: the second step of signing in, enrolment, a member's own factors on
 // /console/security, the step-up, and the organisation's policy. Adapters to
 // lib/accounts/factors, which checks the session's stage, the role and the input.
-import { headers } from "next/headers";
 import QRCode from "qrcode";
 import { proveSecondFactor, type ConsoleSession } from "@/lib/accounts/factors/gate";
 import {
@@ -17,11 +16,11 @@ import { sealingKey } from "@/lib/accounts/factors/sealing";
 import { authSecret } from "@/lib/accounts/auth/secret";
 import { now } from "@/lib/clock";
 import { formFields, formValues, toActionState, type ActionState } from "@/lib/console/actions";
-import { clientAddress } from "@/lib/http/client-address";
 import { currentInstance } from "@/lib/instance";
 import { DomainError } from "@/lib/errors";
 import { consoleSession } from "./_lib/auth";
 import { database } from "./_lib/console";
+import { requestAddress } from "./_lib/origin";
 import { revalidatePath } from "next/cache";
 
 export type TotpSetup = { factorId: string; secret: string; qr: string };
@@ -31,13 +30,15 @@ function key(): Buffer {
   return sealingKey(authSecret(currentInstance().config));
 }
 
-async function address(): Promise<string> {
-  return clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
-}
-
 /** Checks a code for the session; a refusal in words, throttling included. */
 async function prove(session: ConsoleSession, code: string): Promise<"totp" | "recovery_code"> {
-  const result = await proveSecondFactor(await database(), session, { code, address: await address() }, key(), now());
+  const result = await proveSecondFactor(
+    await database(),
+    session,
+    { code, address: await requestAddress() },
+    key(),
+    now(),
+  );
   if (result.ok) return result.method;
   if (result.reason === "throttled") {
     const minutes = Math.ceil(result.retryAfterSeconds / 60);
