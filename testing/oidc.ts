@@ -110,6 +110,8 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
     cookies: { keys: ["the test provider's cookie key"] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     features: { devInteractions: { enabled: true } },
+    // Lifetimes of its own artifacts (given, so that it does not warn of its defaults).
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     async findAccount(_ctx, id) {
       const email = id.replace(/^unverified:/, "");
       return {
