@@ -19,6 +19,8 @@ import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { auditLog, ssoConnections, ssoDomains } from "../../lib/db/schema/index.ts";
 import { verifySsoDomainByOperator } from "../../lib/ops/desk/actions.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
+import { signInWithPassword } from "../../lib/accounts/sign-in.ts";
+import { openSession } from "../../lib/accounts/factors/gate.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { startProvider, type TestProvider } from "../../testing/oidc.ts";
 
@@ -192,6 +194,33 @@ describeEachBackend("single sign-on settings on $name", (backend) => {
     expect(auditSentence(entry!, NO_AUDIT_NAMES)).toBe(
       "verified the domain desk.example for single sign-on on the operators' desk",
     );
+  });
+
+  it("with “require SSO”, refuses the password of members in a verified domain only; an admin keeps it, with a second factor due", async () => {
+    const org = await organisation("Strict");
+    const inDomain = await addMember(
+      db,
+      { orgId: org.orgId, email: `member-${counter}@strict.example`, name: "M", password: PASSWORD, role: "viewer" },
+      OPERATOR,
+    );
+    await save(org.adminId, settings({ requireSso: "on" }));
+    const password = (email: string) =>
+      signInWithPassword(db, { email, password: PASSWORD, address: "192.0.2.40" }, at, { pause: async () => {} });
+    // Until the domain is verified, the password still works.
+    expect(await password(`member-${counter}@strict.example`)).toMatchObject({ ok: true });
+    await addSsoDomainFor(db, org.adminId, { domain: "strict.example" });
+    await verifySsoDomainByOperator(
+      db,
+      (await addOperator(db, { email: `operator-${counter}@strict-desk.example` }, OPERATOR)).operator.userId,
+      { orgId: org.orgId, domain: "strict.example" },
+      { at },
+    );
+    expect(await password(`member-${counter}@strict.example`)).toEqual({ ok: false, reason: "sso_required" });
+    // A member outside the domain (the viewer's address is at x.example) and the admin keep their password.
+    expect(await password(`viewer-${counter}@x.example`)).toMatchObject({ ok: true });
+    expect(await password(`admin-${counter}@strict.example`)).toMatchObject({ ok: true, userId: org.adminId });
+    expect((await openSession(db, org.adminId, at)).stage).toBe("enrol");
+    expect((await openSession(db, inDomain.id, at)).stage).toBe("done");
   });
 
   it("refuses every single sign-on setting to a viewer, to another organisation's admin and when signed out, changing nothing", async () => {
