@@ -27,6 +27,7 @@ describe("configuration", () => {
       HEADERS_TIMEOUT_SECONDS: 10,
       INVITATION_TTL_DAYS: 7,
       WEBHOOKS_ALLOW_PRIVATE: "0",
+      SSO_ALLOW_PRIVATE: "0",
       WEBHOOKS_RETRY_BASE_MS: 30_000,
       STREAM_PING_SECONDS: 15,
       STREAM_FLUSH_MS: 20,

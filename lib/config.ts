@@ -65,6 +65,9 @@ const configSchema = z.object({
   // Webhook endpoints on private, loopback or link-local addresses: refused unless allowed (1), since
   // the server would otherwise post to its own network on an organisation admin's behalf.
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1"], { message: "must be 0 or 1" }).default("0"),
+  // Single sign-on providers (issuers) on plain http or on private, loopback or link-local
+  // addresses: refused unless allowed (1), since the server fetches an admin's issuer URL.
+  SSO_ALLOW_PRIVATE: z.enum(["0", "1"], { message: "must be 0 or 1" }).default("0"),
   // A failed webhook delivery is tried again after this, doubling each time, for a day.
   WEBHOOKS_RETRY_BASE_MS: positiveInt.max(3_600_000).default(30_000),
   // Streams (docs/streams.md): a `: ping` comment at least this often on a quiet stream;

@@ -119,6 +119,7 @@ export async function postAction(
   fields: Record<string, string>,
   from?: string,
   cookie?: string,
+  headers: Record<string, string> = {},
 ): Promise<Sent> {
   // As React's encodeReply writes it: the form's fields first, then the arguments that refer to them
   // (the server reads the root as soon as it arrives).
@@ -134,6 +135,7 @@ export async function postAction(
       accept: "text/x-component",
       "content-type": encoded.headers.get("content-type")!,
       ...(cookie ? { cookie } : {}),
+      ...headers,
     },
     body: Buffer.from(await encoded.arrayBuffer()),
   });

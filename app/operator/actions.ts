@@ -9,6 +9,7 @@ import {
   openIncidentFor,
   resendMailFor,
   resetMemberFactors,
+  verifySsoDomainByOperator,
   updateIncidentFor,
 } from "@/lib/ops/desk/actions";
 import { currentInstance } from "@/lib/instance";
@@ -67,5 +68,13 @@ export async function resetFactorsAction(_: unknown, form: FormData) {
     form,
     "Second factors reset: the member sets one up again if one is required.",
     (db, user, fields) => resetMemberFactors(db, user, fields),
+  );
+}
+
+export async function verifySsoDomainAction(_: unknown, form: FormData) {
+  return runDeskAction(
+    form,
+    "Domain verified: its addresses sign in through the organisation's provider.",
+    (db, user, fields) => verifySsoDomainByOperator(db, user, fields),
   );
 }

@@ -60,9 +60,11 @@ export async function startLiveServer(
     keyHolder?: { plan: string; sandboxSport: string };
     /** Runs on the database before the server starts (PGlite admits one process at a time). */
     prepare?: (env: Record<string, string>) => Promise<void>;
+    /** The port, when something set up before the server must know its address. */
+    port?: number;
   } = {},
 ): Promise<LiveServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = migratedDataDir();
   await options.prepare?.({ DATA_DIR: dataDir });
   // Made before the server starts: PGlite admits one process at a time.

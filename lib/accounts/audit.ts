@@ -57,7 +57,11 @@ export type AuditAction =
   | "factor.recovery_codes_replaced"
   | "factor.step_up"
   | "factor.reset_by_operator"
-  | "organisation.second_factor_policy_set";
+  | "organisation.second_factor_policy_set"
+  | "sso.configured"
+  | "sso.domain_added"
+  | "sso.domain_removed"
+  | "sso.domain_verified";
 
 export async function recordAudit(
   db: Database,

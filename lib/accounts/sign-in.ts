@@ -6,6 +6,7 @@ import { recordAudit } from "./audit.ts";
 import type { Database } from "../db/index.ts";
 import { memberships, operators, signInFailures, users } from "../db/schema/index.ts";
 import { findUserByEmail } from "./users.ts";
+import { ssoRequiredFor } from "./sso/policy.ts";
 import { clientNetwork } from "../http/client-address.ts";
 
 /**
@@ -25,6 +26,7 @@ export const SIGN_IN_LIMITS = {
 export type SignInResult =
   | { ok: true; userId: string }
   | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "sso_required" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
 // Checked against when the e-mail is unknown, so an unknown address takes as long as a wrong password.
@@ -125,6 +127,9 @@ export async function signInWithPassword(
     await recordFailure(db, email, address, at);
     return { ok: false, reason: "invalid" };
   }
+
+  // The right password, but the organisation signs this member in through its provider only.
+  if (await ssoRequiredFor(db, user.id)) return { ok: false, reason: "sso_required" };
 
   // Hashed before the transaction, which must not hold the database for a hash's time.
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;

@@ -48,6 +48,34 @@ describe("the audit log in sentences", () => {
     );
   });
 
+  it("tells of single sign-on in words: its settings, its domains and how each was verified, and its sign-ins", () => {
+    const configured = line("sso.configured", {
+      details: {
+        issuer: "https://login.corp.example",
+        clientId: "console",
+        joinRole: "viewer",
+        requireSso: true,
+        secretChanged: true,
+      },
+    });
+    expect(auditSentence(configured, names)).toBe(
+      "set up single sign-on through https://login.corp.example (client id console, a new client secret): new members join as a viewer, and members other than admins must sign in through it",
+    );
+    expect(auditSentence(line("sso.domain_added", { target: "corp.example" }), names)).toBe(
+      "claimed the domain corp.example for single sign-on",
+    );
+    expect(auditSentence(line("sso.domain_verified", { target: "corp.example", details: { by: "dns" } }), names)).toBe(
+      "verified the domain corp.example for single sign-on by its DNS record",
+    );
+    expect(auditSentence(line("sso.domain_removed", { target: "corp.example" }), names)).toBe(
+      "removed the domain corp.example from single sign-on",
+    );
+    expect(auditSentence(line("user.signed_in", { details: { by: "single sign-on" } }), names)).toBe(
+      "signed in through single sign-on",
+    );
+    expect(auditSentence(line("user.signed_in", { details: { by: "mailed link" } }), names)).toBe("signed in");
+  });
+
   it("tells of webhooks in words, naming the endpoint", () => {
     expect(auditSentence(line("webhook.test_sent", { target: "whe_1", details: { delivery: "whd_1" } }), names)).toBe(
       "sent a test message to https://hooks.example.com/sports",

@@ -68,7 +68,7 @@ const SENTENCES: Record<AuditAction, Describe> = {
     `made ${(line.target && names.member(line.target)) ?? "a member"} ${role(d.to)} (was ${role(d.from)})`,
   "member.removed": (d, line, names) => `removed ${memberOf(line, names, d)} from the organisation`,
   "invitation.revoked": () => "withdrew an invitation",
-  "user.signed_in": () => "signed in",
+  "user.signed_in": (d) => (d.by === "single sign-on" ? "signed in through single sign-on" : "signed in"),
   "user.signed_out": () => "signed out",
   "user.password_reset": () => "reset their password",
   "licence.set": (d) => {
@@ -123,6 +123,14 @@ const SENTENCES: Record<AuditAction, Describe> = {
     `reset the second factors of ${text(d.email)}, who sets one up again at their next sign-in`,
   "organisation.second_factor_policy_set": (d) =>
     `changed the second-factor policy from “${POLICY_WORDS[d.from as SecondFactorPolicy] ?? text(d.from)}” to “${POLICY_WORDS[d.to as SecondFactorPolicy] ?? text(d.to)}”`,
+  "sso.configured": (d) =>
+    `set up single sign-on through ${text(d.issuer)} (client id ${text(d.clientId)}${d.secretChanged ? ", a new client secret" : ""}): new members join as ${role(d.joinRole)}, and ${d.requireSso ? "members other than admins must sign in through it" : "passwords still work"}`,
+  "sso.domain_added": (_, line) => `claimed the domain ${text(line.target)} for single sign-on`,
+  "sso.domain_removed": (_, line) => `removed the domain ${text(line.target)} from single sign-on`,
+  "sso.domain_verified": (d, line) =>
+    d.by === "operator"
+      ? `verified the domain ${text(line.target)} for single sign-on on the operators' desk`
+      : `verified the domain ${text(line.target)} for single sign-on by its DNS record`,
   "incident.updated": (d) => `updated the incident “${text(d.title)}”${d.state ? ` (${text(d.state)})` : ""}`,
 };
 

@@ -13,6 +13,7 @@ import { operatorAccess } from "@/lib/accounts/operators";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/accounts/sessions";
 import { clientAddress } from "@/lib/http/client-address";
 import { signInWithPassword } from "@/lib/accounts/sign-in";
+import { SSO_REQUIRED_MESSAGE, ssoRequiredFor } from "@/lib/accounts/sso/policy";
 import { currentInstance } from "@/lib/instance";
 import { noticeSignIn } from "@/lib/accounts/mail/notices";
 import { redeemSignInGrant } from "@/lib/accounts/mail/tokens";
@@ -78,6 +79,7 @@ export function authOptions(): NextAuthOptions {
             const session = await openSession(db, result.userId, now());
             return { id: result.userId, sessionId: session.id };
           }
+          if (result.reason === "sso_required") throw new Error(SSO_REQUIRED_MESSAGE);
           if (result.reason === "throttled") {
             const minutes = Math.ceil(result.retryAfterSeconds / 60);
             throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
@@ -98,6 +100,8 @@ export function authOptions(): NextAuthOptions {
               now(),
             );
             if (!userId) return null;
+            // A reset password does not get round "require SSO".
+            if (await ssoRequiredFor(currentInstance().database.db, userId)) throw new Error(SSO_REQUIRED_MESSAGE);
             // Recorded as a password sign-in is: the audit log shows how each session began.
             const access = await consoleAccess(currentInstance().database.db, userId);
             if (access) {
@@ -113,6 +117,7 @@ export function authOptions(): NextAuthOptions {
             const session = await openSession(currentInstance().database.db, userId, now());
             return { id: userId, sessionId: session.id };
           } catch (error) {
+            if (error instanceof Error && error.message === SSO_REQUIRED_MESSAGE) throw error;
             logger().error({ err: error }, "Signing in with a mailed link failed");
             throw new Error(SIGN_IN_UNAVAILABLE);
           }

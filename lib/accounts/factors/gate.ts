@@ -13,6 +13,7 @@ import {
 import { newId } from "../../ids.ts";
 import { SESSION_LIFETIME } from "../sessions.ts";
 import { recordFailure, throttleWait } from "../sign-in.ts";
+import { ssoAdminNeedsFactor } from "../sso/policy.ts";
 import { policyRequires } from "./policy.ts";
 import { checkCode, hasSecondFactor } from "./store.ts";
 
@@ -34,7 +35,8 @@ export async function secondFactorRequired(db: Database, userId: string): Promis
     .from(memberships)
     .innerJoin(organisations, eq(organisations.id, memberships.orgId))
     .where(eq(memberships.userId, userId));
-  return rows.some((row) => policyRequires(row.policy, row.role));
+  // An admin who keeps a password where "require SSO" is on needs a second factor with it.
+  return rows.some((row) => policyRequires(row.policy, row.role)) || (await ssoAdminNeedsFactor(db, userId));
 }
 
 /** Where a user who has just given the right password goes next. */

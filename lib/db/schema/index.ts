@@ -12,3 +12,4 @@ export * from "./webhooks.ts";
 export * from "./request-log.ts";
 export * from "./mail.ts";
 export * from "./factors.ts";
+export * from "./sso.ts";

@@ -14,6 +14,8 @@ import { approvePlanRequest, declinePlanRequest } from "../../accounts/plans.ts"
 import { resetFactorsByOperator } from "../../accounts/factors/manage.ts";
 import { openIncidentBy, updateIncidentBy } from "./incidents.ts";
 import { resendMail } from "../../accounts/mail/outbox.ts";
+import { verifyDomain } from "../../accounts/sso/connections.ts";
+import { now } from "../../clock.ts";
 
 type Fields = Record<string, string>;
 
@@ -118,4 +120,21 @@ export async function resendMailFor(db: Database, userId: string | null, fields:
 export async function resetMemberFactors(db: Database, userId: string | null, fields: Fields) {
   const access = await requireOperator(db, userId);
   return resetFactorsByOperator(db, access, { userId: fields.userId ?? "" });
+}
+
+/** Verifies an organisation's single sign-on domain where its DNS cannot be checked: the operator's word, audited. */
+export async function verifySsoDomainByOperator(
+  db: Database,
+  userId: string | null,
+  fields: Fields,
+  { at = now() }: { at?: Date } = {},
+) {
+  const access = await requireOperator(db, userId);
+  const input = z.object({ orgId: orgRef, domain: z.string().min(1).max(253) }).parse(fields);
+  const { domain } = await verifyDomain(db, input.orgId, input.domain, {
+    actor: { ...access.actor, operator: true },
+    at,
+    by: "operator",
+  });
+  return { domain };
 }

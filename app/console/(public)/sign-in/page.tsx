@@ -6,15 +6,17 @@ import { PageHeader } from "@/components/console/page-header";
 import { returnPath, signInErrorMessage } from "@/lib/console/return-path";
 import { SECOND_STEP_PAGE } from "@/app/console/_lib/console";
 import { SignInForm } from "./sign-in-form";
+import { SsoSignIn } from "./sso-sign-in";
+import { ssoRefusalMessage } from "@/lib/accounts/sso/refusals";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ error?: string; next?: string }>;
+  searchParams: Promise<{ error?: string; next?: string; sso?: string }>;
 }) {
-  const { error, next } = await searchParams;
+  const { error, next, sso } = await searchParams;
   const after = returnPath(next);
   const session = await consoleSession();
   if (session?.stage === "done") redirect(after);
@@ -34,6 +36,7 @@ export default async function SignInPage({
           Forgot your password?
         </Link>
       </p>
+      <SsoSignIn after={after} initialError={ssoRefusalMessage(sso)} />
       <p className="mt-6 text-sm text-slate-700">
         New here?{" "}
         <Link href="/console/sign-up" className="text-pitch-700 underline underline-offset-4">

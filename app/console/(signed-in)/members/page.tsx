@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now } from "@/lib/clock";
@@ -18,6 +19,12 @@ export default async function MembersPage() {
       <PageHeader title="Members">
         Admins manage keys, the licence, the plan and members; viewers see everything and change nothing.
       </PageHeader>
+      <p className="mb-6 text-sm text-slate-700">
+        <Link href="/console/members/sso" className="text-pitch-700 underline underline-offset-4">
+          Single sign-on
+        </Link>
+        : members sign in through your own provider (Enterprise plan).
+      </p>
       {canEdit ? (
         <section aria-labelledby="invite-title" className="mb-8">
           <h2 id="invite-title" className="mb-2 text-lg font-semibold text-slate-900">

@@ -13,6 +13,8 @@ import { recordOrganisationView } from "@/lib/ops/desk/actions";
 import { organisationFile } from "@/lib/ops/desk/organisations";
 import { DomainError } from "@/lib/errors";
 import { ResetFactorsForm } from "./reset-factors-form";
+import { VerifyDomainForm } from "./verify-domain-form";
+import { listDomains } from "@/lib/accounts/sso/connections";
 
 export const generateMetadata = (): Promise<Metadata> => deskMetadata("Organisation");
 
@@ -47,6 +49,7 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
   });
   // Reading a customer's file is on the record, in its log and the operators'.
   await recordOrganisationView(db, access, file.organisation.id);
+  const ssoDomains = await listDomains(db, file.organisation.id);
   const { organisation, plan, licence, keys } = file;
   return (
     <>
@@ -114,6 +117,24 @@ export default async function OrganisationPage({ params }: { params: Promise<{ o
           ))}
         </ul>
       </Section>
+
+      {ssoDomains.length > 0 ? (
+        <Section id="sso-domains" title="Single sign-on domains">
+          <ul className={divided}>
+            {ssoDomains.map((domain) => (
+              <li key={domain.domain} className="py-2 text-sm">
+                <span className={`font-medium ${deskText.strong}`}>{domain.domain}</span>{" "}
+                <span className={deskText.muted}>
+                  {domain.verifiedAt
+                    ? `verified ${domain.verifiedBy === "operator" ? "by an operator" : "by DNS"} on ${formatDay(domain.verifiedAt)}`
+                    : "not verified"}
+                </span>
+                {domain.verifiedAt ? null : <VerifyDomainForm orgId={file.organisation.id} domain={domain.domain} />}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
 
       <Section id="keys" title={`Keys (${keys.length})`}>
         {keys.length === 0 ? (
