@@ -54,11 +54,31 @@ export function keysOf(db: Database): KeyReader {
   };
 }
 
+/** The keys an instance knows: what the API's credentials and the streams ask, and how it hears of changes. */
+export interface KeyDirectory {
+  /** The key with this hash; null when there is no such key. */
+  resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
+  /** The key with this id and its hash (a stream token's key); null when there is no such key. */
+  resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null>;
+  /** Whether this hash was a key's when last read: a client known to hold a key. */
+  knows(keyHash: string): boolean;
+  /** Whether this hash is certainly no key's, from an index of every key's hash. */
+  isNoKey(keyHash: string): boolean;
+  /** Whether this hash was lately found to be no key's, while there is no index. */
+  knowsUnknown(keyHash: string): boolean;
+  /** The index's size and memory; null while there is none. */
+  readonly indexed: { keys: number; bytes: number } | null;
+  /** Calls back after each change to keys (null: any key may have changed). */
+  onChange(listener: (change: KeyChange | null) => void): () => void;
+  /** Hears every instance's key changes and creations on the bus; returns how to stop. */
+  follow(bus: ChangeBus): Promise<() => void>;
+}
+
 /**
  * Keys by SHA-256, so a request costs no database read once its key is known. One per instance;
  * every change reaches it through the bus, the changes this instance made included.
  */
-export class KeyCache {
+export class KeyCache implements KeyDirectory {
   private readonly entries = new Map<string, Entry>();
   /** Hashes found to be no key's, by when that was learned; oldest first. */
   private readonly unknown = new Map<string, number>();

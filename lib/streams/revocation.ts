@@ -1,5 +1,6 @@
 import { keyLicenceRefusal } from "../accounts/licences.ts";
 import type { KeyChange as KeyNotice, SessionRevocation } from "../bus/index.ts";
+import type { KeyDirectory } from "../keys/cache.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberPrincipal } from "../metering/index.ts";
 import { channelSports, type Subscriber } from "./channels.ts";
@@ -15,11 +16,8 @@ import type { StreamPrincipal } from "./stream.ts";
 /** A change to keys: one key, every key of an organisation, or (null) any key at all. */
 export type KeyChange = KeyNotice | null;
 
-/** Where the streams learn what a key is now, and that keys changed (lib/keys/cache.ts). */
-export type KeyDirectory = {
-  resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
-  onChange(listener: (change: KeyChange) => void): () => void;
-};
+/** Where the streams learn what a key is now, and that keys changed. */
+export type StreamKeys = Pick<KeyDirectory, "resolve" | "onChange">;
 
 /**
  * Where the streams hear that a member's sessions were revoked (lib/accounts/sessions.ts); null
@@ -93,7 +91,7 @@ export function sessionRevokedEnding(): StreamEnding {
 /** Ends the streams the key directory's changes and the sessions' revocations concern. */
 export class Revocation {
   private readonly subscribers: ReadonlySet<Subscriber>;
-  private readonly keys: KeyDirectory;
+  private readonly keys: StreamKeys;
   private readonly now: () => Date;
   private readonly sessions: SessionDirectory;
   private readonly end: (subscriber: Subscriber, ending: StreamEnding) => void;
@@ -101,7 +99,7 @@ export class Revocation {
 
   constructor(options: {
     subscribers: ReadonlySet<Subscriber>;
-    keys: KeyDirectory;
+    keys: StreamKeys;
     sessions: SessionDirectory;
     now: () => Date;
     /** Ends a stream with its last `error`. */
