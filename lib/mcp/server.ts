@@ -76,7 +76,7 @@ export async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool ${name}: tools/list names them.`);
   const call = tool.call(args);
-  const response = await api.serveOperation(call.operationId, call.params, operationRequest(call, caller));
+  const response = await api.handle(operationRequest(call, caller));
   return toolResult(tool, response, splices);
 }
 
