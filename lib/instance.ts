@@ -82,7 +82,7 @@ export function runningApi(): Api | undefined {
   return running.instance?.api;
 }
 
-/** What `npm run admin` runs (lib/ops/admin/commands.ts), given by the entry so the composition does not import the CLI. */
+/** What `npm run admin` runs (lib/ops/admin/commands.ts): given by the entry, so the composition imports no CLI. */
 export type AdminCommands = (
   argv: string[],
   io: { print(text: string): void; printError(text: string): void; connect(): Promise<AdminSettings> },

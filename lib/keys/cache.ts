@@ -60,13 +60,13 @@ export interface KeyDirectory {
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
   /** The key with this id and its hash (a stream token's key); null when there is no such key. */
   resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null>;
-  /** Whether this hash was a key's when last read: a client known to hold a key. */
+  /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */
   knows(keyHash: string): boolean;
-  /** Whether this hash is certainly no key's, from an index of every key's hash. */
+  /** Whether this hash is certainly no key's, from an index of every key's hash; false while there is no index. */
   isNoKey(keyHash: string): boolean;
-  /** Whether this hash was lately found to be no key's, while there is no index. */
+  /** Whether this hash was lately found to be no key's: answered without a read. */
   knowsUnknown(keyHash: string): boolean;
-  /** The index's size and memory; null while there is none. */
+  /** The index's size and memory; null while there is none (every unknown key costs a read). */
   readonly indexed: { keys: number; bytes: number } | null;
   /** Calls back after each change to keys (null: any key may have changed). */
   onChange(listener: (change: KeyChange | null) => void): () => void;
@@ -100,7 +100,7 @@ export class KeyCache implements KeyDirectory {
     this.now = options.now ?? clockNow;
   }
 
-  /** The key with this hash, from memory or one read; null when there is no such key. */
+  // From memory, or one read per miss.
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     const at = this.now().getTime();
     const entry = this.entries.get(keyHash);
@@ -141,10 +141,7 @@ export class KeyCache implements KeyDirectory {
     return pending;
   }
 
-  /**
-   * The key with this id and its hash, as `resolve` answers it; null when there is no such key. A
-   * key's hash never changes, so only the first use of a key on an instance costs the extra read.
-   */
+  // A key's hash never changes, so only the first use of a key on an instance costs the extra read.
   async resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null> {
     const keyHash = this.hashes.get(keyId) ?? (await this.read.hashOf(keyId));
     if (keyHash === null) return null;
@@ -158,20 +155,14 @@ export class KeyCache implements KeyDirectory {
     this.hashes.set(keyId, keyHash);
   }
 
-  /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */
   knows(keyHash: string): boolean {
     return this.entries.has(keyHash);
   }
 
-  /**
-   * Whether this hash is certainly no key's, from the index of every key's hash: refused without a
-   * read. False while the index is not loaded (a read decides, as for any key).
-   */
   isNoKey(keyHash: string): boolean {
     return this.index !== null && !this.index.has(keyHash);
   }
 
-  /** The index's size and memory, for the benchmarks. */
   get indexed(): { keys: number; bytes: number } | null {
     return this.index && { keys: this.index.size, bytes: this.index.bytes };
   }
@@ -202,7 +193,6 @@ export class KeyCache implements KeyDirectory {
     this.unknown.delete(keyHash);
   }
 
-  /** Whether this hash is known to be no key's: answered without a read. */
   knowsUnknown(keyHash: string): boolean {
     const since = this.unknown.get(keyHash);
     return since !== undefined && this.now().getTime() - since < UNKNOWN_MAX_AGE_MS;

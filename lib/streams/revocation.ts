@@ -8,10 +8,10 @@ import { StreamEnding } from "./errors.ts";
 import type { StreamPrincipal } from "./stream.ts";
 
 // Streams whose credentials stopped being good while they were open: a key revoked, expired, moved
-// off a sport, its licence out of force or its IP allowlist no longer including the stream's address; a console session revoked (sign-out, password reset,
-// the member's removal) or past its end. The decisions are pure; what feeds them is the key
-// directory's changes and the sessions' revocations, both heard on the change bus, so every
-// instance ends its streams.
+// off a sport, its licence out of force or its IP allowlist no longer including the stream's
+// address; a console session revoked (sign-out, password reset, the member's removal) or past its
+// end. The decisions are pure; what feeds them is the key directory's changes and the sessions'
+// revocations, both heard on the change bus, so every instance ends its streams.
 
 /** A change to keys: one key, every key of an organisation, or (null) any key at all. */
 export type KeyChange = KeyNotice | null;

@@ -45,7 +45,7 @@ function allMethods(handler: Handler): RouteHandlers {
   };
 }
 
-/** Every method of every path under /api/v1: GET and HEAD are served, the others answered 405 by the same pipeline. */
+/** Every method of every path under /api/v1: GET and HEAD served, the others answered 405 by the pipeline. */
 export function routeHandlers(): RouteHandlers {
   return allMethods(async (request) => {
     const api = runningApi();
