@@ -1,33 +1,20 @@
-// The server of bench/metering.ts: one process answering /api/v1 on two ports over one instance's
-// parts, the one metered as server.ts meters (on PGlite, a journal in DATA_DIR/meter added every
-// second), the other through a meter that admits every request and counts nothing. Each port answers exactly as server.ts's node:http
-// entry does for /api/v1; there is no Next, no /healthz, nothing else.
+// The server of bench/metering.ts: one instance answering /api/v1 on one port exactly as server.ts's
+// node:http entry does; there is no Next, no /healthz, nothing else. Metered as server.ts meters
+// (on PGlite, a journal in DATA_DIR/meter added every second), or with METERING=off through a meter
+// that admits every request and counts nothing.
 //
-//   DATA_DIR=… SIM=off node bench/metering-server.ts
+//   DATA_DIR=… [METERING=off] node bench/metering-server.ts
 //
-// Writes nothing outside DATA_DIR. Prints one line, `READY {"metered":URL,"unmetered":URL}`, once
-// both listen on 127.0.0.1; SIGTERM (or SIGINT) closes the servers, both APIs (the metered one
-// flushes its counts), then the instance, then the process ends.
+// Writes nothing outside DATA_DIR. Prints one line, `READY URL`, once it listens on 127.0.0.1;
+// SIGTERM (or SIGINT) closes the server, then the instance (the meter flushes its counts), then the
+// process ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../lib/config.ts";
-import { createApi, type Api } from "../lib/api/index.ts";
+import type { Api } from "../lib/api/index.ts";
 import { apiRequestFromNode, writeApiResponse } from "../lib/api/request/node.ts";
 import { startInstance } from "../lib/instance.ts";
-import type { Admission, Meter } from "../lib/metering/index.ts";
-
-/** Admits everything, counts nothing, sends no rate-limit headers: the API without metering. */
-const admitAll: Meter = {
-  admit: (key): Admission => ({
-    admitted: true,
-    used: 0,
-    quota: key.monthlyQuota,
-    counts: { key: { used: 0, quota: key.monthlyQuota }, organisation: null },
-    headers: {},
-  }),
-  openStream: () => ({ release() {} }),
-  close: async () => {},
-};
+import { unmetered } from "../lib/metering/index.ts";
 
 /** A node:http server answering every request as server.ts answers /api/v1. */
 function serveApi(api: Api): Server {
@@ -56,20 +43,17 @@ async function close(server: Server): Promise<void> {
   await new Promise((resolve) => server.close(resolve));
 }
 
-// The instance as server.ts composes it (no simulator, no demo organisation: the bench made its own),
-// and a second API over the same parts but the meter: the two differ in metering only.
-const instance = await startInstance(loadConfig({ ...process.env, SIM: "off", SEED_DEMO: "0" }));
-const meteredApi = instance.api;
-const unmeteredApi = createApi({ ...instance.services, meter: admitAll }, { requestLog: instance.requestLog });
-const metered = serveApi(meteredApi);
-const unmetered = serveApi(unmeteredApi);
-console.log(`READY ${JSON.stringify({ metered: await listen(metered), unmetered: await listen(unmetered) })}`);
+// The instance as server.ts composes it, but no simulator and no demo organisation (the bench made its own).
+const config = loadConfig({ ...process.env, SIM: "off", SEED_DEMO: "0" });
+const instance = await startInstance(config, process.env.METERING === "off" ? { parts: { meter: unmetered } } : {});
+const server = serveApi(instance.api);
+console.log(`READY ${await listen(server)}`);
 
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
-  await Promise.all([close(metered), close(unmetered)]);
+  await close(server);
   await instance.stop();
   // Anything still open (a timer of a library) does not keep the process.
   setTimeout(() => process.exit(), 5_000).unref();

@@ -1,25 +1,24 @@
 // What metering costs the public API under load: throughput of GET /api/v1/events with metering on,
-// as a ratio against the same API with metering off, same build, same process, same run.
+// as a ratio against the same API with metering off, same build, same run.
 //
 //   npm run bench:metering        (scripts/node24 bench/metering.ts; no build needed)
 //
-// The server is bench/metering-server.ts, one child process (so the load generator does not share
-// its event loop): embedded PGlite in a fresh DATA_DIR, seeded, the feed started with the simulator
-// off, and the API started twice on the same database, feed views and bus, each behind its own
-// node:http server answering /api/v1 exactly as server.ts's node:http entry does. The metered side
-// is server.ts's meter on the embedded database (JournalMeter: one journal line written per admitted
-// request before it is answered, the counts added to PGlite every second); the unmetered side's
-// meter admits every request and counts nothing. Both serve the same 50 upcoming events of 7 sports
-// (bench/data.ts), applied in this process with the ingest's applyBatch before the server starts,
-// to one production key on a plan of limits no load reaches (PGlite admits one process at a time,
-// so the set-up closes the database before the child opens it).
+// The server is bench/metering-server.ts, one child process per side (so the load generator does not
+// share their event loops), each an instance as server.ts starts it (startInstance) on embedded PGlite
+// in a fresh DATA_DIR of its own, seeded, the simulator off, answering /api/v1 exactly as server.ts's
+// node:http entry does. The metered side's meter is server.ts's on the embedded database
+// (JournalMeter: one journal line written per admitted request before it is answered, the counts
+// added to PGlite every second); the unmetered side's instance is given a meter that admits every
+// request and counts nothing. Both serve the same 50 upcoming events of 7 sports (bench/data.ts),
+// applied in this process with the ingest's applyBatch before the servers start, to a production
+// key of each side on a plan of limits no load reaches (PGlite admits one process at a time, so the
+// set-up closes each database before its child opens it).
 //
 // The load generator (bench/load.ts: wrk when installed, else autocannon in this process;
 // BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64),
 // pipelining 1, BENCH_WARMUP_SECONDS (15) of warm-up each, then BENCH_SECONDS (10) measured per side,
-// in BENCH_ROUNDS (5) alternating rounds. Loopback only. Both sides are one process, so the server
-// CPU of each is that process's while the side was loaded (the metered side's flush timer runs in
-// it throughout). It prints req/s, p50, p99, server CPU per request of each side, the ratio
+// in BENCH_ROUNDS (5) alternating rounds. Loopback only. The server CPU of each side is its own
+// process's while it was loaded. It prints req/s, p50, p99, server CPU per request of each side, the ratio
 // metered ÷ unmetered in req/s, and PASS when that ratio is at least 0.85, FAIL otherwise; then what
 // the meter counted (GET /api/v1/me's meta.requests_used before and after the load, and
 // usage_monthly once the server has stopped), against the 2xx answers the load generator received.
@@ -85,16 +84,16 @@ function storedCount(dataDir: string, keyId: string): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // The server process.
 
-type Server = StartedProcess & { metered: string; unmetered: string; pid: number };
+type Server = StartedProcess & { url: string; pid: number };
 
-async function startServer(dataDir: string): Promise<Server> {
+async function startServer(dataDir: string, metering: "on" | "off"): Promise<Server> {
   const server = startProcess(path.join(import.meta.dirname, "metering-server.ts"), {
-    env: { DATA_DIR: dataDir },
+    env: { DATA_DIR: dataDir, METERING: metering },
     ready: /^READY (.*)$/m,
-    name: "the server",
+    name: `the ${metering === "on" ? "metered" : "unmetered"} server`,
   });
-  const urls = JSON.parse((await server.ready)[1]!) as { metered: string; unmetered: string };
-  return { ...server, ...urls, pid: server.process.pid! };
+  const url = (await server.ready)[1]!.trim();
+  return { ...server, url, pid: server.process.pid! };
 }
 
 /** GET /api/v1/me's meta.requests_used: the requests the meter has counted for the key, this one included. */
@@ -115,37 +114,43 @@ async function answerBytes(url: string, headers: Record<string, string>): Promis
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-metering-"));
-  const dataDir = path.join(dir, "data");
-  let server: Server | undefined;
+  const dataDirs = { on: path.join(dir, "metered"), off: path.join(dir, "unmetered") };
+  const servers: Server[] = [];
   try {
-    console.error("bench: creating the organisation, licence, plan, key and events");
-    const { key, keyId } = await prepare(dataDir, new Date());
+    console.error("bench: creating the organisation, licence, plan, key and events of each side");
+    const at = new Date();
+    const { key, keyId } = await prepare(dataDirs.on, at);
     const headers = { authorization: `Bearer ${key}` };
+    const other = await prepare(dataDirs.off, at);
+    const unmeteredHeaders = { authorization: `Bearer ${other.key}` };
 
-    console.error("bench: starting bench/metering-server.ts");
-    server = await startServer(dataDir);
-    const metered = `${server.metered}/api/v1/events`;
-    const unmetered = `${server.unmetered}/api/v1/events`;
+    console.error("bench: starting bench/metering-server.ts twice, metered and unmetered");
+    const server = await startServer(dataDirs.on, "on");
+    servers.push(server);
+    const baseline = await startServer(dataDirs.off, "off");
+    servers.push(baseline);
+    const metered = `${server.url}/api/v1/events`;
+    const unmetered = `${baseline.url}/api/v1/events`;
     await waitForItems(metered, headers, UPCOMING_EVENTS);
-    await waitForItems(unmetered, headers, UPCOMING_EVENTS);
+    await waitForItems(unmetered, unmeteredHeaders, UPCOMING_EVENTS);
     const bytes = await answerBytes(metered, headers);
 
-    const usedBefore = await requestsUsed(server.metered, headers);
+    const usedBefore = await requestsUsed(server.url, headers);
     const title = `GET /api/v1/events: ${UPCOMING_EVENTS} upcoming events of 7 sports, one production key`;
     const measured = await measurePair(
       title,
-      { url: unmetered, headers, pid: server.pid },
+      { url: unmetered, headers: unmeteredHeaders, pid: baseline.pid },
       { url: metered, headers, pid: server.pid },
       { baseline: "unmetered", ours: "metered" },
     );
-    const usedAfter = await requestsUsed(server.metered, headers);
+    const usedAfter = await requestsUsed(server.url, headers);
 
-    console.error("bench: stopping the server");
-    const code = await server.stop("SIGTERM", 15_000);
-    if (code !== 0)
-      broken.push(`the server exited with ${code} when stopped:\n${server.output().trim().slice(-2_000)}`);
-    server = undefined;
-    const stored = await storedCount(dataDir, keyId);
+    console.error("bench: stopping the servers");
+    for (const each of servers.splice(0)) {
+      const code = await each.stop("SIGTERM", 15_000);
+      if (code !== 0) broken.push(`a server exited with ${code} when stopped:\n${each.output().trim().slice(-2_000)}`);
+    }
+    const stored = await storedCount(dataDirs.on, keyId);
 
     const cpus = os.cpus();
     console.log(
@@ -153,14 +158,14 @@ async function main() {
         `${GENERATOR}, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
     );
     console.log(
-      "  server: bench/metering-server.ts, one process, PGlite, simulator off, the API twice on the same data, one port each",
+      "  servers: bench/metering-server.ts, one process per side, each PGlite with the same data, simulator off",
     );
     console.log(
       "  metered: JournalMeter as server.ts runs it on PGlite (a journal line per request, counts added every 1 s)",
     );
     console.log("  unmetered: a meter that admits every request and counts nothing");
     console.log(
-      `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; server CPU: the one process's`,
+      `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; server CPU: the side's process's`,
     );
     console.log("");
 
@@ -194,10 +199,10 @@ async function main() {
 
     reportBroken();
   } catch (error) {
-    if (server) console.error(`bench: the server's output:\n${server.output()}`);
+    for (const each of servers) console.error(`bench: a server's output:\n${each.output()}`);
     throw error;
   } finally {
-    if (server) await server.stop("SIGTERM", 15_000);
+    for (const each of servers) await each.stop("SIGTERM", 15_000);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -22,10 +22,10 @@ import { openDatabase, type DatabaseHandle } from "./db/index.ts";
 import { feedIngest } from "./feed/http.ts";
 import { startFeed } from "./feed/service.ts";
 import { FeedViews } from "./feed/views.ts";
-import { KeyCache, keysOf } from "./keys/cache.ts";
+import { KeyCache, keysOf, type KeyDirectory } from "./keys/cache.ts";
 import { logger, printForOperator, type Logger } from "./log/index.ts";
 import { showOnce } from "./log/show-once.ts";
-import { startInstanceMeter, type JournalMeter } from "./metering/index.ts";
+import { startInstanceMeter, type InstanceMeter, type UsageWatch } from "./metering/index.ts";
 import { ServiceMetrics } from "./ops/metrics/index.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { processCell } from "./slot.ts";
@@ -46,12 +46,10 @@ export type Instance = {
   bus: ChangeBus;
   /** The present and the sandbox's delayed view, in memory, as the API serves them. */
   views: FeedViews;
-  keys: KeyCache;
-  meter: JournalMeter;
+  keys: KeyDirectory;
+  meter: InstanceMeter;
   streams: StreamHub;
   api: Api;
-  /** What the API's answers are made from, for a second API over the same parts (a benchmark's unmetered one). */
-  services: ApiServices;
   /** The provider ingest, `POST /api/feed/v1/updates`. */
   ingest: (request: Request) => Promise<Response>;
   /** Null unless METRICS_TOKEN is set. */
@@ -84,7 +82,7 @@ export function runningApi(): Api | undefined {
   return running.instance?.api;
 }
 
-/** What `npm run admin` runs (lib/ops/admin/commands.ts), given by the entry so the composition does not import the CLI. */
+/** What `npm run admin` runs (lib/ops/admin/commands.ts): given by the entry, so the composition imports no CLI. */
 export type AdminCommands = (
   argv: string[],
   io: { print(text: string): void; printError(text: string): void; connect(): Promise<AdminSettings> },
@@ -97,12 +95,21 @@ type AdminSettings = {
   close(): Promise<void>;
 };
 
-/** Parts given to an instance instead of those it would make: a test's clock or mail transport. */
+/**
+ * Parts given to an instance instead of those it would make (a test's clock, a benchmark's meter
+ * that counts nothing). A given part is its giver's to close; the instance closes what it made.
+ */
 export type InstanceParts = {
   /** What every part reads as the time. */
   now: () => Date;
-  /** How mail leaves: SMTP at MAIL_URL by default; a test's own transport. */
+  /** How mail leaves: SMTP at MAIL_URL by default. */
   mailer: Mailer;
+  /** Changes from every instance on the database: LISTEN/NOTIFY by default. */
+  bus: ChangeBus;
+  /** Admits and counts the API's requests: the journal meter by default; `unmetered` counts nothing. */
+  meter: InstanceMeter;
+  /** The keys, read from the database and kept in memory by default. */
+  keys: KeyDirectory;
 };
 
 /**
@@ -118,7 +125,8 @@ export async function startInstance(
     setClockOffset(config.TEST_CLOCK_OFFSET_SECONDS * 1000);
     log.warn(`The clock runs ${config.TEST_CLOCK_OFFSET_SECONDS} s ahead (TEST_CLOCK_OFFSET_SECONDS): for tests only`);
   }
-  const clock = options.parts?.now ?? now;
+  const parts = options.parts ?? {};
+  const clock = parts.now ?? now;
   const stops: Array<() => unknown> = [];
   try {
     const database = await openDatabase(config);
@@ -135,8 +143,8 @@ export async function startInstance(
     await seedOnStart(database, config, clock);
     const { db } = database;
 
-    const bus = await startChangeBus(database);
-    stops.push(() => bus.close());
+    const bus = parts.bus ?? (await startChangeBus(database));
+    if (!parts.bus) stops.push(() => bus.close());
     const views = new FeedViews(db, config.SANDBOX_DELAY_SECONDS, clock);
     await views.start(bus);
     stops.push(() => views.stop());
@@ -150,7 +158,7 @@ export async function startInstance(
     stops.push(() => webhooks.stop());
     const mail = startMail(db, config, {
       now: clock,
-      mailer: options.parts?.mailer,
+      mailer: parts.mailer,
       show: (message) => {
         // For the person running the service, never a log record: the link signs someone in.
         if (process.stdout.isTTY) for (const line of keptMailLines(message)) printForOperator(line);
@@ -161,15 +169,14 @@ export async function startInstance(
       },
     });
     stops.push(() => mail.stop());
-    const { meter, replayed } = await startInstanceMeter(database, config, bus, clock, webhooks.alerts.watch);
-    stops.push(() => meter.close());
+    const meter = parts.meter ?? (await journalMeter(database, config, bus, clock, webhooks.alerts.watch, log));
+    if (!parts.meter) stops.push(() => meter.close());
     webhooks.run(() => meter.rewatch());
-    if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
     const requestLog = new RequestLogRecorder(db);
     requestLog.start();
     stops.push(() => requestLog.close());
 
-    const keys = new KeyCache(keysOf(db));
+    const keys = parts.keys ?? new KeyCache(keysOf(db));
     stops.push(await keys.follow(bus));
     const revocations = new SessionRevocations();
     stops.push(await revocations.follow(bus));
@@ -246,7 +253,6 @@ export async function startInstance(
       meter,
       streams,
       api,
-      services,
       ingest: feedIngest({ db, names: feed.names, token: config.FEED_TOKEN, now: clock, views }),
       metrics,
       status: new StatusService(database, recorder, clock),
@@ -265,6 +271,20 @@ export async function startInstance(
     await stopInReverse(stops);
     throw error;
   }
+}
+
+/** The journal meter of server.ts's instances, with the requests of earlier processes' journals replayed. */
+async function journalMeter(
+  database: DatabaseHandle,
+  config: Config,
+  bus: ChangeBus,
+  now: () => Date,
+  watch: UsageWatch,
+  log: Logger,
+): Promise<InstanceMeter> {
+  const { meter, replayed } = await startInstanceMeter(database, config, bus, now, watch);
+  if (replayed > 0) log.info(`Metering: ${replayed} requests replayed from journals of earlier processes`);
+  return meter;
 }
 
 // Each part stops after those made from it; one that fails to stop does not keep the rest running.

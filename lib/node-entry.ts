@@ -12,8 +12,8 @@ import { answerAsteriskForm } from "./http/request-target.ts";
 import { JSON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "./http/security-headers.ts";
 
 // The node:http entry: operational endpoints, the public API, its MCP server and the provider
-// ingest are answered here, straight from node:http, because Next's request pipeline costs many times the work of an
-// API answer (docs/decisions/node-http-entry.md); everything else goes to Next.
+// ingest are answered here, straight from node:http, because Next's request pipeline costs many
+// times the work of an API answer (docs/decisions/node-http-entry.md); everything else goes to Next.
 
 const FEED_PATH = "/api/feed/v1/updates";
 

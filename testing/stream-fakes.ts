@@ -5,7 +5,7 @@ import type { ViewFollower, ViewName } from "../lib/feed/views.ts";
 import type { ApiKeyRecord } from "../lib/keys/lookup.ts";
 import type { FeedSource } from "../lib/streams/feed-source.ts";
 import type { SessionRevocation } from "../lib/bus/index.ts";
-import type { KeyChange, KeyDirectory, SessionDirectory } from "../lib/streams/revocation.ts";
+import type { KeyChange, SessionDirectory, StreamKeys } from "../lib/streams/revocation.ts";
 import type { StreamSink } from "../lib/streams/sink.ts";
 import type { StreamPrincipal, StreamRequest } from "../lib/streams/stream.ts";
 
@@ -121,7 +121,7 @@ export class FakeFeed implements FeedSource {
 }
 
 /** Keys by hash; `change` announces a change as the key cache does once it has forgotten it. */
-export class FakeKeys implements KeyDirectory {
+export class FakeKeys implements StreamKeys {
   readonly byHash = new Map<string, ApiKeyRecord | null>();
   private readonly listeners = new Set<(change: KeyChange) => void>();
 

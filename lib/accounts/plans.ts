@@ -3,7 +3,7 @@ import { asc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit, type Actor } from "./audit.ts";
 import type { Database } from "../db/index.ts";
-import { organisations, plans } from "../db/schema/index.ts";
+import { organisations, plans, sports, type Sport } from "../db/schema/index.ts";
 import { DomainError } from "../errors.ts";
 import { notifyKeyChange } from "../keys/cache.ts";
 import { findOrganisation } from "./organisations.ts";
@@ -12,6 +12,11 @@ export type Plan = typeof plans.$inferSelect;
 
 export function listPlans(db: Database): Promise<Plan[]> {
   return db.select().from(plans).orderBy(asc(plans.ordinal));
+}
+
+/** The sports a plan or a sandbox key may cover, in the catalogue's order. */
+export function listSports(db: Database): Promise<Array<{ code: Sport; name: string }>> {
+  return db.select({ code: sports.code, name: sports.name }).from(sports).orderBy(asc(sports.ordinal));
 }
 
 export async function getPlan(db: Database, code: string): Promise<Plan | undefined> {

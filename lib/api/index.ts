@@ -1,5 +1,4 @@
 import { documentResponse, isDocumentPath } from "./documents/index.ts";
-import { ENDPOINTS } from "./endpoints/index.ts";
 import { newRequestId } from "../http/problem.ts";
 import { inRequest, logAccess } from "../log/index.ts";
 import {
@@ -17,16 +16,12 @@ export type { ApiRequest, ApiResponse } from "./request/pipeline.ts";
 export { isApiPath } from "./request/router.ts";
 
 /**
- * The public API of one instance, transport-neutral: node:http (lib/node-entry.ts) and Next's route
- * handlers (app/api/v1) both call `handle` or `serveOperation`, so there is one implementation.
+ * The public API of one instance, transport-neutral: node:http (lib/node-entry.ts), Next's route
+ * handlers (app/api/v1) and the MCP server's tools all call `handle`, which finds the endpoint by
+ * its path in the one table (lib/api/request/router.ts).
  */
 export type Api = {
   handle(request: ApiRequest): Promise<ApiResponse>;
-  /**
-   * Serves the endpoint of this `operationId` (null: a path with none). By id, not by object: Next
-   * bundles its own copy of lib/api, and only this instance's copy may run the pipeline.
-   */
-  serveOperation(operationId: string | null, params: Record<string, string>, request: ApiRequest): Promise<ApiResponse>;
 };
 
 /** The API over services the instance composed: it starts and stops nothing of its own. */
@@ -96,8 +91,6 @@ export function createApi(
         return Promise.reject(error as Error); // the callers handle a rejection, never a throw
       }
     },
-    serveOperation: (operationId, params, request) =>
-      served(ENDPOINTS.find((e) => e.operationId === operationId) ?? null, params, request),
   };
   return api;
 }

@@ -54,11 +54,31 @@ export function keysOf(db: Database): KeyReader {
   };
 }
 
+/** The keys an instance knows: what the API's credentials and the streams ask, and how it hears of changes. */
+export interface KeyDirectory {
+  /** The key with this hash; null when there is no such key. */
+  resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
+  /** The key with this id and its hash (a stream token's key); null when there is no such key. */
+  resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null>;
+  /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */
+  knows(keyHash: string): boolean;
+  /** Whether this hash is certainly no key's, from an index of every key's hash; false while there is no index. */
+  isNoKey(keyHash: string): boolean;
+  /** Whether this hash was lately found to be no key's: answered without a read. */
+  knowsUnknown(keyHash: string): boolean;
+  /** The index's size and memory; null while there is none (every unknown key costs a read). */
+  readonly indexed: { keys: number; bytes: number } | null;
+  /** Calls back after each change to keys (null: any key may have changed). */
+  onChange(listener: (change: KeyChange | null) => void): () => void;
+  /** Hears every instance's key changes and creations on the bus; returns how to stop. */
+  follow(bus: ChangeBus): Promise<() => void>;
+}
+
 /**
  * Keys by SHA-256, so a request costs no database read once its key is known. One per instance;
  * every change reaches it through the bus, the changes this instance made included.
  */
-export class KeyCache {
+export class KeyCache implements KeyDirectory {
   private readonly entries = new Map<string, Entry>();
   /** Hashes found to be no key's, by when that was learned; oldest first. */
   private readonly unknown = new Map<string, number>();
@@ -80,7 +100,7 @@ export class KeyCache {
     this.now = options.now ?? clockNow;
   }
 
-  /** The key with this hash, from memory or one read; null when there is no such key. */
+  // From memory, or one read per miss.
   resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     const at = this.now().getTime();
     const entry = this.entries.get(keyHash);
@@ -121,10 +141,7 @@ export class KeyCache {
     return pending;
   }
 
-  /**
-   * The key with this id and its hash, as `resolve` answers it; null when there is no such key. A
-   * key's hash never changes, so only the first use of a key on an instance costs the extra read.
-   */
+  // A key's hash never changes, so only the first use of a key on an instance costs the extra read.
   async resolveById(keyId: string): Promise<{ record: ApiKeyRecord; keyHash: string } | null> {
     const keyHash = this.hashes.get(keyId) ?? (await this.read.hashOf(keyId));
     if (keyHash === null) return null;
@@ -138,20 +155,14 @@ export class KeyCache {
     this.hashes.set(keyId, keyHash);
   }
 
-  /** Whether this hash was a key's when last read, however long ago: a client known to hold a key. */
   knows(keyHash: string): boolean {
     return this.entries.has(keyHash);
   }
 
-  /**
-   * Whether this hash is certainly no key's, from the index of every key's hash: refused without a
-   * read. False while the index is not loaded (a read decides, as for any key).
-   */
   isNoKey(keyHash: string): boolean {
     return this.index !== null && !this.index.has(keyHash);
   }
 
-  /** The index's size and memory, for the benchmarks. */
   get indexed(): { keys: number; bytes: number } | null {
     return this.index && { keys: this.index.size, bytes: this.index.bytes };
   }
@@ -182,7 +193,6 @@ export class KeyCache {
     this.unknown.delete(keyHash);
   }
 
-  /** Whether this hash is known to be no key's: answered without a read. */
   knowsUnknown(keyHash: string): boolean {
     const since = this.unknown.get(keyHash);
     return since !== undefined && this.now().getTime() - since < UNKNOWN_MAX_AGE_MS;

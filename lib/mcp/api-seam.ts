@@ -1,6 +1,6 @@
 // Everything lib/mcp takes from lib/api, in one place: the MCP server is a face of the API, so it
-// runs the API's operations through the API's one pipeline (`Api.serveOperation`, by operation id,
-// with a request built from the caller's own headers and address) and describes them with the
+// runs the API's operations through the API's one router and pipeline (`Api.handle`: a GET of the
+// operation's path, with the caller's own headers and address) and describes them with the
 // API's own schemas and documents. Nothing else of lib/mcp (its tests aside) imports lib/api.
 
 export type { Api, ApiRequest, ApiResponse } from "../api/index.ts";

@@ -11,6 +11,7 @@ import {
   type ToolCaller,
 } from "../../testing/mcp.ts";
 import { Payload } from "../api/request/payload.ts";
+import { matchEndpoint } from "../api/request/router.ts";
 import type { Api, ApiRequest, ApiResponse } from "./api-seam.ts";
 import { EventPath, OddsQuery, listEvents } from "./api-seam.ts";
 import { mcpHandler } from "./http.ts";
@@ -30,15 +31,17 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
   return { status, headers: { "x-request-id": "req_1", ...headers }, body: [Buffer.from(JSON.stringify(body))] };
 }
 
+/** An API that records each request with the operation the API's router finds for its path. */
 function recordingApi(reply: (served: Served) => ApiResponse) {
   const served: Served[] = [];
-  const api = {
-    serveOperation(operationId: string | null, params: Record<string, string>, request: ApiRequest) {
-      const call = { operationId, params, request };
+  const api: Api = {
+    handle(request: ApiRequest) {
+      const { endpoint, params } = matchEndpoint(request.path);
+      const call = { operationId: endpoint?.operationId ?? null, params, request };
       served.push(call);
       return Promise.resolve(reply(call));
     },
-  } as unknown as Api;
+  };
   return { api, served };
 }
 

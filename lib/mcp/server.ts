@@ -15,8 +15,9 @@ import type { Splices } from "./splice.ts";
 import { TOOLS, TOOLS_BY_NAME, type OperationCall } from "./tools.ts";
 
 // The MCP server of one HTTP request (every exchange is served by an instance of its own): the
-// SDK's low-level Server with a handler per method. Tool calls are the API's operations, run by the API's pipeline; the rest
-// (initialize, listing and reading) describes the API and is neither keyed nor counted.
+// SDK's low-level Server with a handler per method. Tool calls are the API's operations, run by the
+// API's router and pipeline; the rest (initialize, listing and reading) describes the API and is
+// neither keyed nor counted.
 
 /** Who is calling: the HTTP request's headers and the connection's peer. */
 export type Caller = { header(name: string): string | undefined; peer: string | undefined };
@@ -76,7 +77,7 @@ export async function callTool(
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool ${name}: tools/list names them.`);
   const call = tool.call(args);
-  const response = await api.serveOperation(call.operationId, call.params, operationRequest(call, caller));
+  const response = await api.handle(operationRequest(call, caller));
   return toolResult(tool, response, splices);
 }
 

@@ -31,7 +31,7 @@ import {
 // query parameters (the zod schemas the OpenAPI document is made of), its call one request of
 // that operation, counted and refused as the same request over HTTP would be.
 
-/** One request of an operation: which, its path (for the logs) and path parameters, its query. */
+/** One request of an operation: which, its path (what the API's router finds it by), path parameters and query. */
 export type OperationCall = {
   operationId: string;
   path: string;

@@ -5,11 +5,13 @@ export {
   JournalMeter,
   startInstanceMeter,
   type Admission,
+  type InstanceMeter,
   type Meter,
   type MeterOptions,
   type MeterStats,
   type StreamSlot,
   type UsageWatch,
 } from "./meter.ts";
+export { unmetered } from "./unmetered.ts";
 export { monthOf, nextMonthStart, type Policy } from "./policies.ts";
 export { memberPrincipal, organisationPrincipal } from "./tally.ts";

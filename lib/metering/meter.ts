@@ -33,6 +33,13 @@ export interface Meter {
   close(): Promise<void>;
 }
 
+/** The meter an instance holds: the API's hook, and what the metrics and the usage alerts ask of it. */
+export interface InstanceMeter extends Meter {
+  /** Asks the usage watch about every key again at its next request (the alerts' thresholds changed). */
+  rewatch(): void;
+  stats(): MeterStats;
+}
+
 export type MeterOptions = {
   db: Database;
   /** Where this instance's journal lives (DATA_DIR/meter). */
@@ -58,7 +65,7 @@ const DAY_MS = 86_400_000;
  * The meter: each admitted request journaled before it is answered, flushed to the database in
  * batches, replayed after a crash, and announced to the other instances (docs/metering.md).
  */
-export class JournalMeter implements Meter {
+export class JournalMeter implements InstanceMeter {
   readonly instance = randomBytes(8).toString("hex");
   private readonly usage: UsageBook;
   private readonly slots = new StreamSlots();

@@ -17,7 +17,7 @@ import {
   type Freshness,
   type ResyncReason,
 } from "./messages.ts";
-import { expiredEnding, hasExpired, Revocation, type KeyDirectory, type SessionDirectory } from "./revocation.ts";
+import { expiredEnding, hasExpired, Revocation, type StreamKeys, type SessionDirectory } from "./revocation.ts";
 import { sseRetry } from "./sse.ts";
 import { newCounters, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 import { Subscriptions } from "./subscriber.ts";
@@ -58,7 +58,7 @@ export class StreamHub {
     /** The instance's notification to itself (liveness.ts). */
     heartbeat: Heartbeat;
     /** The keys as they are now, and their changes (lib/keys/cache.ts). */
-    keys: KeyDirectory;
+    keys: StreamKeys;
     /** The console sessions' revocations (lib/accounts/sessions.ts). */
     sessions: SessionDirectory;
     now: () => Date;

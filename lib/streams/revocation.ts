@@ -1,5 +1,6 @@
 import { keyLicenceRefusal } from "../accounts/licences.ts";
 import type { KeyChange as KeyNotice, SessionRevocation } from "../bus/index.ts";
+import type { KeyDirectory } from "../keys/cache.ts";
 import type { ApiKeyRecord } from "../keys/lookup.ts";
 import { memberPrincipal } from "../metering/index.ts";
 import { channelSports, type Subscriber } from "./channels.ts";
@@ -7,19 +8,16 @@ import { StreamEnding } from "./errors.ts";
 import type { StreamPrincipal } from "./stream.ts";
 
 // Streams whose credentials stopped being good while they were open: a key revoked, expired, moved
-// off a sport, its licence out of force or its IP allowlist no longer including the stream's address; a console session revoked (sign-out, password reset,
-// the member's removal) or past its end. The decisions are pure; what feeds them is the key
-// directory's changes and the sessions' revocations, both heard on the change bus, so every
-// instance ends its streams.
+// off a sport, its licence out of force or its IP allowlist no longer including the stream's
+// address; a console session revoked (sign-out, password reset, the member's removal) or past its
+// end. The decisions are pure; what feeds them is the key directory's changes and the sessions'
+// revocations, both heard on the change bus, so every instance ends its streams.
 
 /** A change to keys: one key, every key of an organisation, or (null) any key at all. */
 export type KeyChange = KeyNotice | null;
 
-/** Where the streams learn what a key is now, and that keys changed (lib/keys/cache.ts). */
-export type KeyDirectory = {
-  resolve(keyHash: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
-  onChange(listener: (change: KeyChange) => void): () => void;
-};
+/** Where the streams learn what a key is now, and that keys changed. */
+export type StreamKeys = Pick<KeyDirectory, "resolve" | "onChange">;
 
 /**
  * Where the streams hear that a member's sessions were revoked (lib/accounts/sessions.ts); null
@@ -93,7 +91,7 @@ export function sessionRevokedEnding(): StreamEnding {
 /** Ends the streams the key directory's changes and the sessions' revocations concern. */
 export class Revocation {
   private readonly subscribers: ReadonlySet<Subscriber>;
-  private readonly keys: KeyDirectory;
+  private readonly keys: StreamKeys;
   private readonly now: () => Date;
   private readonly sessions: SessionDirectory;
   private readonly end: (subscriber: Subscriber, ending: StreamEnding) => void;
@@ -101,7 +99,7 @@ export class Revocation {
 
   constructor(options: {
     subscribers: ReadonlySet<Subscriber>;
-    keys: KeyDirectory;
+    keys: StreamKeys;
     sessions: SessionDirectory;
     now: () => Date;
     /** Ends a stream with its last `error`. */

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FeedMirror } from "../../feed/mirror.ts";
 import type { FeedViews } from "../../feed/views.ts";
-import type { KeyCache } from "../../keys/cache.ts";
+import type { KeyDirectory } from "../../keys/cache.ts";
 import type { StreamTokens } from "../../keys/stream-token.ts";
 import type { ApiKeyRecord } from "../../keys/lookup.ts";
 import type { Meter } from "../../metering/index.ts";
@@ -140,7 +140,7 @@ export function defineStreamEndpoint<P extends z.ZodObject, Q extends z.ZodObjec
 }
 
 export type ApiServices = {
-  keys: KeyCache;
+  keys: KeyDirectory;
   /** The hashes of keys already seen: one per instance, as the key cache. */
   keyHashes: KeyHashes;
   /** Signs and checks browser stream tokens: every instance derives the same key from the secret. */

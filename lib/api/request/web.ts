@@ -3,11 +3,11 @@ import { newRequestId } from "../../http/problem.ts";
 import { webSink } from "../../streams/sink.ts";
 import { ApiError } from "./errors.ts";
 import { runningApi } from "../../instance.ts";
-import { problemAnswer, type ApiRequest, type ApiResponse, type Endpoint } from "./pipeline.ts";
+import { problemAnswer, type ApiRequest, type ApiResponse } from "./pipeline.ts";
 import { documentResponse, type DocumentPath } from "../documents/index.ts";
 
-// The route handlers of app/api/v1: each is one line that hands the Web request to the same
-// implementation node:http calls (lib/api/index.ts).
+// The route handlers of app/api/v1: one catch-all hands the Web request to the router node:http
+// calls (`Api.handle`, lib/api/index.ts), so the Next entry keeps no table of its own.
 
 function apiRequestFromWeb(request: Request): ApiRequest {
   const url = new URL(request.url);
@@ -30,10 +30,7 @@ function toWebResponse(response: ApiResponse, signal?: AbortSignal): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-type Handler = (
-  request: Request,
-  context?: { params?: Promise<Record<string, string | string[]>> },
-) => Promise<Response>;
+type Handler = (request: Request) => Promise<Response>;
 type RouteHandlers = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>;
 
 function allMethods(handler: Handler): RouteHandlers {
@@ -48,9 +45,9 @@ function allMethods(handler: Handler): RouteHandlers {
   };
 }
 
-/** Every method of a route: GET and HEAD are served, the others answered 405 by the same pipeline. */
-export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
-  return allMethods(async (request, context) => {
+/** Every method of every path under /api/v1: GET and HEAD served, the others answered 405 by the pipeline. */
+export function routeHandlers(): RouteHandlers {
+  return allMethods(async (request) => {
     const api = runningApi();
     if (!api) {
       const error = new ApiError("unavailable", "The API is not running in this process.", {
@@ -58,13 +55,7 @@ export function routeHandlers(endpoint: Endpoint | null): RouteHandlers {
       });
       return toWebResponse(problemAnswer(error, newRequestId(), request.method));
     }
-    // Next passes no params to a route without dynamic segments.
-    const raw = (endpoint ? await context?.params : undefined) ?? {};
-    const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
-    return toWebResponse(
-      await api.serveOperation(endpoint?.operationId ?? null, params, apiRequestFromWeb(request)),
-      request.signal,
-    );
+    return toWebResponse(await api.handle(apiRequestFromWeb(request)), request.signal);
   });
 }
 

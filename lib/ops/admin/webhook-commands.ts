@@ -1,9 +1,7 @@
 // The operator CLI's webhook commands: the console's Webhooks page, for any organisation, with the
 // same functions and rules.
-import { eq } from "drizzle-orm";
 import { OPERATOR } from "../../accounts/audit.ts";
 import type { Database } from "../../db/index.ts";
-import { usageAlertSettings } from "../../db/schema/index.ts";
 import { findOrganisation } from "../../accounts/organisations.ts";
 import {
   addEndpoint,
@@ -18,7 +16,7 @@ import {
   type EndpointSummary,
 } from "../webhooks/endpoints.ts";
 import { newSecret } from "../webhooks/signature.ts";
-import { DEFAULT_THRESHOLDS } from "../webhooks/thresholds.ts";
+import { organisationThresholds } from "../webhooks/alerts.ts";
 
 export const WEBHOOK_USAGE = `  webhook add --org ORG --url URL
   webhook list --org ORG
@@ -126,8 +124,7 @@ export async function runWebhookCommand(
               .map(Number),
             context,
           )
-        : ((await db.select().from(usageAlertSettings).where(eq(usageAlertSettings.orgId, org.id)))[0]?.thresholds ??
-          DEFAULT_THRESHOLDS);
+        : await organisationThresholds(db, org.id);
       return {
         json: { orgId: org.id, thresholds },
         // Running instances read thresholds every half minute.

@@ -163,6 +163,12 @@ export async function alertsThisMonth(
   }));
 }
 
+/** An organisation's thresholds: its own, or the defaults. */
+export async function organisationThresholds(db: Database, orgId: string): Promise<readonly number[]> {
+  const [settings] = await db.select().from(usageAlertSettings).where(eq(usageAlertSettings.orgId, orgId));
+  return settings?.thresholds ?? DEFAULT_THRESHOLDS;
+}
+
 /** Sets an organisation's thresholds (normalised by the caller). */
 export async function storeThresholds(db: Database, orgId: string, thresholds: number[]): Promise<void> {
   await db

@@ -1,4 +1,4 @@
-// Any other path under /api/v1: 404 not_found to a known key (counted), as the contract says
+// Every path under /api/v1 but the documents: the API's router finds the operation, as behind the node entry
 import { routeHandlers } from "@/lib/api/request/web";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(null);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers();

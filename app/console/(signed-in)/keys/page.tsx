@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { asc, eq } from "drizzle-orm";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
 import { now } from "@/lib/clock";
-import { organisations, plans, sports } from "@/lib/db/schema";
+import { getPlan, listSports } from "@/lib/accounts/plans";
 import { listKeys, productionKeyBlockers } from "@/lib/keys";
 import { KeyList } from "./key-list";
 import { ProductionKeySection } from "./production-key-section";
@@ -16,15 +15,9 @@ export default async function KeysPage() {
   const at = now();
   const keys = await listKeys(db, access.organisation.id, at);
   const blockers = await productionKeyBlockers(db, access.organisation.id, at);
-  const sportChoices = await db
-    .select({ code: sports.code, name: sports.name })
-    .from(sports)
-    .orderBy(asc(sports.ordinal));
-  const [plan] = await db
-    .select({ sports: plans.sports })
-    .from(organisations)
-    .innerJoin(plans, eq(plans.code, organisations.planCode))
-    .where(eq(organisations.id, access.organisation.id));
+  const sportChoices = await listSports(db);
+  const { planCode } = access.organisation;
+  const plan = planCode ? await getPlan(db, planCode) : undefined;
   const sandbox = keys.find((k) => k.environment === "sandbox");
   const canEdit = access.role === "admin";
   return (

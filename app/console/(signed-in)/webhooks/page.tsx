@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
-import { eq } from "drizzle-orm";
 import { requireConsole } from "@/app/console/_lib/console";
 import { PageHeader, ViewerNotice } from "@/components/console/page-header";
-import { usageAlertSettings } from "@/lib/db/schema";
-import { DEFAULT_THRESHOLDS } from "@/lib/ops/webhooks/thresholds";
+import { organisationThresholds } from "@/lib/ops/webhooks/alerts";
 import { listDeliveries, listEndpoints, type DeliverySummary } from "@/lib/ops/webhooks/endpoints";
 import { AddEndpoint, EndpointActions, SendAgain, ThresholdsForm } from "./webhook-forms";
 import { Time } from "@/components/display-settings";
@@ -21,8 +19,7 @@ export default async function WebhooksPage() {
   const orgId = access.organisation.id;
   const endpoints = await listEndpoints(db, orgId);
   const logs = await Promise.all(endpoints.map((endpoint) => listDeliveries(db, orgId, endpoint.id, 20)));
-  const [settings] = await db.select().from(usageAlertSettings).where(eq(usageAlertSettings.orgId, orgId));
-  const thresholds = settings?.thresholds ?? DEFAULT_THRESHOLDS;
+  const thresholds = await organisationThresholds(db, orgId);
   const canEdit = access.role === "admin";
   return (
     <>
