@@ -27,7 +27,13 @@ export const SERVICE_ERRORS = {
   unsupported_media_type: {
     status: 415,
     title: "Unsupported media type",
-    description: "Provider ingest: the batch must be NDJSON (`Content-Type: application/x-ndjson`), one update a line.",
+    description:
+      "Provider ingest: the batch must be NDJSON (`Content-Type: application/x-ndjson`), one update a line. Single sign-on's start (`POST /api/sso/start`): the body must be JSON.",
+  },
+  invalid_request: {
+    status: 400,
+    title: "Invalid request",
+    description: 'Single sign-on\'s start (`POST /api/sso/start`): the body must be `{"email": "you@example.com"}`.',
   },
   batch_too_large: {
     status: 413,
