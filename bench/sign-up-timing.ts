@@ -44,7 +44,9 @@ async function main() {
     );
   const postgresUrl = process.env.BENCH_DATABASE_URL;
   const scratch = postgresUrl ? await freshPostgres(postgresUrl, "bench_sign_up") : null;
-  const env = scratch ? { ...scratch.env, SEED_DEMO: "0" } : { DATA_DIR: migratedDataDir(), SEED_DEMO: "0" };
+  const env: Record<string, string> = scratch
+    ? { ...scratch.env, SEED_DEMO: "0" }
+    : { DATA_DIR: migratedDataDir(), SEED_DEMO: "0" };
   const run = Date.now().toString(36);
   const taken = Array.from({ length: COUNT + WARMUP }, (_, i) => `taken-${i}-${run}@bench.test`);
   await withDatabase(env, async (db) => {
