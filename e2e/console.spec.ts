@@ -239,6 +239,7 @@ test("on a phone every console page fits the screen, the console's bar stays sma
     "/members",
     "/webhooks",
     "/security",
+    "/settings",
     "/audit",
   ];
   for (const path of pages) {

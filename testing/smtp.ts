@@ -87,7 +87,8 @@ export async function startMailServer(
         const check = () => void look();
         const timer = setTimeout(() => {
           waiting.delete(check);
-          reject(new Error(`no matching mail within ${timeoutMs} ms (${received.length} received)`));
+          const seen = received.map((mail) => `${mail.to}: ${mail.subject}`).join("; ");
+          reject(new Error(`no matching mail within ${timeoutMs} ms (${received.length} received: ${seen})`));
         }, timeoutMs);
         if (!look()) waiting.add(check);
       });

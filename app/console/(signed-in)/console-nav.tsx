@@ -15,6 +15,7 @@ const LINKS: NavLink[] = [
   { href: "/console/plan", label: "Plan" },
   { href: "/console/members", label: "Members" },
   { href: "/console/security", label: "Security" },
+  { href: "/console/settings", label: "Mail" },
   { href: "/console/audit", label: "Audit log" },
 ];
 
