@@ -33,8 +33,9 @@ export const usageAlertSettings = pgTable(
 );
 
 /**
- * A key's count crossed a threshold of its quota in a month: recorded once per key, threshold and
- * month by whichever instance saw it first (the unique index), which also queues its deliveries.
+ * A key's count crossed a threshold of its quota in a month, or the organisation's pooled count
+ * one of the plan's (key_id null): recorded once per key (or organisation), threshold and month by
+ * whichever instance saw it first (the unique indexes), which also queues its deliveries.
  */
 export const usageAlerts = pgTable(
   "usage_alerts",
@@ -43,9 +44,7 @@ export const usageAlerts = pgTable(
     orgId: text("org_id")
       .notNull()
       .references(() => organisations.id, { onDelete: "cascade" }),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    keyId: text("key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
     month: date("month").notNull(),
     threshold: integer("threshold").notNull(),
     requests: bigint("requests", { mode: "number" }).notNull(),
@@ -54,6 +53,9 @@ export const usageAlerts = pgTable(
   },
   (t) => [
     uniqueIndex("usage_alerts_once_key").on(t.keyId, t.month, t.threshold),
+    uniqueIndex("usage_alerts_once_org")
+      .on(t.orgId, t.month, t.threshold)
+      .where(sql`key_id is null`),
     // The console's banner: this month's alerts of an organisation.
     index("usage_alerts_org_month_idx").on(t.orgId, t.month),
   ],
