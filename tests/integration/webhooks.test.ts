@@ -364,7 +364,7 @@ describe.skipIf(!POSTGRES)("webhooks from two instances sharing PostgreSQL", () 
       );
       // Two instances may admit a few beyond the quota between hearing each other (docs/metering.md).
       expect(answers.filter((status) => status === 200).length).toBeGreaterThanOrEqual(40);
-      // One attempt at a time per endpoint on each instance: 33 answers of 400 ms, two at a time.
+      // One attempt at a time per endpoint across both instances: 33 answers of 400 ms, one after another.
       await until(() => hooks.received.length >= 33, "30 tests and 3 alerts", 60_000);
       await settle();
     } finally {

@@ -98,6 +98,9 @@ export const webhookEndpoints = pgTable(
     // Set when the service disabled it (after a day of failures), for the console's banner; an admin's
     // own disabling leaves it null, and enabling clears it.
     autoDisabledAt: timestampTz("auto_disabled_at"),
+    // Held by the instance posting to the endpoint now, until its attempt is recorded or this time
+    // passes: one attempt at a time per endpoint across every instance (lib/ops/webhooks/outbox.ts).
+    leaseUntil: timestampTz("lease_until"),
   },
   (t) => [index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt)],
 );
