@@ -77,6 +77,10 @@ describeEachBackend("limits pooled per organisation on $name", { timeout: 180_00
     const [capped, rated] = orgs.own.keyIds as [string, string];
     await updateKey(handle.db, capped, orgs.own.orgId, { monthlyQuota: 5 }, { actor: OPERATOR, at });
     await updateKey(handle.db, rated, orgs.own.orgId, { requestsPerSecond: 1 }, { actor: OPERATOR, at });
+    // An own limit above the plan's would promise what the pool never gives.
+    await expect(
+      updateKey(handle.db, rated, orgs.own.orgId, { monthlyQuota: 1_000_001 }, { actor: OPERATOR, at }),
+    ).rejects.toThrow("at most 1000000");
     orgs.members = await organisation(
       "pool-members",
       { monthlyQuota: 12, requestsPerSecond: 1000, concurrentStreams: 10 },
