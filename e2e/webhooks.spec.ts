@@ -84,7 +84,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-test("a key past 80 % of its quota raises the banner; an endpoint is added, its secret shown once, and tested", async ({
+test("usage past 80 % of the quota raises the banner; an endpoint is added, its secret shown once, and tested", async ({
   page,
 }, testInfo) => {
   // Eight of ten requests: 80 %.

@@ -46,12 +46,16 @@ function settingChange(field: string, change: unknown): string {
         : "none"
       : field === "name" && typeof v === "string"
         ? `“${v}”`
-        : text(v);
+        : (field === "monthlyQuota" || field === "requestsPerSecond") && v === null
+          ? "the plan's"
+          : text(v);
   const label: Record<string, string> = {
     name: "its name",
     sports: "its sports",
     allowedIps: "its IP allowlist",
     expiresAt: "its expiry",
+    monthlyQuota: "its own monthly quota",
+    requestsPerSecond: "its own requests a second",
   };
   return `${label[field] ?? field} from ${value(from)} to ${value(to)}`;
 }

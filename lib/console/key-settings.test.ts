@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keySettingsInput } from "../keys/settings.ts";
 import { keySettingsFromForm, utcFromField } from "./actions.ts";
 
 describe("the key settings form", () => {
@@ -21,6 +22,19 @@ describe("the key settings form", () => {
     expect(keySettingsFromForm({ ...shown, expiresAt: "2026-12-02T08:00" }, false).expiresAt).toBe("2026-12-02T08:00Z");
     expect(keySettingsFromForm(shown, false).expiresAt).toBeNull();
     expect(keySettingsFromForm({ expiresAt: "2026-12-02T08:00" }, false).expiresAt).toBe("2026-12-02T08:00Z");
+  });
+
+  it("reads a key's own limits, an emptied one as the plan's, and leaves them alone on a form without them", () => {
+    const form = { keyId: "key_1", monthlyQuota: " 5000 ", requestsPerSecond: "" };
+    expect(keySettingsFromForm(form, false)).toMatchObject({ monthlyQuota: "5000", requestsPerSecond: null });
+    expect(keySettingsFromForm({ keyId: "key_1" }, false)).not.toHaveProperty("monthlyQuota");
+    expect(keySettingsInput.parse({ monthlyQuota: "5000", requestsPerSecond: null })).toEqual({
+      monthlyQuota: 5000,
+      requestsPerSecond: null,
+    });
+    for (const refused of ["0", "-3", "2.5", "many"]) {
+      expect(keySettingsInput.safeParse({ monthlyQuota: refused }).success, refused).toBe(false);
+    }
   });
 
   it("gives a sandbox key's form nothing but the name", () => {

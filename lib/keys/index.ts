@@ -46,7 +46,11 @@ export type KeySummary = {
   lastUsedAt: Date | null;
   status: KeyStatus;
   requestsUsed: number;
+  /** The quota the key's count is held to: its own limit where it has one below its plan's. */
   requestsQuota: number | null;
+  /** A production key's own lower limits inside its organisation's pool; null: the plan's. */
+  ownMonthlyQuota: number | null;
+  ownRequestsPerSecond: number | null;
 };
 
 /** A created key: the only moment the key itself exists outside its owner's hands. */
@@ -66,6 +70,10 @@ export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null 
   if (key.expiresAt && key.expiresAt <= at) return "expired";
   return "active";
 }
+
+/** A plan's limit, lowered by a key's own. */
+const lowerOf = (plan: number | null, own: number | null) =>
+  own === null ? plan : plan === null ? own : Math.min(plan, own);
 
 function monthStart(at: Date): string {
   return `${utcDay(at).slice(0, 7)}-01`;
@@ -105,7 +113,9 @@ export async function listKeys(db: Database, orgId: string, at: Date): Promise<K
       lastUsedAt: key.lastUsedAt,
       status: keyStatus(key, at),
       requestsUsed: requestsUsed ?? 0,
-      requestsQuota: sandbox ? (sandboxPlan[0]?.quota ?? null) : (org?.planQuota ?? null),
+      requestsQuota: sandbox ? (sandboxPlan[0]?.quota ?? null) : lowerOf(org?.planQuota ?? null, key.monthlyQuota),
+      ownMonthlyQuota: key.monthlyQuota,
+      ownRequestsPerSecond: key.requestsPerSecond,
     };
   });
 }

@@ -31,6 +31,11 @@ export type ApiKeyRecord = {
   requestsPerSecond: number;
   concurrentStreams: number;
   /**
+   * A production key's own lower limits as set (null: its plan's), which `monthlyQuota` and
+   * `requestsPerSecond` above already apply; absent for other credentials.
+   */
+  ownLimits?: OwnLimits;
+  /**
    * The organisation's limits, its plan's, which its production keys and its members' reads share
    * (each also within its own limits above); null or absent: none (a sandbox key).
    */
@@ -45,6 +50,9 @@ export type ApiKeyRecord = {
   licence?: LicenceState | null;
 };
 
+/** A production key's own lower limits inside its organisation's pool; null: its plan's. */
+export type OwnLimits = { monthlyQuota: number | null; requestsPerSecond: number | null };
+
 /** Limits held by an organisation as a whole, counted under its principal (`org:<id>`). */
 export type LimitPool = { id: string; monthlyQuota: number; requestsPerSecond: number; concurrentStreams: number };
 
@@ -56,6 +64,8 @@ type Row = {
   name: string | null;
   key_sports: Sport[] | null;
   allowed_ips: string[] | null;
+  own_monthly_quota: number | null;
+  own_requests_per_second: number | null;
   last_used_at: string | Date | null;
   plan_code: string | null;
   plan_sports: Sport[] | null;
@@ -73,6 +83,8 @@ type Row = {
   licence_updated_at: string | Date | null;
 };
 
+const lower = (plan: number, own: number | null) => (own === null ? plan : Math.min(plan, Number(own)));
+
 const date = (value: string | Date | null) => (value === null ? null : new Date(value));
 
 /**
@@ -82,7 +94,8 @@ const date = (value: string | Date | null) => (value === null ? null : new Date(
 export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = rowsOf<Row>(
     await db.execute(sql`
-      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips, k.last_used_at, p.code as plan_code, p.sports as plan_sports,
+      select k.id, k.org_id, k.environment, k.sport, k.name, k.sports as key_sports, k.allowed_ips,
+             k.monthly_quota as own_monthly_quota, k.requests_per_second as own_requests_per_second, k.last_used_at, p.code as plan_code, p.sports as plan_sports,
              p.monthly_quota, p.requests_per_second, p.concurrent_streams,
              k.created_at, k.expires_at, k.revoked_at,
              l.reference as licence_reference, l.verification as licence_verification,
@@ -109,11 +122,13 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<ApiK
           name: row.name,
           sportScope: row.key_sports,
           allowList: row.allowed_ips === null ? null : new AllowList(row.allowed_ips),
+          ownLimits: { monthlyQuota: row.own_monthly_quota, requestsPerSecond: row.own_requests_per_second },
         }),
     // A production key outlives nothing: its organisation always has a plan (keys need one to be
     // created, and a plan can be changed but not removed). Zero limits would refuse every request.
-    monthlyQuota: row.monthly_quota ?? 0,
-    requestsPerSecond: row.requests_per_second ?? 0,
+    // A key's own limit only ever lowers its plan's (a plan lowered below it binds instead).
+    monthlyQuota: lower(row.monthly_quota ?? 0, row.own_monthly_quota),
+    requestsPerSecond: lower(row.requests_per_second ?? 0, row.own_requests_per_second),
     concurrentStreams: row.concurrent_streams ?? 0,
     // The plan's limits are the organisation's: every production key draws on the same ones.
     pool: sandbox

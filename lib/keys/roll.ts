@@ -13,7 +13,7 @@ import { keyInScope } from "./settings.ts";
 
 // Rolling a key: its successor is created (and shown once), and the old key keeps working for an
 // overlap the holder chooses, long enough to deploy the new one everywhere, then expires. The
-// successor takes the old key's name, sport scope and IP allowlist.
+// successor takes the old key's name, sport scope, IP allowlist and own limits.
 
 export const MIN_OVERLAP_SECONDS = 3_600;
 export const MAX_OVERLAP_SECONDS = 7 * 86_400;
@@ -85,6 +85,8 @@ export async function rollKey(
       hint: keyHint(key),
       sports: old.sports,
       allowedIps: old.allowedIps,
+      monthlyQuota: old.monthlyQuota,
+      requestsPerSecond: old.requestsPerSecond,
       createdBy: options.actor.userId,
       createdAt: options.at,
     });

@@ -10,7 +10,7 @@ import { notifyKeyChange } from "./cache.ts";
 import { keyStatus, summaryOf, type KeySummary } from "./index.ts";
 
 // What a key holder may change about a production key after its creation: its name, its sport
-// scope, its IP allowlist and its expiry. The console and the operator CLI both come here, so the rules and the
+// scope, its IP allowlist, its expiry and its own lower limits inside the organisation's pool. The console and the operator CLI both come here, so the rules and the
 // audit are the same whoever asks. A change reaches every instance's cached copy through the bus.
 
 const name = z
@@ -19,9 +19,19 @@ const name = z
   .max(80, "Name may hold at most 80 characters")
   .transform((value) => value || null);
 
+/** A key's own limit: a whole number above zero, or null for the plan's. */
+const ownLimit = (what: string) =>
+  z.coerce
+    .number({ message: `${what} must be a whole number` })
+    .int(`${what} must be a whole number`)
+    .positive(`${what} must be at least 1 (leave it empty for the plan's)`)
+    .max(2_000_000_000, `${what} must be at most 2000000000`)
+    .nullable()
+    .optional();
+
 /**
  * A change: a field left out stays as it is; null clears it (no name, the plan's sports, any
- * address, no expiry).
+ * address, no expiry, the plan's limits).
  */
 export const keySettingsInput = z.object({
   name: name.nullable().optional(),
@@ -44,6 +54,8 @@ export const keySettingsInput = z.object({
     })
     .nullable()
     .optional(),
+  monthlyQuota: ownLimit("The key's monthly quota"),
+  requestsPerSecond: ownLimit("The key's requests a second"),
 });
 export type KeySettings = z.input<typeof keySettingsInput>;
 
@@ -75,11 +87,15 @@ export async function updateKey(
   const sandbox = key.environment === "sandbox";
   if (
     sandbox &&
-    (settings.sports !== undefined || settings.expiresAt !== undefined || settings.allowedIps !== undefined)
+    (settings.sports !== undefined ||
+      settings.expiresAt !== undefined ||
+      settings.allowedIps !== undefined ||
+      settings.monthlyQuota !== undefined ||
+      settings.requestsPerSecond !== undefined)
   ) {
     throw new DomainError(
       "invalid_input",
-      "A sandbox key covers the one sport it was created for, from any address, and expires when it was set to; only its name can change.",
+      "A sandbox key covers the one sport it was created for, from any address, within the sandbox's limits, and expires when it was set to; only its name can change.",
     );
   }
   const changes: Changes = {};
@@ -103,6 +119,15 @@ export async function updateKey(
     checkExpiry(key, settings.expiresAt, options.at);
     changes.expiresAt = { from: key.expiresAt?.toISOString() ?? null, to: settings.expiresAt?.toISOString() ?? null };
     update.expiresAt = settings.expiresAt;
+  }
+  for (const [field, value] of [
+    ["monthlyQuota", settings.monthlyQuota],
+    ["requestsPerSecond", settings.requestsPerSecond],
+  ] as const) {
+    if (value === undefined || value === key[field]) continue;
+    if (value !== null) await checkBelowPlan(db, key.orgId, field, value);
+    changes[field] = { from: key[field], to: value };
+    update[field] = value;
   }
   const changed = Object.keys(changes);
   // A change of what the key reaches or from where (the console asks for a step-up first).
@@ -146,6 +171,30 @@ async function orderedScope(db: Database, orgId: string, scope: Sport[]): Promis
     );
   }
   return planSports.filter((sport) => scope.includes(sport));
+}
+
+/**
+ * A key's own limit lowers its plan's, which the organisation holds as a whole: one above it would
+ * promise what the pool never gives. (A plan lowered later binds below it: lookup.ts takes the lower.)
+ */
+async function checkBelowPlan(
+  db: Database,
+  orgId: string,
+  field: "monthlyQuota" | "requestsPerSecond",
+  value: number,
+): Promise<void> {
+  const [plan] = await db
+    .select({ monthlyQuota: plans.monthlyQuota, requestsPerSecond: plans.requestsPerSecond })
+    .from(organisations)
+    .innerJoin(plans, eq(plans.code, organisations.planCode))
+    .where(eq(organisations.id, orgId));
+  if (plan && value > plan[field]) {
+    const what = field === "monthlyQuota" ? "monthly quota" : "requests a second";
+    throw new DomainError(
+      "invalid_input",
+      `A key's own ${what} lowers its plan's, which the organisation shares: at most ${plan[field]}.`,
+    );
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Config } from "../config.ts";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { DatabaseWaitExceeded } from "../db/wait.ts";
 import { usageTotals, type ChangeBus } from "../bus/index.ts";
-import type { ApiKeyRecord } from "../keys/lookup.ts";
+import type { ApiKeyRecord, LimitPool } from "../keys/lookup.ts";
 import { decideAdmission, nearLimit, type Admission, type AdmissionCounts } from "./admission.ts";
 import { Durability, type FlushCargo, type MeterStats } from "./durability.ts";
 import { Gossip } from "./gossip.ts";
@@ -60,6 +60,24 @@ export type MeterOptions = {
 export type UsageWatch = (key: ApiKeyRecord, used: number, time: number, month: string) => number;
 
 const DAY_MS = 86_400_000;
+
+/** An organisation's pool as the watch hears of it: a principal with the pool's limits and no pool. */
+function organisationRecord(key: ApiKeyRecord, pool: LimitPool): ApiKeyRecord {
+  return {
+    id: pool.id,
+    orgId: key.orgId,
+    environment: "production",
+    planCode: key.planCode,
+    sports: key.sports,
+    monthlyQuota: pool.monthlyQuota,
+    requestsPerSecond: pool.requestsPerSecond,
+    concurrentStreams: pool.concurrentStreams,
+    pool: null,
+    createdAt: key.createdAt,
+    expiresAt: null,
+    revokedAt: null,
+  };
+}
 
 /**
  * The meter: each admitted request journaled before it is answered, flushed to the database in
@@ -132,6 +150,11 @@ export class JournalMeter implements InstanceMeter {
       usage.policy = rateLimitPolicy({ requestsPerSecond: rate, monthlyQuota: quota });
       usage.watchAt = 0;
     }
+    // The pool's watch hears of it as a principal of its own, made again only when its plan changes.
+    if (pooled && pool && (pooled.key?.monthlyQuota !== pool.monthlyQuota || pooled.key.orgId !== key.orgId)) {
+      pooled.key = organisationRecord(key, pool);
+      pooled.watchAt = 0;
+    }
     const left = (c: AdmissionCounts) => c.monthlyQuota - c.used;
     const reported = shared && left(shared) <= left(own) ? shared : own;
     const headers = (taken: number) => ({
@@ -156,6 +179,9 @@ export class JournalMeter implements InstanceMeter {
     if (!decision.admit) {
       // A quota used up by requests admitted elsewhere is seen here first by the one refused.
       if (watch && used >= usage.watchAt) usage.watchAt = watch(key, used, time, usage.month);
+      if (watch && pooled && shared && shared.used >= pooled.watchAt) {
+        pooled.watchAt = watch(pooled.key!, shared.used, time, pooled.month);
+      }
       const { code, violated, retryAfter } = decision;
       const over = ownDecision.admit ? "organisation" : "key";
       const refused = over === "key" ? own : shared!;
@@ -180,6 +206,9 @@ export class JournalMeter implements InstanceMeter {
       journaled = this.counted(pooled, pool.id, time);
     }
     if (watch && used + 1 >= usage.watchAt) usage.watchAt = watch(key, used + 1, time, usage.month);
+    if (watch && pooled && shared && shared.used + 1 >= pooled.watchAt) {
+      pooled.watchAt = watch(pooled.key!, shared.used + 1, time, pooled.month);
+    }
     // Near a limit the others must hear of this at once, not at the next flush.
     if (this.options.bus && (nearLimit(own) || (shared !== null && nearLimit(shared)))) this.durability.flushSoon();
     return {

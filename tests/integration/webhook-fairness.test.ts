@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { auditLog, webhookDeliveries, webhookEndpoints } from "../../lib/db/schema/index.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../lib/db/index.ts";
@@ -24,12 +24,14 @@ import {
 import { newSecret } from "../../lib/ops/webhooks/signature.ts";
 import { WebhookWorker } from "../../lib/ops/webhooks/worker.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { recordSecret } from "../../testing/logs.ts";
+import { startServer } from "../../testing/processes.ts";
 
 // The webhook worker as one organisation's stalled receiver meets another's (docs/webhooks.md):
 // attempts are scheduled per organisation and per endpoint with bounded concurrency, endpoints and
-// test messages are capped, and an endpoint failing for a day is disabled with the organisation told.
+// test messages are capped, an endpoint failing for a day is disabled with the organisation told,
+// and an endpoint has one attempt open at a time across every instance.
 
 type Receiver = { url: string; received: number; open: number; close(): Promise<void> };
 
@@ -231,3 +233,69 @@ async function attemptsOf(db: Database, endpointId: string): Promise<number> {
   const rows = await listDeliveries(db, null, endpointId);
   return rows.reduce((sum, row) => sum + row.log.length, 0);
 }
+
+describe.skipIf(!POSTGRES)(
+  "one attempt at a time per endpoint across instances on postgres",
+  { timeout: 120_000 },
+  () => {
+    const database = useTestDatabase(POSTGRES!);
+
+    it("never has two attempts open on one endpoint, though two server processes post its messages", async () => {
+      // A receiver that answers after a while, keeping the most requests it ever had open at once.
+      const seen = { received: 0, open: 0, mostOpen: 0 };
+      const slow = createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          seen.received += 1;
+          seen.open += 1;
+          seen.mostOpen = Math.max(seen.mostOpen, seen.open);
+          setTimeout(() => {
+            seen.open -= 1;
+            response.writeHead(204).end();
+          }, 300);
+        });
+      });
+      await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+      const env = { ...database().env, SIM: "off", WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOKS_RETRY_BASE_MS: "100" };
+      const servers = await Promise.all([startServer(env), startServer(env)]);
+      // Queued in one transaction once both instances look at the outbox, so both find them due.
+      const handle = await openDatabase(database().config);
+      let org: { orgId: string; endpointId: string };
+      try {
+        org = await organisation(handle.db, url);
+        const at = new Date(Date.now() - 1_000);
+        await handle.db.transaction(async (tx) => {
+          for (let i = 0; i < 12; i++) {
+            await queueEvent(tx, { orgId: org.orgId, type: "webhook.test", at, data: { n: i } });
+          }
+        });
+      } finally {
+        await handle.close();
+      }
+      try {
+        await until(() => seen.received >= 12, "the 12 messages", 60_000);
+        // Each instance looks every 100 ms: without the endpoint's lease each would hold one open.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      } finally {
+        await Promise.all(servers.map(async (server) => expect(await server.stop()).toBe(0)));
+        slow.closeAllConnections();
+        await new Promise((resolve) => slow.close(resolve));
+      }
+      expect(seen.received).toBe(12);
+      expect(seen.mostOpen).toBe(1);
+      const after = await openDatabase(database().config);
+      try {
+        const deliveries = await listDeliveries(after.db, org.orgId, org.endpointId);
+        expect(deliveries.map((d) => [d.state, d.attempts])).toEqual(Array(12).fill(["delivered", 1]));
+        const [endpoint] = await after.db
+          .select({ leaseUntil: webhookEndpoints.leaseUntil })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, org.endpointId));
+        expect(endpoint?.leaseUntil).toBeNull();
+      } finally {
+        await after.close();
+      }
+    });
+  },
+);

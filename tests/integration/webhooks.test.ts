@@ -2,10 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { OPERATOR } from "../../lib/accounts/audit.ts";
-import { openDatabase, type Database } from "../../lib/db/index.ts";
+import { addMember } from "../../lib/accounts/users.ts";
+import { openDatabase, rowsOf, type Database } from "../../lib/db/index.ts";
 import { SPORTS } from "../../lib/db/schema/index.ts";
 import { createSandboxKey, revokeKey } from "../../lib/keys/index.ts";
+import { updateKey } from "../../lib/keys/settings.ts";
 import { addEndpoint, listDeliveries, rotateSecret, sendTest } from "../../lib/ops/webhooks/endpoints.ts";
 import { queueEvent } from "../../lib/ops/webhooks/events.ts";
 import { newSecret } from "../../lib/ops/webhooks/signature.ts";
@@ -168,7 +171,11 @@ describeEachBackend("usage alerts and webhooks on $name", (backend) => {
     );
     expect(alerts.map((e) => e.data.threshold_percent)).toEqual([80, 95, 100]);
     expect(alerts.map((e) => e.data.requests_used)).toEqual([16, 19, 20]);
-    expect(alerts.every((e) => e.data.key_id === made.keyId && e.data.requests_quota === 20)).toBe(true);
+    // The key is held to its plan's quota only, which its organisation's pool holds too: the
+    // organisation's alert speaks for it (a key of its own lower quota is alerted as itself, below).
+    expect(
+      alerts.every((e) => e.data.scope === "organisation" && e.data.key_id === null && e.data.requests_quota === 20),
+    ).toBe(true);
     expect(new Set(hooks.received.map((m) => m.headers["webhook-id"])).size).toBe(5);
 
     // A restart in the same month raises nothing again: the alerts are recorded.
@@ -180,6 +187,77 @@ describeEachBackend("usage alerts and webhooks on $name", (backend) => {
       expect(await again.stop()).toBe(0);
     }
     expect(hooks.received).toHaveLength(5);
+  });
+
+  it("alerts the organisation's pooled count, which no key reaches alone, and a key's own lower quota, once per threshold and month, by webhook and mail", async () => {
+    const hooks = await receiver();
+    receivers.push(hooks);
+    // Its own address on each run, so that a retry starts afresh.
+    const admin = `admin-${Date.now()}@pooled-alerts.test`;
+    const made = await onDatabase(database(), async (db) => {
+      const org = await organisation(db, 20, hooks.url);
+      const [second, capped] = await productionKeys(db, org.orgId, 2, new Date());
+      await updateKey(db, capped!.id, org.orgId, { monthlyQuota: 5 }, { actor: OPERATOR, at: new Date() });
+      await addMember(
+        db,
+        { orgId: org.orgId, email: admin, name: "Admin", password: "an-admin-password-0123", role: "admin" },
+        OPERATOR,
+      );
+      return { ...org, second: second!.key, capped: capped! };
+    });
+    const server = await startServer(serverEnv(database()));
+    const spend = async (key: string, times: number) => {
+      for (let i = 0; i < times; i++) expect((await me(server.url, key)).status).toBe(200);
+    };
+    try {
+      // The capped key: 4 of its own 5 is 80 %, 5 is 95 % and 100 %. The organisation: 5 of 20.
+      await spend(made.capped.key, 5);
+      // 8 and 7 of the plan's 20 each, no key near it alone; together 16 (80 %), 19 (95 %), 20 (100 %).
+      await spend(made.key, 6);
+      await spend(made.second, 6);
+      await spend(made.key, 2);
+      await spend(made.second, 1);
+      expect((await me(server.url, made.key)).status).toBe(429);
+      await until(() => hooks.received.length >= 6, "three alerts of the key and three of the organisation");
+      await settle();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const again = await startServer(serverEnv(database()));
+    try {
+      expect((await me(again.url, made.second)).status).toBe(429);
+      await settle();
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+    expect(hooks.received).toHaveLength(6);
+    const alerts = hooks.received
+      .map((message) => verified(made.secret, message).data)
+      .sort(
+        (a, b) =>
+          String(a.scope).localeCompare(String(b.scope)) || Number(a.threshold_percent) - Number(b.threshold_percent),
+      );
+    expect(alerts.map((d) => [d.scope, d.key_id, d.threshold_percent, d.requests_used, d.requests_quota])).toEqual([
+      ["key", made.capped.id, 80, 4, 5],
+      ["key", made.capped.id, 95, 5, 5],
+      ["key", made.capped.id, 100, 5, 5],
+      ["organisation", null, 80, 16, 20],
+      ["organisation", null, 95, 19, 20],
+      ["organisation", null, 100, 20, 20],
+    ]);
+    const subjects = await onDatabase(database(), async (db) =>
+      rowsOf<{ subject: string }>(await db.execute(sql`select subject from mail_messages where recipient = ${admin}`))
+        .map((row) => row.subject)
+        .sort(),
+    );
+    expect(subjects).toEqual([
+      "A key reached 100 % of its monthly quota · Sports Event Data",
+      "A key reached 80 % of its monthly quota · Sports Event Data",
+      "A key reached 95 % of its monthly quota · Sports Event Data",
+      "Your organisation reached 100 % of its monthly quota · Sports Event Data",
+      "Your organisation reached 80 % of its monthly quota · Sports Event Data",
+      "Your organisation reached 95 % of its monthly quota · Sports Event Data",
+    ]);
   });
 
   it("tries a failing receiver again with growing waits, and the log shows every attempt", async () => {
@@ -286,7 +364,7 @@ describe.skipIf(!POSTGRES)("webhooks from two instances sharing PostgreSQL", () 
       );
       // Two instances may admit a few beyond the quota between hearing each other (docs/metering.md).
       expect(answers.filter((status) => status === 200).length).toBeGreaterThanOrEqual(40);
-      // One attempt at a time per endpoint on each instance: 33 answers of 400 ms, two at a time.
+      // One attempt at a time per endpoint across both instances: 33 answers of 400 ms, one after another.
       await until(() => hooks.received.length >= 33, "30 tests and 3 alerts", 60_000);
       await settle();
     } finally {

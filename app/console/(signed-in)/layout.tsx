@@ -67,7 +67,7 @@ function DisabledEndpointsBanner({ endpoints }: { endpoints: EndpointSummary[] }
   );
 }
 
-/** While any key of the organisation is past a usage threshold this month. */
+/** While the organisation's pool or any of its keys is past a usage threshold this month. */
 function UsageAlertBanner({ alerts }: { alerts: Awaited<ReturnType<typeof alertsThisMonth>> }) {
   return (
     <section
@@ -76,14 +76,21 @@ function UsageAlertBanner({ alerts }: { alerts: Awaited<ReturnType<typeof alerts
       data-testid="usage-alert-banner"
     >
       <h2 id="usage-alert-title" className="font-semibold text-slate-900">
-        {alerts.length === 1 ? "A key is" : `${alerts.length} keys are`} past a usage threshold this month
+        Usage past a threshold this month
       </h2>
       <ul className="mt-2 space-y-1 text-sm text-amber-950">
         {alerts.map((alert) => (
-          <li key={alert.keyId}>
-            <span className="font-mono">{alert.hint}</span>
-            {alert.name ? ` (${alert.name})` : ""}: {alert.threshold} % of its quota reached (
-            {formatNumber(alert.requests)} of {formatNumber(alert.quota)} requests)
+          <li key={alert.keyId ?? "organisation"}>
+            {alert.keyId === null ? (
+              "Your organisation, its keys and members together"
+            ) : (
+              <>
+                <span className="font-mono">{alert.hint}</span>
+                {alert.name ? ` (${alert.name})` : ""}
+              </>
+            )}
+            : {alert.threshold} % of its quota reached ({formatNumber(alert.requests)} of {formatNumber(alert.quota)}{" "}
+            requests)
           </li>
         ))}
       </ul>

@@ -17,6 +17,23 @@ export async function alertOfEvent(tx: Database, event: WebhookEvent): Promise<v
   const d = event.data;
   switch (event.type) {
     case "usage.threshold_reached":
+      if (d.scope === "organisation") {
+        await alertAdmins(
+          tx,
+          event.orgId,
+          {
+            topic: "usage",
+            subject: `Your organisation reached ${String(d.threshold_percent)} % of its monthly quota`,
+            paragraphs: [
+              `Your organisation's keys and members' reads have made ${String(d.requests_used)} of the plan's ${String(d.requests_quota)} requests for ${String(d.month)}, which they share.`,
+              `The count starts again on ${String(d.resets_at).slice(0, 10)}; a bigger plan raises the quota.`,
+            ],
+            link: { url: `${MAIL_ORIGIN}/console/usage`, label: "See the usage" },
+          },
+          context,
+        );
+        return;
+      }
       await alertAdmins(
         tx,
         event.orgId,

@@ -66,6 +66,12 @@ export const describeKey = defineEndpoint({
           requests_per_second: key.requestsPerSecond,
           concurrent_streams: key.concurrentStreams,
         },
+        own_limits: key.ownLimits
+          ? {
+              requests_per_month: key.ownLimits.monthlyQuota,
+              requests_per_second: key.ownLimits.requestsPerSecond,
+            }
+          : null,
         quota_resets_at: resetsAt.toISOString(),
         history_seconds: context.historySeconds,
         usage: {

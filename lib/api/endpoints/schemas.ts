@@ -177,7 +177,18 @@ export const KeyDescription = component(
       plan: z.string().nullable().describe('Code of the plan (such as "pro"); null for a sandbox key'),
       created_at: timestamp,
       delay_seconds: z.int().describe("How far behind real time the key sees the feed"),
-      limits,
+      limits: limits.describe(
+        "The key's limits: its plan's, lowered by its own where it has them; a production key is also held to its organisation's (`usage.organisation`)",
+      ),
+      own_limits: z
+        .strictObject({
+          requests_per_month: z.int().nullable().describe("The key's own monthly quota; null: the plan's"),
+          requests_per_second: z.int().nullable().describe("The key's own per-second limit; null: the plan's"),
+        })
+        .nullable()
+        .describe(
+          "A production key's own lower limits inside its organisation's pool, as set in the console; null for other credentials",
+        ),
       quota_resets_at: timestamp.describe("When the monthly count starts again (the next month, UTC)"),
       history_seconds: z
         .int()
@@ -200,6 +211,7 @@ export const KeyDescription = component(
           created_at: "2026-11-21T09:00:00.000Z",
           delay_seconds: 60,
           limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
+          own_limits: null,
           quota_resets_at: "2026-12-01T00:00:00.000Z",
           history_seconds: 86_400,
           usage: {

@@ -4,6 +4,7 @@ import {
   check,
   date,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -43,6 +44,9 @@ export const apiKeys = pgTable(
     sports: text("sports").array().$type<Sport[]>(),
     // The networks (CIDR) a production key may be used from; null: any.
     allowedIps: text("allowed_ips").array(),
+    // A production key's own lower limits inside its organisation's pool; null: the plan's.
+    monthlyQuota: integer("monthly_quota"),
+    requestsPerSecond: integer("requests_per_second"),
     // The key that replaced this one when it was rolled.
     replacedBy: text("replaced_by").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
   },
@@ -62,6 +66,10 @@ export const apiKeys = pgTable(
     check(
       "api_keys_scope_shape_check",
       sql`environment = 'production' or (${t.sports} is null and ${t.allowedIps} is null)`,
+    ),
+    check(
+      "api_keys_own_limits_check",
+      sql`(environment = 'production' or (${t.monthlyQuota} is null and ${t.requestsPerSecond} is null)) and (${t.monthlyQuota} is null or ${t.monthlyQuota} > 0) and (${t.requestsPerSecond} is null or ${t.requestsPerSecond} > 0)`,
     ),
   ],
 );

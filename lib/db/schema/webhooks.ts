@@ -33,8 +33,9 @@ export const usageAlertSettings = pgTable(
 );
 
 /**
- * A key's count crossed a threshold of its quota in a month: recorded once per key, threshold and
- * month by whichever instance saw it first (the unique index), which also queues its deliveries.
+ * A key's count crossed a threshold of its quota in a month, or the organisation's pooled count
+ * one of the plan's (key_id null): recorded once per key (or organisation), threshold and month by
+ * whichever instance saw it first (the unique indexes), which also queues its deliveries.
  */
 export const usageAlerts = pgTable(
   "usage_alerts",
@@ -43,9 +44,7 @@ export const usageAlerts = pgTable(
     orgId: text("org_id")
       .notNull()
       .references(() => organisations.id, { onDelete: "cascade" }),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    keyId: text("key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
     month: date("month").notNull(),
     threshold: integer("threshold").notNull(),
     requests: bigint("requests", { mode: "number" }).notNull(),
@@ -54,6 +53,9 @@ export const usageAlerts = pgTable(
   },
   (t) => [
     uniqueIndex("usage_alerts_once_key").on(t.keyId, t.month, t.threshold),
+    uniqueIndex("usage_alerts_once_org")
+      .on(t.orgId, t.month, t.threshold)
+      .where(sql`key_id is null`),
     // The console's banner: this month's alerts of an organisation.
     index("usage_alerts_org_month_idx").on(t.orgId, t.month),
   ],
@@ -96,6 +98,9 @@ export const webhookEndpoints = pgTable(
     // Set when the service disabled it (after a day of failures), for the console's banner; an admin's
     // own disabling leaves it null, and enabling clears it.
     autoDisabledAt: timestampTz("auto_disabled_at"),
+    // Held by the instance posting to the endpoint now, until its attempt is recorded or this time
+    // passes: one attempt at a time per endpoint across every instance (lib/ops/webhooks/outbox.ts).
+    leaseUntil: timestampTz("lease_until"),
   },
   (t) => [index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt)],
 );

@@ -46,7 +46,7 @@ ${REVIEW_USAGE}
   key revoke --id KEY_ID
   key roll --id KEY_ID --overlap DURATION        (1h to 7d, e.g. 90m, 36h, 7d)
   key update --id KEY_ID [--name NAME] [--sports SPORT,…|all] [--allow-ips CIDR,…|any]
-             [--expires ISO_TIME|never]
+             [--expires ISO_TIME|never] [--monthly-quota N|plan] [--per-second N|plan]
   key list --org ORG
   user reset-password --email EMAIL
 ${OPERATOR_USAGE}
@@ -57,6 +57,7 @@ ${MAIL_USAGE}
 
 key update changes only what it is given: --name "" clears the name, --sports all gives the key its
 plan's sports again, --allow-ips any lets it be used from any address, --expires never lifts an expiry (not a rolled key's).
+--monthly-quota and --per-second set the key's own lower limits inside the organisation's pool (plan: the plan's).
 ORG is an organisation's id (org_…) or its slug. A licence recorded in the console or here is
 pending until verified; revoking one stops the organisation's production keys at once. licence verify
 names the record checked (--reference, or --version as licence list shows it): a record changed since
@@ -87,6 +88,8 @@ const OPTIONS = {
   sports: text,
   expires: text,
   "allow-ips": text,
+  "monthly-quota": text,
+  "per-second": text,
   overlap: text,
   url: text,
   set: text,
@@ -112,6 +115,10 @@ function keySettings(options: Options): KeySettings {
   if (allowIps !== undefined) settings.allowedIps = allowIps === "any" ? null : allowIps;
   const expires = optional(options, "expires");
   if (expires !== undefined) settings.expiresAt = expires === "never" ? null : expires;
+  const quota = optional(options, "monthly-quota");
+  if (quota !== undefined) settings.monthlyQuota = quota === "plan" ? null : quota;
+  const rate = optional(options, "per-second");
+  if (rate !== undefined) settings.requestsPerSecond = rate === "plan" ? null : rate;
   if (Object.keys(settings).length === 0) throw new UsageError("key update: give at least one setting to change.");
   return settings;
 }
@@ -123,10 +130,14 @@ function keyLine(key: KeySummary): string {
     : `${key.requestsUsed} this month`;
   const scope = key.sportScope ? " (scope)" : "";
   const from = key.allowedIps ? `  allowed-ips=${key.allowedIps.join(",")}` : "";
+  const own = [
+    key.ownMonthlyQuota !== null ? `  own-quota=${key.ownMonthlyQuota}/month` : "",
+    key.ownRequestsPerSecond !== null ? `  own-rate=${key.ownRequestsPerSecond}/s` : "",
+  ].join("");
   // As the console shows it: a key within a week of its expiry (a rolled key's overlap) is "expiring".
   const state = shownKeyState(key, now().getTime());
   const rolled = key.replacedBy ? `  rolled-to=${key.replacedBy}` : "";
-  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${state}${rolled}  sports=${key.sports.join(",")}${scope}${from}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
+  return `${key.id}  ${key.hint}  ${key.environment}${label}  ${state}${rolled}  sports=${key.sports.join(",")}${scope}${from}${own}  ${usage}  created=${day(key.createdAt)}  expires=${day(key.expiresAt)}  last-used=${day(key.lastUsedAt)}`;
 }
 
 function createdKey(created: CreatedKey, orgName: string): Output {

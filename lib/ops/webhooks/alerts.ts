@@ -2,14 +2,17 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../../db/index.ts";
 import { apiKeys, usageAlerts, usageAlertSettings } from "../../db/schema/index.ts";
 import type { ApiKeyRecord } from "../../keys/lookup.ts";
-import { memberOf } from "../../metering/tally.ts";
+import { memberOf, organisationOf } from "../../metering/tally.ts";
 import { monthOf, nextMonthStart } from "../../metering/policies.ts";
 import { queueEvent } from "./events.ts";
 import { crossings, DEFAULT_THRESHOLDS } from "./thresholds.ts";
 
-/** A key's count reached a threshold, as one instance saw it; recorded off the request path. */
+/**
+ * A key's count reached a threshold, or its organisation's pooled count (`keyId` null), as one
+ * instance saw it; recorded off the request path.
+ */
 export type Reached = {
-  keyId: string;
+  keyId: string | null;
   orgId: string;
   month: string;
   percent: number;
@@ -20,8 +23,9 @@ export type Reached = {
 
 /**
  * Usage alerts: decides on the request path, from the count the meter already holds, whether a
- * key reached a threshold (a comparison per request, a call only at a threshold), and records what
- * it reached later, once per key, threshold and month across instances (usage_alerts' unique index).
+ * key or an organisation's pool reached a threshold (a comparison per request, a call only at a
+ * threshold), and records what it reached later, once per key (or organisation), threshold and
+ * month across instances (usage_alerts' unique indexes).
  */
 export class UsageAlerts {
   private thresholds = new Map<string, readonly number[]>();
@@ -48,11 +52,16 @@ export class UsageAlerts {
   }
 
   /**
-   * The meter's watch: `used` of the key's quota in `month`, the request included. Queues the
-   * thresholds reached and not yet seen here; returns the count at which to be called again.
+   * The meter's watch: `used` of the key's (or the organisation's) quota in `month`, the request
+   * included. Queues the thresholds reached and not yet seen here; returns the count at which to be
+   * called again.
    */
   readonly watch = (key: ApiKeyRecord, used: number, time: number, month: string): number => {
+    // A member's allowance is not alerted; nor a key held only to its plan's quota, which the
+    // organisation's pool holds too and reaches no later: the organisation's alert tells of it.
     if (memberOf(key.id) !== undefined) return Infinity;
+    if (key.pool && key.monthlyQuota >= key.pool.monthlyQuota) return Infinity;
+    const organisation = organisationOf(key.id) !== undefined;
     if (month !== this.month) {
       if (month > this.month) this.raised.clear();
       this.month = month;
@@ -62,7 +71,8 @@ export class UsageAlerts {
     const { reached, nextAt } = crossings(used, key.monthlyQuota, this.thresholdsOf(key.orgId), raised);
     for (const percent of reached) {
       raised.add(percent);
-      this.queue.push({ keyId: key.id, orgId: key.orgId, month, percent, used, quota: key.monthlyQuota, at: time });
+      const keyId = organisation ? null : key.id;
+      this.queue.push({ keyId, orgId: key.orgId, month, percent, used, quota: key.monthlyQuota, at: time });
     }
     if (reached.length > 0) this.onReached();
     return nextAt;
@@ -109,19 +119,22 @@ export class UsageAlerts {
         .onConflictDoNothing()
         .returning({ id: usageAlerts.id });
       if (!row) return false;
-      const [key] = await tx
-        .select({ hint: apiKeys.hint, name: apiKeys.name, environment: apiKeys.environment })
-        .from(apiKeys)
-        .where(eq(apiKeys.id, reached.keyId));
+      const [key] = reached.keyId
+        ? await tx
+            .select({ hint: apiKeys.hint, name: apiKeys.name, environment: apiKeys.environment })
+            .from(apiKeys)
+            .where(eq(apiKeys.id, reached.keyId))
+        : [];
       await queueEvent(tx, {
         orgId: reached.orgId,
         type: "usage.threshold_reached",
         at,
         data: {
+          scope: reached.keyId ? "key" : "organisation",
           key_id: reached.keyId,
           key_hint: key?.hint ?? null,
           key_name: key?.name ?? null,
-          environment: key?.environment ?? null,
+          environment: key?.environment ?? (reached.keyId ? null : "production"),
           threshold_percent: reached.percent,
           requests_used: reached.used,
           requests_quota: reached.quota,
@@ -134,15 +147,27 @@ export class UsageAlerts {
   }
 }
 
-/** The organisation's keys past a threshold this month, each with the highest it reached. */
+/**
+ * The organisation's keys past a threshold this month, each with the highest it reached, and the
+ * organisation's pool (`keyId` null, first) when it is.
+ */
 export async function alertsThisMonth(
   db: Database,
   orgId: string,
   at: Date,
-): Promise<{ keyId: string; hint: string; name: string | null; threshold: number; requests: number; quota: number }[]> {
+): Promise<
+  {
+    keyId: string | null;
+    hint: string | null;
+    name: string | null;
+    threshold: number;
+    requests: number;
+    quota: number;
+  }[]
+> {
   return rowsOf<{
-    key_id: string;
-    hint: string;
+    key_id: string | null;
+    hint: string | null;
     name: string | null;
     threshold: number;
     requests: string;
@@ -150,9 +175,9 @@ export async function alertsThisMonth(
   }>(
     await db.execute(sql`
       select distinct on (a.key_id) a.key_id, k.hint, k.name, a.threshold, a.requests, a.quota
-      from ${usageAlerts} a join ${apiKeys} k on k.id = a.key_id
-      where a.org_id = ${orgId} and a.month = ${monthOf(at)} and k.revoked_at is null
-      order by a.key_id, a.threshold desc`),
+      from ${usageAlerts} a left join ${apiKeys} k on k.id = a.key_id
+      where a.org_id = ${orgId} and a.month = ${monthOf(at)} and (a.key_id is null or k.revoked_at is null)
+      order by a.key_id nulls first, a.threshold desc`),
   ).map((row) => ({
     keyId: row.key_id,
     hint: row.hint,

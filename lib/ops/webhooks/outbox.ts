@@ -38,7 +38,11 @@ const notAmong = (column: SQL, values: readonly string[]) =>
  * Up to `room` due messages, at most one per organisation and one per endpoint, leased until
  * `leaseUntil`: each enabled endpoint's oldest due message, the organisations taking turns by
  * their oldest. Endpoints and organisations this instance is busy with are left out, so one
- * organisation's stalled receiver holds its own turns only.
+ * organisation's stalled receiver holds its own turns only. Each claimed message's endpoint is
+ * leased too, until its attempt is recorded: an endpoint another instance holds is left out, and
+ * of two instances claiming one endpoint at once the second's update waits for the first's and
+ * then finds it held (PostgreSQL evaluates the lease's condition again on the updated row), so
+ * every instance together has one attempt open on an endpoint.
  */
 export async function claimDue(
   db: Database,
@@ -55,18 +59,25 @@ export async function claimDue(
           where d.endpoint_id = e.id and d.state = 'pending' and d.next_attempt_at <= ${time(options.at)}
           order by d.next_attempt_at, d.id
           limit 1) m
-        where e.enabled ${notAmong(sql`e.id`, options.busyEndpoints)} ${notAmong(sql`e.org_id`, options.fullOrganisations)}),
+        where e.enabled and (e.lease_until is null or e.lease_until <= ${time(options.at)})
+          ${notAmong(sql`e.id`, options.busyEndpoints)} ${notAmong(sql`e.org_id`, options.fullOrganisations)}),
       turns as (
         select id, next_attempt_at,
           row_number() over (partition by org_id order by next_attempt_at, id) as turn
-        from heads)
-      update webhook_deliveries d set next_attempt_at = ${time(options.leaseUntil)}
-      from webhook_endpoints e
-      where e.id = d.endpoint_id and d.id in (
-        select d3.id from webhook_deliveries d3
+        from heads),
+      picked as (
+        select d3.id, d3.endpoint_id from webhook_deliveries d3
         where d3.id in (select id from turns where turn = 1 order by next_attempt_at, id limit ${options.room})
           and d3.state = 'pending' and d3.next_attempt_at <= ${time(options.at)}
-        for update of d3 skip locked)
+        for update of d3 skip locked),
+      leased as (
+        update webhook_endpoints e set lease_until = ${time(options.leaseUntil)}
+        where e.id in (select endpoint_id from picked)
+          and (e.lease_until is null or e.lease_until <= ${time(options.at)})
+        returning e.id, e.org_id, e.url, e.secret, e.previous_secret, e.previous_secret_until)
+      update webhook_deliveries d set next_attempt_at = ${time(options.leaseUntil)}
+      from leased e
+      where e.id = d.endpoint_id and d.id in (select id from picked)
       returning d.id, d.body, d.attempts, d.created_at, e.id as endpoint_id, e.org_id, e.url, e.secret,
         e.previous_secret, e.previous_secret_until`),
   );
@@ -104,6 +115,8 @@ export async function recordAttempt(db: Database, message: Due, outcome: Outcome
       update webhook_deliveries set state = ${state}, attempts = ${message.attempts + 1},
         next_attempt_at = ${outcome.next === null ? null : time(outcome.next)}
       where id = ${message.id}`);
+    // The endpoint's next message may go now, from whichever instance claims it.
+    await tx.execute(sql`update webhook_endpoints set lease_until = null where id = ${message.endpoint_id}`);
     if (delivered) {
       await tx.execute(sql`
         update webhook_endpoints set failing_since = null where id = ${message.endpoint_id} and failing_since is not null`);

@@ -33,9 +33,10 @@ export const LOG_RETENTION_MS = 30 * 86_400_000;
  * Records usage alerts off the request path, announces keys expiring within 7 days, and posts the
  * outbox's due messages. Any number of instances run one each: a message is claimed with
  * `for update skip locked` and a lease (its next attempt moved past the answer's timeout), so one
- * instance posts it. Attempts run side by side, at most ATTEMPTS_IN_FLIGHT, one per endpoint and
- * ATTEMPTS_IN_FLIGHT_PER_ORGANISATION per organisation, and each finished one frees its place at
- * once: a receiver that never answers holds its own endpoint's turn, never another's.
+ * instance posts it. Attempts run side by side, at most ATTEMPTS_IN_FLIGHT and
+ * ATTEMPTS_IN_FLIGHT_PER_ORGANISATION per organisation, one per endpoint across every instance (the
+ * endpoint's lease, outbox.ts), and each finished one frees its place at once: a receiver that
+ * never answers holds its own endpoint's turn, never another's.
  */
 export class WebhookWorker {
   private readonly db: Database;

@@ -638,6 +638,7 @@ export interface components {
      *         "requests_per_second": 2,
      *         "concurrent_streams": 2
      *       },
+     *       "own_limits": null,
      *       "quota_resets_at": "2026-12-01T00:00:00.000Z",
      *       "history_seconds": 86400,
      *       "usage": {
@@ -673,6 +674,7 @@ export interface components {
       created_at: string;
       /** @description How far behind real time the key sees the feed */
       delay_seconds: number;
+      /** @description The key's limits: its plan's, lowered by its own where it has them; a production key is also held to its organisation's (`usage.organisation`) */
       limits: {
         /** @description Monthly request quota */
         requests_per_month: number;
@@ -681,6 +683,13 @@ export interface components {
         /** @description Streams open at once */
         concurrent_streams: number;
       };
+      /** @description A production key's own lower limits inside its organisation's pool, as set in the console; null for other credentials */
+      own_limits: {
+        /** @description The key's own monthly quota; null: the plan's */
+        requests_per_month: number | null;
+        /** @description The key's own per-second limit; null: the plan's */
+        requests_per_second: number | null;
+      } | null;
       /**
        * Format: date-time
        * @description When the monthly count starts again (the next month, UTC)

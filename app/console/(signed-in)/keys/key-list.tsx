@@ -29,6 +29,9 @@ export type KeyRow = {
   status: "active" | "revoked" | "expired";
   requestsUsed: number;
   requestsQuota: number | null;
+  /** The key's own lower limits inside the organisation's pool; null: the plan's. */
+  ownMonthlyQuota: number | null;
+  ownRequestsPerSecond: number | null;
 };
 
 /** How a person names a key: its name, if it has one, and always its hint (a rolled key's successor shares the name). */
@@ -188,6 +191,19 @@ function KeyItem({
           <div>
             <dt className="text-slate-600">From</dt>
             <dd className="font-mono text-slate-900 break-all">{row.allowedIps.join(", ")}</dd>
+          </div>
+        ) : null}
+        {row.ownMonthlyQuota !== null || row.ownRequestsPerSecond !== null ? (
+          <div>
+            <dt className="text-slate-600">Own limits</dt>
+            <dd className="text-slate-900" data-testid="own-limits">
+              {[
+                row.ownMonthlyQuota !== null ? `${formatNumber(row.ownMonthlyQuota)} a month` : null,
+                row.ownRequestsPerSecond !== null ? `${formatNumber(row.ownRequestsPerSecond)} a second` : null,
+              ]
+                .filter(Boolean)
+                .join(", ")}
+            </dd>
           </div>
         ) : null}
         {row.replacedBy ? (

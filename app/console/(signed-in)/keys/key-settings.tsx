@@ -139,6 +139,45 @@ export function KeySettings({ row, planSports }: { row: KeyRow; planSports: stri
                 ) : null}
                 <input type="hidden" name="expiresAtShown" value={shownExpiry} />
               </div>
+              <fieldset>
+                <legend className="text-sm font-medium text-slate-900">Own limits (optional)</legend>
+                <p id={id("limits-hint")} className="text-sm text-slate-600">
+                  Lower than your plan&rsquo;s, which the organisation&rsquo;s keys share. Empty: the plan&rsquo;s.
+                </p>
+                <div className="mt-1 grid grid-cols-2 gap-3">
+                  {(
+                    [
+                      ["monthlyQuota", "Requests a month", row.ownMonthlyQuota],
+                      ["requestsPerSecond", "Requests a second", row.ownRequestsPerSecond],
+                    ] as const
+                  ).map(([field, label, value]) => (
+                    <div key={field}>
+                      <label htmlFor={id(field)} className="block text-sm text-slate-900">
+                        {label}
+                      </label>
+                      <input
+                        id={id(field)}
+                        name={field}
+                        type="number"
+                        min={1}
+                        step={1}
+                        inputMode="numeric"
+                        defaultValue={typed ? (typed[field] ?? "") : (value ?? "")}
+                        className={inputClass}
+                        aria-invalid={fieldError(field) ? true : undefined}
+                        aria-describedby={[id("limits-hint"), fieldError(field) ? id(`${field}-error`) : null]
+                          .filter(Boolean)
+                          .join(" ")}
+                      />
+                      {fieldError(field) ? (
+                        <p id={id(`${field}-error`)} className="mt-1 text-sm text-red-800">
+                          {fieldError(field)}
+                        </p>
+                      ) : null}
+                    </div>
+                  ))}
+                </div>
+              </fieldset>
             </>
           ) : null}
           {state && "error" in state ? <FormMessage state={state} /> : null}

@@ -67,6 +67,8 @@ export default async function KeysPage() {
           status: k.status,
           requestsUsed: k.requestsUsed,
           requestsQuota: k.requestsQuota,
+          ownMonthlyQuota: k.ownMonthlyQuota,
+          ownRequestsPerSecond: k.ownRequestsPerSecond,
         }))}
       />
     </>
