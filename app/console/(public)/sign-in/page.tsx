@@ -5,6 +5,7 @@ import { consoleSession } from "@/app/console/_lib/auth";
 import { PageHeader } from "@/components/console/page-header";
 import { returnPath, signInErrorMessage } from "@/lib/console/return-path";
 import { SECOND_STEP_PAGE } from "@/app/console/_lib/console";
+import { PasskeySignIn } from "@/components/console/factors/passkeys";
 import { SignInForm } from "./sign-in-form";
 import { SsoSignIn } from "./sso-sign-in";
 import { ssoRefusalMessage } from "@/lib/accounts/sso/refusals";
@@ -31,6 +32,9 @@ export default async function SignInPage({
         Manage your organisation&apos;s licence, plan, API keys and members.
       </PageHeader>
       <SignInForm initialError={initialError} after={after} />
+      <div className="mt-6 border-t border-slate-300 pt-4">
+        <PasskeySignIn after={after} />
+      </div>
       <p className="mt-4 text-sm text-slate-700">
         <Link href="/console/forgot-password" className="text-pitch-700 underline underline-offset-4">
           Forgot your password?
