@@ -32,14 +32,14 @@ export default async function SignInPage({
         Manage your organisation&apos;s licence, plan, API keys and members.
       </PageHeader>
       <SignInForm initialError={initialError} after={after} />
-      <div className="mt-6 border-t border-slate-300 pt-4">
-        <PasskeySignIn after={after} />
-      </div>
       <p className="mt-4 text-sm text-slate-700">
         <Link href="/console/forgot-password" className="text-pitch-700 underline underline-offset-4">
           Forgot your password?
         </Link>
       </p>
+      <div className="mt-6 border-t border-slate-300 pt-4">
+        <PasskeySignIn after={after} />
+      </div>
       <SsoSignIn after={after} initialError={ssoRefusalMessage(sso)} />
       <p className="mt-6 text-sm text-slate-700">
         New here?{" "}
