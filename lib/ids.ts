@@ -28,7 +28,7 @@ export function toBase62(value: number, width: number): string {
 
 /** Identifiers of our own rows: a short type prefix and 20 random base62 characters. */
 export function newId(
-  prefix: "org" | "usr" | "key" | "lic" | "inv" | "cmp" | "tm" | "inc" | "whe" | "msg" | "mail" | "fac" | "ses",
+  prefix: "org" | "usr" | "key" | "lic" | "inv" | "cmp" | "tm" | "inc" | "whe" | "msg" | "mail" | "fac" | "ses" | "pkc",
 ): string {
   return `${prefix}_${randomBase62(20)}`;
 }

@@ -41,12 +41,12 @@ export type LiveServer = {
  * A server of the spec file's own, started before its first test and stopped after its last; the
  * returned function gives it to the tests.
  */
-export function liveServerForFile(): () => LiveServer {
+export function liveServerForFile(options: { hostName?: string } = {}): () => LiveServer {
   let server: LiveServer | undefined;
   test.beforeAll(async () => {
     // A server of its own starts slowly on a busy machine.
     test.setTimeout(120_000);
-    server = await startLiveServer();
+    server = await startLiveServer({}, options);
   });
   test.afterAll(async () => {
     await server?.stop();
@@ -62,6 +62,11 @@ export async function startLiveServer(
     prepare?: (env: Record<string, string>) => Promise<void>;
     /** The port, when something set up before the server must know its address. */
     port?: number;
+    /**
+     * The name the browser and the service's address use for it (NEXTAUTH_URL): `localhost` where
+     * passkeys are made, since a relying party cannot be an IP address.
+     */
+    hostName?: string;
   } = {},
 ): Promise<LiveServer> {
   const port = options.port ?? (await freePort());
@@ -78,10 +83,10 @@ export async function startLiveServer(
     DATA_DIR: dataDir,
     FEED_TOKEN,
     SIM: "off",
-    ...mailEnv(`http://127.0.0.1:${port}`),
+    ...mailEnv(`http://${options.hostName ?? "127.0.0.1"}:${port}`),
   };
   let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.hostName ?? "127.0.0.1"}:${port}`;
   const firstOutput = server.output();
   return {
     url,

@@ -41,6 +41,16 @@ describe("the audit log in sentences", () => {
       "removed the passkey “Laptop” from their second factors",
     );
     expect(auditSentence(line("factor.recovery_code_used"), names)).toBe("signed in with a recovery code");
+    expect(auditSentence(line("user.signed_in", { details: { by: "passkey", passkey: "Laptop" } }), names)).toBe(
+      "signed in with the passkey “Laptop”",
+    );
+    expect(auditSentence(line("user.signed_in", { details: { address: "10.0.0.1" } }), names)).toBe("signed in");
+    expect(auditSentence(line("factor.step_up", { details: { method: "passkey" } }), names)).toBe(
+      "confirmed it was them with a passkey before a key or member change",
+    );
+    expect(auditSentence(line("factor.step_up", { details: { method: "totp" } }), names)).toBe(
+      "confirmed it was them with a second factor before a key or member change",
+    );
     expect(
       auditSentence(line("organisation.second_factor_policy_set", { details: { from: "none", to: "admins" } }), names),
     ).toBe(

@@ -72,7 +72,12 @@ const SENTENCES: Record<AuditAction, Describe> = {
     `made ${(line.target && names.member(line.target)) ?? "a member"} ${role(d.to)} (was ${role(d.from)})`,
   "member.removed": (d, line, names) => `removed ${memberOf(line, names, d)} from the organisation`,
   "invitation.revoked": () => "withdrew an invitation",
-  "user.signed_in": (d) => (d.by === "single sign-on" ? "signed in through single sign-on" : "signed in"),
+  "user.signed_in": (d) =>
+    d.by === "single sign-on"
+      ? "signed in through single sign-on"
+      : d.by === "passkey"
+        ? `signed in with the passkey “${text(d.passkey)}”`
+        : "signed in",
   "user.signed_out": () => "signed out",
   "user.password_reset": () => "reset their password",
   "licence.set": (d) => {
@@ -113,7 +118,8 @@ const SENTENCES: Record<AuditAction, Describe> = {
     `set the usage alerts at ${Array.isArray(d.thresholds) ? d.thresholds.map((t) => `${t} %`).join(", ") : text(d.thresholds)} of each key's monthly quota`,
   "operator.added": (d, line) => `added the operator ${text(d.email ?? line.target)}`,
   "operator.removed": (d, line) => `removed the operator ${text(d.email ?? line.target)}`,
-  "operator.signed_in": () => "signed in to the desk",
+  "operator.signed_in": (d) =>
+    d.by === "passkey" ? `signed in to the desk with the passkey “${text(d.passkey)}”` : "signed in to the desk",
   "operator.signed_out": () => "signed out of the desk",
   "operator.viewed_organisation": () => "opened the organisation's file at the desk",
   "mail.resent": () => "sent a message of the outbox again",
@@ -122,7 +128,8 @@ const SENTENCES: Record<AuditAction, Describe> = {
   "factor.removed": (d) => `removed ${factorName(d)} from their second factors`,
   "factor.recovery_code_used": () => "signed in with a recovery code",
   "factor.recovery_codes_replaced": () => "made a new set of recovery codes; the old set no longer works",
-  "factor.step_up": () => "confirmed it was them with a second factor before a key or member change",
+  "factor.step_up": (d) =>
+    `confirmed it was them with ${d.method === "passkey" ? "a passkey" : "a second factor"} before a key or member change`,
   "factor.reset_by_operator": (d) =>
     `reset the second factors of ${text(d.email)}, who sets one up again at their next sign-in`,
   "organisation.second_factor_policy_set": (d) =>

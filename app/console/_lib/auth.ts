@@ -14,6 +14,8 @@ import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/accounts/
 import { clientAddress } from "@/lib/http/client-address";
 import { signInWithPassword } from "@/lib/accounts/sign-in";
 import { SSO_REQUIRED_MESSAGE, ssoRequiredFor } from "@/lib/accounts/sso/policy";
+import { signInWithPasskey } from "@/lib/accounts/factors/passkey-flows";
+import { passkeyRelyingParty } from "./origin";
 import { currentInstance } from "@/lib/instance";
 import { noticeSignIn } from "@/lib/accounts/mail/notices";
 import { redeemSignInGrant } from "@/lib/accounts/mail/tokens";
@@ -121,6 +123,45 @@ export function authOptions(): NextAuthOptions {
             logger().error({ err: error }, "Signing in with a mailed link failed");
             throw new Error(SIGN_IN_UNAVAILABLE);
           }
+        },
+      }),
+      // A passkey alone: the answer to a sign-in challenge from passkeyOptionsAction, both steps at once.
+      CredentialsProvider({
+        id: "passkey",
+        name: "a passkey",
+        credentials: { challengeId: { type: "text" }, response: { type: "text" } },
+        async authorize(credentials, req) {
+          const headers = req.headers as Record<string, string | undefined> | undefined;
+          let result: Awaited<ReturnType<typeof signInWithPasskey>>;
+          try {
+            const { db } = currentInstance().database;
+            result = await signInWithPasskey(
+              db,
+              {
+                challengeId: String(credentials?.challengeId ?? ""),
+                response: String(credentials?.response ?? ""),
+                address: clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS),
+              },
+              await passkeyRelyingParty(),
+              now(),
+            );
+          } catch (error) {
+            logger().error({ err: error }, "Signing in with a passkey failed");
+            throw new Error(SIGN_IN_UNAVAILABLE);
+          }
+          if (result.ok) {
+            await tellOfNewDevice(result.userId, headers, config);
+            const session = await openSession(currentInstance().database.db, result.userId, now(), {
+              bothFactors: true,
+            });
+            return { id: result.userId, sessionId: session.id };
+          }
+          if (result.reason === "sso_required") throw new Error(SSO_REQUIRED_MESSAGE);
+          if (result.reason === "throttled") {
+            const minutes = Math.ceil(result.retryAfterSeconds / 60);
+            throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+          }
+          return null;
         },
       }),
     ],

@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import { currentInstance } from "@/lib/instance";
 import { clientAddress } from "@/lib/http/client-address";
+import { relyingParty, type RelyingParty } from "@/lib/accounts/factors/passkeys";
 
 /**
  * The service's public address, which mailed links start with: NEXTAUTH_URL when set (production
@@ -19,4 +20,9 @@ export async function publicOrigin(): Promise<string> {
 /** The client's address as the throttles count it. */
 export async function requestAddress(): Promise<string> {
   return clientAddress((await headers()).get("x-forwarded-for"), currentInstance().config.TRUST_PROXY_HOPS);
+}
+
+/** Who passkeys are made for: the service's public address (NEXTAUTH_URL when set). */
+export async function passkeyRelyingParty(): Promise<RelyingParty> {
+  return relyingParty(await publicOrigin());
 }

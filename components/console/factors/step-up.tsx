@@ -4,10 +4,11 @@ import { useState, useTransition } from "react";
 import { stepUpAction } from "@/app/console/security-actions";
 import type { ActionState } from "@/lib/console/actions";
 import { inputClass, secondaryButtonClass } from "../form";
+import { PasskeyButton } from "./passkeys";
 
 /**
- * Under a change refused for want of a recent second factor: the code, then the change again. Not
- * a form of its own: it shows inside the refused change's form, and forms do not nest.
+ * Under a change refused for want of a recent second factor: a passkey or the code, then the change
+ * again. Not a form of its own: it shows inside the refused change's form, and forms do not nest.
  */
 export function StepUpForm() {
   const [code, setCode] = useState("");
@@ -28,6 +29,7 @@ export function StepUpForm() {
     });
   return (
     <div className="mt-2 space-y-2" data-testid="step-up">
+      <PasskeyButton purpose="step_up" onDone={setState} />
       <label htmlFor="step-up-code" className="block text-sm font-medium text-slate-900">
         Second factor code
       </label>

@@ -45,15 +45,24 @@ export async function stageAfterPassword(db: Database, userId: string): Promise<
   return (await secondFactorRequired(db, userId)) ? "enrol" : "done";
 }
 
-/** Opens a session after the password; old session rows go. */
-export async function openSession(db: Database, userId: string, at: Date): Promise<ConsoleSession> {
-  const stage = await stageAfterPassword(db, userId);
-  const session: ConsoleSession = { id: newId("ses"), userId, stage, secondFactorAt: null };
+/**
+ * Opens a session after the password (or a mailed link); old session rows go. A passkey alone
+ * (`bothFactors`) proves both steps at once: its session is signed in and past its second factor.
+ */
+export async function openSession(
+  db: Database,
+  userId: string,
+  at: Date,
+  { bothFactors = false }: { bothFactors?: boolean } = {},
+): Promise<ConsoleSession> {
+  const stage = bothFactors ? "done" : await stageAfterPassword(db, userId);
+  const secondFactorAt = bothFactors ? at : null;
+  const session: ConsoleSession = { id: newId("ses"), userId, stage, secondFactorAt };
   await db.transaction(async (tx) => {
     await tx
       .delete(signInSessions)
       .where(lt(signInSessions.createdAt, new Date(at.getTime() - SESSION_LIFETIME.absoluteSeconds * 1000)));
-    await tx.insert(signInSessions).values({ id: session.id, userId, stage, createdAt: at });
+    await tx.insert(signInSessions).values({ id: session.id, userId, stage, secondFactorAt, createdAt: at });
   });
   return session;
 }

@@ -14,7 +14,7 @@ import {
 import { DomainError } from "../../errors.ts";
 import type { OperatorAccess } from "../operators.ts";
 import { auditEverywhere, markSecondFactor, secondFactorRequired, type ConsoleSession } from "./gate.ts";
-import { raiseSecurityNotice } from "./notices.ts";
+import { factorLabel, raiseSecurityNotice } from "./notices.ts";
 import { requireStepUp } from "./step-up.ts";
 import {
   confirmTotpEnrolment,
@@ -35,7 +35,8 @@ import {
 
 const SESSION_ENDED = "Your session has ended: sign in again.";
 
-async function sessionUser(db: Database, session: ConsoleSession | null, stages: ConsoleSession["stage"][]) {
+/** The session's user, when the session has got as far as one of `stages`. */
+export async function sessionUser(db: Database, session: ConsoleSession | null, stages: ConsoleSession["stage"][]) {
   if (!session || !stages.includes(session.stage)) throw new DomainError("forbidden", SESSION_ENDED);
   const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, session.userId));
   if (!user) throw new DomainError("forbidden", SESSION_ENDED);
@@ -118,7 +119,7 @@ export async function removeOwnFactor(
   await raiseSecurityNotice(
     db,
     { userId: user.id, email: user.email },
-    { kind: "factor_removed", factor: removed.name },
+    { kind: "factor_removed", factor: factorLabel(removed) },
   );
 }
 
@@ -130,7 +131,7 @@ export async function regenerateRecoveryCodes(
 ): Promise<{ recoveryCodes: string[] }> {
   const { user } = await sessionUser(db, session, ["done"]);
   if (!(await hasSecondFactor(db, user.id))) {
-    throw new DomainError("conflict", "Add an authenticator app first: recovery codes stand in for it.");
+    throw new DomainError("conflict", "Add a passkey or an authenticator app first: recovery codes stand in for it.");
   }
   await requireStepUp(db, user.id, session!.id, at);
   const codes = await replaceRecoveryCodes(db, user.id);

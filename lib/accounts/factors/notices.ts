@@ -12,6 +12,11 @@ export type SecurityNotice =
   | { kind: "recovery_codes_replaced" }
   | { kind: "factors_reset_by_operator" };
 
+/** How a notice names a factor: a passkey by its kind and name, an authenticator app by its name as before. Pure. */
+export function factorLabel(factor: { kind: "totp" | "passkey"; name: string }): string {
+  return factor.kind === "passkey" ? `The passkey “${factor.name}”` : factor.name;
+}
+
 /** Tells the member about a change to how they sign in: a mail queued in the caller's transaction. */
 export async function raiseSecurityNotice(
   db: Database,

@@ -12,7 +12,7 @@ import { hasSecondFactor } from "./store.ts";
 export const STEP_UP_SECONDS = 10 * 60;
 
 export const STEP_UP_MESSAGE =
-  "Confirm it is you: enter a code from your authenticator app or a recovery code, then try again.";
+  "Confirm it is you: use your passkey, or enter a code from your authenticator app or a recovery code, then try again.";
 
 /** Whether the session passed a second factor within the last STEP_UP_SECONDS. Pure. */
 export function recentEnough(secondFactorAt: Date | null, at: Date): boolean {

@@ -75,3 +75,29 @@ export const signInSessions = pgTable(
     check("sign_in_sessions_stage_check", sql.raw(`stage in (${sqlList(SIGN_IN_STAGES)})`)),
   ],
 );
+
+export const PASSKEY_PURPOSES = ["register", "sign_in", "second_step", "step_up"] as const;
+export type PasskeyPurpose = (typeof PASSKEY_PURPOSES)[number];
+
+/**
+ * A passkey ceremony's challenge until its answer comes back: taken once (a delete) before it
+ * expires, and only by the session (and user) it was made for; a sign-in with a passkey alone has
+ * neither yet.
+ */
+export const passkeyChallenges = pgTable(
+  "passkey_challenges",
+  {
+    id: text("id").primaryKey(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose").$type<PasskeyPurpose>().notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    expiresAt: timestampTz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Expired challenges are dropped by age.
+    index("passkey_challenges_expires_idx").on(t.expiresAt),
+    check("passkey_challenges_purpose_check", sql.raw(`purpose in (${sqlList(PASSKEY_PURPOSES)})`)),
+  ],
+);

@@ -5,6 +5,7 @@ import { consoleSession } from "@/app/console/_lib/auth";
 import { PageHeader } from "@/components/console/page-header";
 import { returnPath, signInErrorMessage } from "@/lib/console/return-path";
 import { SECOND_STEP_PAGE } from "@/app/console/_lib/console";
+import { PasskeySignIn } from "@/components/console/factors/passkeys";
 import { SignInForm } from "./sign-in-form";
 import { SsoSignIn } from "./sso-sign-in";
 import { ssoRefusalMessage } from "@/lib/accounts/sso/refusals";
@@ -36,6 +37,9 @@ export default async function SignInPage({
           Forgot your password?
         </Link>
       </p>
+      <div className="mt-6 border-t border-slate-300 pt-4">
+        <PasskeySignIn after={after} />
+      </div>
       <SsoSignIn after={after} initialError={ssoRefusalMessage(sso)} />
       <p className="mt-6 text-sm text-slate-700">
         New here?{" "}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { requireConsole } from "@/app/console/_lib/console";
+import { PasskeyEnrolment } from "@/components/console/factors/passkeys";
 import { TotpEnrolment } from "@/components/console/factors/totp-enrolment";
 import { PageHeader } from "@/components/console/page-header";
 import { Time } from "@/components/display-settings";
@@ -16,8 +17,8 @@ export default async function SecurityPage() {
   return (
     <>
       <PageHeader title="Security">
-        How you sign in: a second factor after your password, and recovery codes should you lose it. Key and member
-        changes ask for the second factor again when your last one is more than 10 minutes old.
+        How you sign in: passkeys, a second factor after your password, and recovery codes should you lose it. Key and
+        member changes ask for the second factor again when your last one is more than 10 minutes old.
       </PageHeader>
       <section aria-labelledby="factors-title" className="mb-8">
         <h2 id="factors-title" className="mb-2 text-lg font-semibold text-slate-900">
@@ -52,7 +53,20 @@ export default async function SecurityPage() {
             ))}
           </ul>
         )}
-        <TotpEnrolment />
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div>
+            <h3 className="mb-2 font-medium text-slate-900">Passkey</h3>
+            <p className="mb-2 text-sm text-slate-700">
+              Your device or security key, unlocked by your fingerprint, face or PIN. It signs you in on its own, or
+              stands in for a code after your password.
+            </p>
+            <PasskeyEnrolment />
+          </div>
+          <div>
+            <h3 className="mb-2 font-medium text-slate-900">Authenticator app</h3>
+            <TotpEnrolment />
+          </div>
+        </div>
       </section>
       {overview.factors.length > 0 ? (
         <section aria-labelledby="recovery-title" className="mb-8">

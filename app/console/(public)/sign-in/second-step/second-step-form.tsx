@@ -3,10 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useActionState } from "react";
 import { secondStepAction } from "@/app/console/security-actions";
+import { PasskeyButton } from "@/components/console/factors/passkeys";
 import { Field, FormMessage, SubmitButton } from "@/components/console/form";
 import type { ActionState } from "@/lib/console/actions";
 
-export function SecondStepForm({ after }: { after: string }) {
+export function SecondStepForm({ after, passkey }: { after: string; passkey: boolean }) {
   const router = useRouter();
   const [state, action] = useActionState<ActionState, FormData>(async (previous, form) => {
     const result = await secondStepAction(previous, form);
@@ -16,18 +17,25 @@ export function SecondStepForm({ after }: { after: string }) {
     }
     return result;
   }, null);
+  const onward = () => {
+    router.replace(after);
+    router.refresh();
+  };
   return (
-    <form action={action} className="space-y-4" noValidate>
-      <Field
-        name="code"
-        label="Code"
-        hint="Six digits from your app, or a recovery code such as ABCDE-FGHJK."
-        autoComplete="one-time-code"
-        required
-        state={state}
-      />
-      <SubmitButton pendingText="Checking…">Continue</SubmitButton>
-      <FormMessage state={state} />
-    </form>
+    <div className="space-y-6">
+      {passkey ? <PasskeyButton purpose="second_step" onDone={onward} /> : null}
+      <form action={action} className="space-y-4" noValidate>
+        <Field
+          name="code"
+          label="Code"
+          hint="Six digits from your app, or a recovery code such as ABCDE-FGHJK."
+          autoComplete="one-time-code"
+          required
+          state={state}
+        />
+        <SubmitButton pendingText="Checking…">Continue</SubmitButton>
+        <FormMessage state={state} />
+      </form>
+    </div>
   );
 }
