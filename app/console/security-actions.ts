@@ -83,7 +83,7 @@ export async function stepUpAction(_: unknown, form: FormData): Promise<ActionSt
 /** Starts adding an authenticator app: its secret as a QR code and as text. */
 export async function beginTotpAction(): Promise<ActionState<TotpSetup>> {
   return toActionState("Scan the code with your authenticator app.", async () => {
-    const setup = await beginTotp(await database(), await consoleSession(), key());
+    const setup = await beginTotp(await database(), await consoleSession(), key(), now());
     const qr = await QRCode.toDataURL(setup.uri, { margin: 1, width: 200 });
     return { factorId: setup.factorId, secret: setup.secret, qr };
   });

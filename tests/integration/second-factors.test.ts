@@ -78,7 +78,7 @@ describeEachBackend("second factors on $name", (backend) => {
   /** A session past the password, then an authenticator app added on it: the app's secret. */
   async function withApp(userId: string, at: Date): Promise<{ session: ConsoleSession; secret: string }> {
     const session = await openSession(db, userId, at);
-    const { factorId, secret } = await beginTotp(db, session, KEY);
+    const { factorId, secret } = await beginTotp(db, session, KEY, at);
     await finishTotp(db, session, { factorId, code: await codeAt(secret, at) }, KEY, at);
     return { session: (await readSession(db, session.id, userId, at))!, secret };
   }
@@ -116,7 +116,7 @@ describeEachBackend("second factors on $name", (backend) => {
   it("keeps the secret sealed, and lets each recovery code work once; a new set voids the old", async () => {
     const admin = await organisation("recovery");
     const session = await openSession(db, admin.userId, start);
-    const { factorId, secret } = await beginTotp(db, session, KEY);
+    const { factorId, secret } = await beginTotp(db, session, KEY, start);
     const { recoveryCodes } = await finishTotp(
       db,
       session,
@@ -234,6 +234,8 @@ describeEachBackend("second factors on $name", (backend) => {
           changeMemberRole(db, admin.userId, { userId: viewer.id, role: "admin" }, { at: late, sessionId: session.id }),
       ],
       ["change the policy", () => setSecondFactorPolicy(db, session, { policy: "admins" }, late)],
+      // An open session must not add an app of its own and then pass every step-up with it.
+      ["add another authenticator app", () => beginTotp(db, session, KEY, late)],
       ["without a session id", () => createProductionKeyFor(db, admin.userId, { name: "x" }, { at: soon })],
     ];
     for (const [change, run] of changes) {
@@ -309,7 +311,7 @@ describeEachBackend("second factors on $name", (backend) => {
         () => removeOwnFactor(db, pending, { factorId: factor!.id }, start),
         /sign in again/,
       ],
-      ["a session at its second step adds an app", () => beginTotp(db, pending, KEY), /sign in again/],
+      ["a session at its second step adds an app", () => beginTotp(db, pending, KEY, start), /sign in again/],
       ["signed out makes recovery codes", () => regenerateRecoveryCodes(db, null, start), /sign in again/],
       [
         "a member resets factors as if an operator",

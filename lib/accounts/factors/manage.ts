@@ -57,9 +57,21 @@ export async function securityOverview(db: Database, userId: string): Promise<Se
   };
 }
 
-/** Starts adding an authenticator app: from /console/security, or at sign-in when one is required. */
-export async function beginTotp(db: Database, session: ConsoleSession | null, key: Buffer): Promise<TotpEnrolment> {
+/**
+ * Starts adding an authenticator app: from /console/security, or at sign-in when one is required.
+ * A member who has a factor proves it recently first, as for a passkey: a session left open must not
+ * add an app of its own and then pass every step-up with it.
+ */
+export async function beginTotp(
+  db: Database,
+  session: ConsoleSession | null,
+  key: Buffer,
+  at: Date,
+): Promise<TotpEnrolment> {
   const { user } = await sessionUser(db, session, ["done", "enrol"]);
+  if (session!.stage === "done" && (await hasSecondFactor(db, user.id))) {
+    await requireStepUp(db, user.id, session!.id, at);
+  }
   return startTotpEnrolment(db, user, key);
 }
 
