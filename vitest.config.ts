@@ -36,11 +36,11 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["testing/global-setup.ts"],
           setupFiles: ["testing/log-check.ts"],
-          // Each file starts real server processes and spends most of its time waiting on them (flushes,
-          // pings, delays): two files at a time on two cores. Every file has its own ports, scratch
-          // databases and data folders, so files never share state.
+          // Each file starts real server processes and spends much of its time waiting on them (flushes,
+          // pings, delays): with two files at a time the two cores were three-quarters busy, so three.
+          // Every file has its own ports, scratch databases and data folders, so files never share state.
           fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
           // A second try for a test that failed once: these tests wait on real servers, databases and
           // timers on a shared two-core machine. npm test names every test that needed it, with the

@@ -98,12 +98,17 @@ export function operatorSignIn(serverOutput: string): SignInCredentials {
   return shownSignIn(serverOutput, "Operator");
 }
 
-/** The id of a server action of the build (`signUpAction`, …), from its manifest of server references. */
-export function serverActionId(exportedName: string): string {
+/** Every server action of the build, by exported name (`signUpAction`, …) and id, from its manifest of server references. */
+export function serverActions(): { name: string; id: string }[] {
   const manifest = JSON.parse(
     readFileSync(new URL("../.next/server/server-reference-manifest.json", import.meta.url), "utf8"),
   ) as { node: Record<string, { exportedName?: string }> };
-  const id = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === exportedName)?.[0];
+  return Object.entries(manifest.node).map(([id, entry]) => ({ name: entry.exportedName ?? id, id }));
+}
+
+/** The id of a server action of the build (`signUpAction`, …). */
+export function serverActionId(exportedName: string): string {
+  const id = serverActions().find((action) => action.name === exportedName)?.id;
   if (!id) throw new Error(`the build has no ${exportedName}`);
   return id;
 }

@@ -209,6 +209,7 @@ describe("the MCP server", () => {
       created_at: "2026-11-01T00:00:00.000Z",
       delay_seconds: 0,
       limits: { requests_per_month: 100, requests_per_second: 10, concurrent_streams: 5 },
+      own_limits: null,
       quota_resets_at: "2026-12-01T00:00:00.000Z",
       history_seconds: 86_400,
       usage: {

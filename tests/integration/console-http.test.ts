@@ -1,7 +1,7 @@
 import { decode, encode } from "next-auth/jwt";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/accounts/sign-in.ts";
-import { cookiesOf, demoSignIn, signIn } from "../../testing/console.ts";
+import { cookiesOf, demoSignIn, postAction, serverActionId, serverActions, signIn } from "../../testing/console.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { startServer, type RunningServer } from "../../testing/processes.ts";
 
@@ -177,6 +177,37 @@ describeEachBackend("console sign-in over HTTP on $name", (backend) => {
     expect(new URL(url).origin).toBe(server.url);
     expect(cookiesOf(res).some((c) => c.startsWith("next-auth.session-token="))).toBe(true);
     expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  // The CSRF row of every action, the ones added later included: a signed-in admin's browser made to
+  // post from another site is refused before the action runs, while the console's own page is served.
+  it("refuses every server action posted from another site, before it runs", async () => {
+    const { session } = await signIn(server.url, demo.email, demo.password);
+    const actions = serverActions();
+    expect(actions.length).toBeGreaterThan(40);
+    for (const { name, id } of actions) {
+      const answer = await postAction(server.url, "/console/keys", id, {}, undefined, session!, {
+        origin: "http://attacker.example",
+      });
+      // Next refuses the request itself: a 500 whose only row is an error, the action never called.
+      expect(answer.status, name).toBe(500);
+      expect(answer.body, name).toMatch(/^1:E\{"digest":/m);
+    }
+    // The same post from the console's own origin reaches the action (a step-up with no code: refused by it, in words).
+    const own = await postAction(
+      server.url,
+      "/console/security",
+      serverActionId("stepUpAction"),
+      {},
+      undefined,
+      session!,
+      {
+        origin: server.url,
+      },
+    );
+    expect(own.status).toBe(200);
+    expect(own.body).not.toMatch(/^1:E/m);
+    expect(own.body).toContain("Enter");
   });
 
   it("throttles one client's repeated failed sign-ins for an e-mail, refusing even the right password", async () => {
