@@ -1,7 +1,6 @@
 import type { Channel, ChannelTable, Chunk, Subscriber } from "./channels.ts";
-import type { StreamMessage } from "./messages.ts";
 import { holdDuringReplay } from "./replay-guard.ts";
-import { sseMessage } from "./sse.ts";
+import type { EncodedMessage } from "./sse.ts";
 import type { StreamCounters, StreamSettings } from "./stream.ts";
 
 /** What fan-out asks of the rest of the hub: to close a stream, and to catch up a client that drained. */
@@ -32,10 +31,11 @@ export class FanOut {
     this.hooks = hooks;
   }
 
-  enqueue(channel: Channel, messages: StreamMessage[]): void {
+  /** Gathers encoded messages for the channel's next flush; the same bytes may go to several channels. */
+  enqueue(channel: Channel, messages: readonly EncodedMessage[]): void {
     if (messages.length === 0) return;
     for (const message of messages) {
-      channel.pending.push(sseMessage(message.event, message.data, message.id, message.retry));
+      channel.pending.push(message.bytes);
       if (message.id !== undefined) channel.pendingLastId = message.id;
     }
     // A change after a quiet spell goes out at once (what arrived in the same turn goes with it);

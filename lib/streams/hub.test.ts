@@ -29,6 +29,7 @@ const market = (price: number, at: string) => [
 
 let hubs: StreamHub[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const hub of hubs) hub.stop();
   hubs = [];
 });
@@ -58,6 +59,15 @@ async function setUp(now = () => new Date()) {
   await hub.start();
   feed.publish("e1", "event", eventState("e1"));
   return { feed, keys, sessions, hub };
+}
+
+/** A connection that keeps each chunk written to it as it was given. */
+class BytesSink extends FakeSink {
+  readonly chunks: Buffer[] = [];
+  override write(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    super.write(chunk);
+  }
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -134,6 +144,30 @@ describe("a subscriber's way from opening to live", () => {
     expect(first).toMatchObject({ event: "snapshot", data: { events: [{ id: "e1" }] } });
     expect(second).toEqual(first);
     expect(hub.open).toEqual({ streams: 2, channels: 1 });
+  });
+
+  it("writes boards of other sport sets the same bytes for a change of an event they all show", async () => {
+    // One moment for the change and its markets' updated_at, as the ingest stamps them.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { feed, hub } = await setUp();
+    const [soccer, soccerAndTennis, tennis, totals] = [
+      new BytesSink(),
+      new BytesSink(),
+      new BytesSink(),
+      new BytesSink(),
+    ];
+    hub.openBoardStream(streamRequest(soccer), { sports: ["soccer"], type: null });
+    hub.openBoardStream(streamRequest(soccerAndTennis), { sports: ["tennis", "soccer"], type: null });
+    hub.openBoardStream(streamRequest(tennis), { sports: ["tennis"], type: null });
+    hub.openBoardStream(streamRequest(totals), { sports: ["soccer"], type: "totals" });
+    expect(hub.open).toEqual({ streams: 4, channels: 4 });
+    const changed = feed.publish("e1", "markets", market(2.2, new Date().toISOString()));
+    hub.flush();
+    for (const sink of [soccer, soccerAndTennis]) expect(sink.messages.at(-1)).toMatchObject({ id: changed.revision });
+    expect(soccerAndTennis.chunks.at(-1)).toBe(soccer.chunks.at(-1));
+    expect(tennis.messages.at(-1)).toMatchObject({ event: "snapshot" });
+    // No market of the type asked for changed: the totals board hears nothing.
+    expect(totals.messages.at(-1)).toMatchObject({ event: "snapshot" });
   });
 
   it("writes nothing to a client past its buffer, then a slow_client snapshot once it drains", async () => {

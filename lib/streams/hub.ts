@@ -7,8 +7,8 @@ import type { StreamProblem } from "./errors.ts";
 import { FanOut } from "./fanout.ts";
 import type { FeedSource } from "./feed-source.ts";
 import { Liveness, type Heartbeat } from "./liveness.ts";
+import { BoardRevision } from "./board-revision.ts";
 import {
-  boardMessages,
   endMessage,
   eventStreamMessages,
   freshness,
@@ -18,7 +18,7 @@ import {
   type ResyncReason,
 } from "./messages.ts";
 import { expiredEnding, hasExpired, Revocation, type StreamKeys, type SessionDirectory } from "./revocation.ts";
-import { sseRetry } from "./sse.ts";
+import { encodeMessages, sseRetry } from "./sse.ts";
 import { newCounters, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 import { Subscriptions } from "./subscriber.ts";
 
@@ -195,12 +195,12 @@ export class StreamHub {
     if (!eventChannel && boards.size === 0) return;
     const fresh = this.freshness(view, revision.recordedAt);
     if (eventChannel) {
-      this.fanOut.enqueue(eventChannel, eventStreamMessages(revision, revision.eventId, fresh));
+      this.fanOut.enqueue(eventChannel, encodeMessages(eventStreamMessages(revision, revision.eventId, fresh)));
       this.touched.add(eventChannel);
     }
+    const board = new BoardRevision(revision, document, statusBefore, fresh);
     for (const channel of boards) {
-      if (channel.kind !== "board") continue;
-      this.fanOut.enqueue(channel, boardMessages(channel.filter, revision, document, statusBefore, fresh));
+      if (channel.kind === "board") this.fanOut.enqueue(channel, board.messages(channel.filter));
     }
   }
 
@@ -210,7 +210,8 @@ export class StreamHub {
       if (channel.kind !== "event" || channel.ending) continue;
       const document = this.feed.mirror(channel.view).get(channel.eventId);
       if (document && TERMINAL.includes(document.event.status)) {
-        this.fanOut.enqueue(channel, [endMessage(document, this.freshness(channel.view, document.event.updated_at))]);
+        const end = endMessage(document, this.freshness(channel.view, document.event.updated_at));
+        this.fanOut.enqueue(channel, encodeMessages([end]));
         channel.ending = true;
       }
     }

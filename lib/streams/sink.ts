@@ -17,15 +17,17 @@ export type StreamSink = {
 };
 
 const CRLF = Buffer.from("\r\n", "latin1");
-// The last chunk framed for HTTP/1.1 chunked encoding. The hub writes one chunk to all the clients
-// of a channel in turn, so one framed copy serves them all.
-let framedFrom: Buffer | undefined;
-let framed: Buffer = Buffer.alloc(0);
+// Each chunk framed for HTTP/1.1 chunked encoding, once: the hub writes the same bytes (a flush's
+// chunk, a board's shared snapshot) to many clients, and a framed copy per client would be that
+// many copies of the bytes in memory. Kept as long as the chunk itself is.
+const framedCopies = new WeakMap<Buffer, Buffer>();
 
-function chunkFramed(bytes: Buffer): Buffer {
-  if (bytes !== framedFrom) {
-    framedFrom = bytes;
+/** `bytes` framed as one HTTP/1.1 chunk, the same framed buffer for every client written it. */
+export function chunkFramed(bytes: Buffer): Buffer {
+  let framed = framedCopies.get(bytes);
+  if (!framed) {
     framed = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`, "latin1"), bytes, CRLF]);
+    framedCopies.set(bytes, framed);
   }
   return framed;
 }

@@ -13,6 +13,19 @@ export function sseMessage(event: string, data: unknown, id?: number, retry?: nu
   return Buffer.from(`${retryLine}${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** A message as it is written: its bytes, and the revision it carries (its SSE id), if any. */
+export type EncodedMessage = { bytes: Buffer; id: number | undefined };
+
+/** Messages written out, each once, for every client they go to. */
+export function encodeMessages(
+  messages: readonly { event: string; data: unknown; id?: number; retry?: number }[],
+): EncodedMessage[] {
+  return messages.map((message) => ({
+    bytes: sseMessage(message.event, message.data, message.id, message.retry),
+    id: message.id,
+  }));
+}
+
 /** How long a client's EventSource waits before it reconnects. */
 export function sseRetry(ms: number): Buffer {
   return Buffer.from(`retry: ${ms}\n\n`);

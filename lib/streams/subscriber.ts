@@ -21,6 +21,8 @@ import { sseMessage, sseRetry } from "./sse.ts";
 import { isClosed, type StreamCounters, type StreamRequest, type StreamSettings } from "./stream.ts";
 
 const RETRY_MS = 2_000;
+// One buffer for every client's first line, so that its framed copy is made once (sink.ts).
+const RETRY = sseRetry(RETRY_MS);
 // A resuming client from another instance may be a moment ahead of this one's view.
 const AHEAD_WAIT_MS = 2_000;
 // How long a board's serialised snapshot is given to clients that open at the same revision.
@@ -71,7 +73,7 @@ export class Subscriptions {
     subscribers.add(subscriber);
     counters.opened++;
     request.sink.onClose(() => this.context.close(subscriber, false));
-    request.sink.write(sseRetry(RETRY_MS));
+    request.sink.write(RETRY);
     void this.begin(subscriber).catch((error: unknown) => {
       logger().error({ err: error, request_id: request.requestId }, "A stream could not start");
       this.context.endWithError(
