@@ -41,10 +41,24 @@ export class SoftPasskey {
     return FLAG_USER_PRESENT | (this.userVerified ? FLAG_USER_VERIFIED : 0) | extra;
   }
 
-  private static counterBytes(counter: number): Buffer {
-    const bytes = Buffer.alloc(4);
-    bytes.writeUInt32BE(counter);
-    return bytes;
+  /** The authenticator data's head: the relying party's hash, the flags, the signature counter. */
+  private authenticatorData(rpId: string, counter: number, extraFlags = 0): Buffer {
+    const counterBytes = Buffer.alloc(4);
+    counterBytes.writeUInt32BE(counter);
+    return Buffer.concat([sha256(rpId), Buffer.from([this.flags(extraFlags)]), counterBytes]);
+  }
+
+  /** The credential as the browser hands it to the page, with the authenticator's `response`. */
+  private static credentialJSON<R>(credential: Credential, response: R) {
+    const id = b64url(credential.id);
+    return {
+      id,
+      rawId: id,
+      type: "public-key" as const,
+      clientExtensionResults: {},
+      authenticatorAttachment: "platform" as const,
+      response,
+    };
   }
 
   /** Makes a credential for the options' relying party and user. */
@@ -71,9 +85,7 @@ export class SoftPasskey {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credential.id.length);
     const authData = Buffer.concat([
-      sha256(options.rp.id!),
-      Buffer.from([this.flags(FLAG_ATTESTED_DATA)]),
-      SoftPasskey.counterBytes(credential.counter),
+      this.authenticatorData(options.rp.id!, credential.counter, FLAG_ATTESTED_DATA),
       Buffer.alloc(16), // AAGUID: none
       idLength,
       credential.id,
@@ -86,19 +98,11 @@ export class SoftPasskey {
         ["authData", authData],
       ]),
     );
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: "public-key",
-      clientExtensionResults: {},
-      authenticatorAttachment: "platform",
-      response: {
-        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
-        attestationObject: b64url(attestationObject),
-        transports: ["internal"],
-      },
-    };
+    return SoftPasskey.credentialJSON(credential, {
+      clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge)),
+      attestationObject: b64url(attestationObject),
+      transports: ["internal" as const],
+    });
   }
 
   /**
@@ -114,28 +118,16 @@ export class SoftPasskey {
     const credential = this.credentials.find((c) => allowed.length === 0 || allowed.includes(b64url(c.id)));
     if (!credential) throw new Error("No passkey for these options");
     credential.counter = counter ?? (this.counting ? credential.counter + 1 : 0);
-    const authData = Buffer.concat([
-      sha256(rpId),
-      Buffer.from([this.flags()]),
-      SoftPasskey.counterBytes(credential.counter),
-    ]);
+    const authData = this.authenticatorData(rpId, credential.counter);
     const clientDataJSON = this.clientData("webauthn.get", options.challenge, origin);
     const signature = createSign("sha256")
       .update(Buffer.concat([authData, sha256(clientDataJSON)]))
       .sign(credential.privateKey);
-    const id = b64url(credential.id);
-    return {
-      id,
-      rawId: id,
-      type: "public-key",
-      clientExtensionResults: {},
-      authenticatorAttachment: "platform",
-      response: {
-        clientDataJSON: b64url(clientDataJSON),
-        authenticatorData: b64url(authData),
-        signature: b64url(signature),
-        userHandle: credential.userHandle,
-      },
-    };
+    return SoftPasskey.credentialJSON(credential, {
+      clientDataJSON: b64url(clientDataJSON),
+      authenticatorData: b64url(authData),
+      signature: b64url(signature),
+      userHandle: credential.userHandle,
+    });
   }
 }

@@ -6,10 +6,12 @@ import { signInsFile } from "./console.ts";
 import { recordSecret, recordServerOutput } from "./logs.ts";
 import { READY_LINE } from "./ready.ts";
 
-// Children get a clean environment: none of the developer's database settings leak into a test.
+// Children get a clean environment: none of the developer's database or address settings leak into
+// a test (next-auth reads NEXTAUTH_URL itself, where empty is not unset).
 function childEnv(env: Record<string, string>, cwd?: string): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN"]) delete base[name];
+  for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "TEST_DATABASE_URL", "FEED_TOKEN", "NEXTAUTH_URL"])
+    delete base[name];
   // The simulator is on only where a test asks for it, so other tests see only their own data.
   // In the project's folder, empty (which the configuration reads as unset) keeps a developer's
   // .env database from filling in; a test that runs elsewhere brings its own .env.
@@ -149,6 +151,59 @@ export async function startServer(
   const signIns = signInsFile(server.output());
   if (signIns) for (const shown of readFileSync(signIns, "utf8").matchAll(/ \/ (\S+)$/gm)) recordSecret(shown[1]);
   return { ...server, url: ready[1]!.replace("localhost", "127.0.0.1") };
+}
+
+/** A server started in a process group of its own; `stop` ends the whole group. */
+export type GroupServer = { url: string; output(): string; stop(): Promise<void> };
+
+/**
+ * Starts `command` (the server, or `script` running it) in a process group of its own, in a clean
+ * environment plus `env` on a free port, with standard output to `stdout`: a pipe it reads, or a
+ * file's descriptor that `read` reads back. Resolves once the output shows the ready line.
+ */
+export async function startInOwnGroup(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { readyWithinMs: number; stdout?: "pipe" | number; read?: () => string },
+): Promise<GroupServer> {
+  const child = track(
+    spawn(command, args, {
+      env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }),
+      stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
+      // `script` and the server under it stop together.
+      detached: true,
+    }),
+  );
+  let piped = "";
+  child.stdout?.on("data", (chunk: Buffer) => (piped += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (piped += chunk.toString()));
+  const output = options.read ?? (() => piped);
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + options.readyWithinMs;
+  let ready: RegExpExecArray | null;
+  while (!(ready = READY_LINE.exec(output()))) {
+    const ended = child.exitCode !== null || child.signalCode !== null;
+    if (ended || Date.now() > deadline) {
+      await stop();
+      throw new Error(`${command} ${ended ? "ended" : "was not ready in time"}:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { url: ready[1]!.replace("localhost", "127.0.0.1"), output, stop };
+}
+
+/**
+ * The server on a terminal of its own, as a shell's `npm start` gives it: `script` (util-linux)
+ * runs it on a pseudo-terminal and copies what it writes to its own standard output, here a pipe.
+ */
+export function startOnTerminal(env: Record<string, string>, readyWithinMs: number): Promise<GroupServer> {
+  const args = ["--quiet", "--return", "--command", `${process.execPath} server.ts`, "/dev/null"];
+  return startInOwnGroup("script", args, env, { readyWithinMs });
 }
 
 export type ProcessResult = { code: number | null; stdout: string; stderr: string };

@@ -55,24 +55,22 @@ export function FormMessage({ state }: { state: ActionState<unknown> }) {
   );
 }
 
-/** A labelled input with its validation message tied to it for assistive technology. */
-export function Field({
-  name,
-  label,
-  hint,
-  state,
-  ...input
-}: {
-  name: string;
+export type FieldProps = {
+  /** Unnamed (then with an `id`), a field is not sent with the form it stands in. */
+  name?: string;
   label: string;
   hint?: string;
   state?: ActionState<unknown>;
-} & React.InputHTMLAttributes<HTMLInputElement>) {
+} & React.InputHTMLAttributes<HTMLInputElement>;
+
+/** A labelled input with its validation message tied to it for assistive technology. */
+export function Field({ name, label, hint, state, id: givenId, ...input }: FieldProps) {
   const refused = state && "error" in state ? state : null;
-  const error = refused?.fieldErrors?.[name];
+  const error = name === undefined ? undefined : refused?.fieldErrors?.[name];
   // After a refusal, what was typed (React empties the form after its action); never a password.
-  const typed = input.type !== "password" && input.value === undefined ? refused?.values?.[name] : undefined;
-  const id = `field-${name}`;
+  const typed =
+    name !== undefined && input.type !== "password" && input.value === undefined ? refused?.values?.[name] : undefined;
+  const id = givenId ?? `field-${name}`;
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
     <div>

@@ -22,6 +22,12 @@ export async function findUserByEmail(db: Database, address: string): Promise<Us
   return user;
 }
 
+/** The user's e-mail address; null when there is no such user. */
+export async function emailOf(db: Database, userId: string): Promise<string | null> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email ?? null;
+}
+
 /** A new account's password, checked and hashed: done before any transaction, as it takes a while. */
 export function newPasswordHash(plain: string): Promise<string> {
   return hashPassword(password.parse(plain));

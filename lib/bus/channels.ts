@@ -5,9 +5,7 @@ import type { RevisionKind } from "../db/schema/index.ts";
 // (the schema's input) and what a subscriber is handed (its output). No other module names a channel.
 
 export type Channel<S extends z.ZodType = z.ZodType> = { name: string; schema: S };
-/** What a subscriber of the channel receives. */
 export type Notice<C extends Channel> = z.output<C["schema"]>;
-/** What a publisher sends on the channel. */
 export type Published<C extends Channel> = z.input<C["schema"]>;
 
 const channel = <S extends z.ZodType>(name: string, schema: S): Channel<S> => ({ name, schema });
@@ -65,7 +63,6 @@ export const streamHeartbeat = channel("stream_heartbeat", z.string());
 // A notice must stay under PostgreSQL's 8,000 bytes; a batch's changes are split to fit.
 const FEED_NOTICE_LIMIT = 7_000;
 
-/** A batch's changes as the notices of `feedChanges` that carry them. */
 export function feedChangeNotices(changes: EventChange[]): Published<typeof feedChanges>[] {
   const notices: Published<typeof feedChanges>[] = [];
   let chunk: [string, number, string][] = [];

@@ -14,9 +14,8 @@ export async function publish<C extends Channel>(db: Database, channel: C, notic
 }
 
 /**
- * The change bus of one instance: one LISTEN per channel, fanned out in memory to any number of
- * subscribers (the views, the key directory, the sessions, the meter, the streams' heartbeat). A
- * notice is heard after its transaction commits and never before.
+ * One LISTEN per channel, fanned out in memory to any number of subscribers. A notice is heard after
+ * its transaction commits and never before.
  */
 export type ChangeBus = {
   /** Each notice of the channel; one it cannot read is logged and skipped. */

@@ -3,9 +3,7 @@ import { newRequestId, problemBody } from "./problem.ts";
 import { JSON_SECURITY_HEADERS } from "./security-headers.ts";
 
 // The methods each path outside /api/v1 is served with, and the answer to any other: 405 with
-// `Allow`, as the API answers (HTTP says so; Next's pages answered some methods with the page, and
-// TRACE with a 500). Pages are read with GET and HEAD and take the console's forms as POSTs; the
-// operational endpoints are reads; the provider ingest takes POSTs only.
+// `Allow`, as the API answers, rather than Next's page or a 500.
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 const READ_METHODS = ["GET", "HEAD"];

@@ -23,9 +23,8 @@ export function problemType(code: string): string {
 /** The page that explains every error code, a section (and an anchor) per code. */
 export const ERROR_CODES_PAGE = "/docs/errors";
 
-// Every API answer carries a request id, so it is made on the hot path: 16 random bytes as 32 hex
-// digits, taken from a pool refilled 4 KiB at a time, rather than a UUID with its dashes removed
-// (a visible share of a request's CPU). 128 random bits, so ids do not repeat in practice.
+// Every API answer carries a request id, so it is made on the hot path: taken from a pool of random
+// bytes refilled 4 KiB at a time, as a UUID per request cost a visible share of a request's CPU.
 const ID_BYTES = 16;
 const POOLED_IDS = 256;
 const idPool = Buffer.allocUnsafe(ID_BYTES * POOLED_IDS);
@@ -40,7 +39,6 @@ export function newRequestId(): string {
   return `req_${idPool.toString("hex", at, at + ID_BYTES)}`;
 }
 
-/** The body of a problem: the one shape every error of the service has. */
 export function problemBody(
   status: number,
   code: string,

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { newRequestId, problemBody } from "./problem.ts";
 import { JSON_SECURITY_HEADERS } from "./security-headers.ts";
 
-/** The methods the server answers somewhere: reads everywhere, posts for sign-in, the console and the ingest. */
+/** The methods the server answers somewhere. */
 export const SERVER_METHODS = "GET, HEAD, POST, OPTIONS";
 
 /**

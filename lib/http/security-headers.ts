@@ -2,7 +2,7 @@
 // them from next.config.ts (every response Next sends) and proxy.ts (the Content-Security-Policy,
 // which carries a fresh nonce per page); API, health and metrics answers get the JSON set.
 
-/** Sent on every answer served over https (server.ts decides): a year, subdomains included. */
+/** Sent on every answer served over https (server.ts decides). */
 export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 
 /** Answers that are data, never a document: nothing in them may load, run or be framed. */
@@ -25,7 +25,7 @@ export const CORS_HEADERS = {
     "Allow, ETag, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate, X-Request-Id",
 } as const;
 
-/** A preflight's answer: GET and HEAD, with the headers a key and a stream's resumption need. */
+/** A preflight's answer. */
 export const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   "access-control-allow-methods": "GET, HEAD",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { activeKey } from "../../testing/keys.ts";
-import { keyChanges, keyCreations, type Channel, type ChangeBus, type KeyChange } from "../bus/index.ts";
+import { MemoryBus } from "../../testing/instance-parts.ts";
+import { keyChanges, keyCreations, type KeyChange } from "../bus/index.ts";
 import { KEY_MAX_AGE_MS, KeyCache } from "./cache.ts";
 import type { ApiKeyRecord } from "./lookup.ts";
 
@@ -38,40 +39,6 @@ function keyStore(keys: Record<string, ApiKeyRecord>) {
   return store;
 }
 
-/** A change bus whose notices and resyncs the test sends; a notice it cannot read reaches followers as null, as on the real bus. */
-function fakeBus() {
-  const followers = new Set<(notice: KeyChange | null) => void>();
-  const bus: ChangeBus = {
-    subscribe: () => Promise.resolve(() => {}),
-    follow(channel, listener) {
-      if ((channel as Channel) !== keyChanges) return Promise.resolve(() => {});
-      const follower = listener as (notice: KeyChange | null) => void;
-      followers.add(follower);
-      return Promise.resolve(() => void followers.delete(follower));
-    },
-    close: async () => {},
-  };
-  return {
-    bus,
-    notify(change: KeyChange | string) {
-      const parsed =
-        typeof change === "string" ? keyChanges.schema.safeParse(safeJson(change)) : { success: true, data: change };
-      for (const follower of followers) follower(parsed.success ? (parsed.data as KeyChange) : null);
-    },
-    resync() {
-      for (const follower of followers) follower(null);
-    },
-  };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 async function setUp(keys: Record<string, ApiKeyRecord>) {
   let clock = new Date("2026-11-21T12:00:00Z").getTime();
   const store = keyStore(keys);
@@ -79,13 +46,15 @@ async function setUp(keys: Record<string, ApiKeyRecord>) {
     { byHash: (hash) => store.read(hash), hashOf: (id) => store.hashOf(id) },
     { now: () => new Date(clock) },
   );
-  const { bus, notify, resync } = fakeBus();
+  const bus = new MemoryBus();
   await cache.follow(bus);
   return {
     store,
     cache,
-    notify,
-    resync,
+    /** A key change as a notice, or a payload the bus cannot read. */
+    notify: (change: KeyChange | string) =>
+      typeof change === "string" ? bus.deliver(keyChanges, change) : bus.publish(keyChanges, change),
+    resync: () => bus.resync(keyChanges),
     advance: (ms: number) => void (clock += ms),
     /** The key as the cache answers now, and whether that took a read. */
     async answer(hash: string) {
@@ -212,17 +181,10 @@ describe("the index of every key's hash", () => {
         return Object.keys(store.keys);
       },
     });
-    const creations = new Set<(notice: { keyHash: string } | null) => void>();
-    const bus: ChangeBus = {
-      subscribe: () => Promise.resolve(() => {}),
-      follow(channel, listener) {
-        if ((channel as Channel) === keyCreations) creations.add(listener as never);
-        return Promise.resolve(() => {});
-      },
-      close: async () => {},
-    };
+    const bus = new MemoryBus();
     await cache.follow(bus);
-    const announce = (notice: { keyHash: string } | null) => creations.forEach((follower) => follower(notice));
+    const announce = (notice: { keyHash: string } | null) =>
+      notice ? bus.publish(keyCreations, notice) : bus.resync(keyCreations);
     return { store, cache, announce, allReads: () => allReads };
   }
   const hash = (n: number) => n.toString(16).padStart(16, "0").padEnd(64, "a");

@@ -44,11 +44,10 @@ export type Flight = {
   land(totals: MonthTotal[]): void;
 };
 
+/** As in MeterOptions. */
 export type DurabilityOptions = {
   db: Database;
-  /** Where this instance's journal lives (DATA_DIR/meter). */
   journalDir: string;
-  /** How often the journal's new lines are added to the database. */
   flushIntervalMs: number;
   now: () => Date;
 };

@@ -42,7 +42,6 @@ export class Journal {
     this.fd = openSync(this.file, "a");
   }
 
-  /** A new, empty journal of this process in `dir`. */
   static create(dir: string): Journal {
     mkdirSync(dir, { recursive: true });
     return new Journal(dir, `${Date.now().toString(36)}${randomBytes(6).toString("hex")}`);

@@ -255,7 +255,6 @@ export class JournalMeter implements InstanceMeter {
     return this.durability.count({ usage, keyId: id, month: usage.month, day: usage.day, time });
   }
 
-  /** Asks the watch about every key again at its next request. */
   rewatch(): void {
     this.usage.rewatch();
   }
@@ -306,10 +305,6 @@ export class JournalMeter implements InstanceMeter {
     return this.durability.stats();
   }
 
-  /**
-   * Adds what was journaled since the last flush to the database. Flushes run one at a time, and
-   * at most one waits behind the running one: it takes everything journaled until it starts.
-   */
   flush(): Promise<void> {
     return this.durability.flush();
   }

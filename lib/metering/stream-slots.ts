@@ -10,7 +10,6 @@ export class StreamSlots {
   private changed = new Set<string>();
   private repeatedAt = 0;
 
-  /** This instance's open streams of the key. */
   of(keyId: string): number {
     return this.open.get(keyId) ?? 0;
   }

@@ -137,7 +137,6 @@ export class UsageBook {
     this.watchTotal(usage);
   }
 
-  /** Moves a flush's requests of each key's current month from pending to in flight. */
   startFlight(tally: Tally): InFlight {
     const moved: InFlight = [];
     for (const [keyId, entry] of tally) {

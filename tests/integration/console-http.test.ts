@@ -1,24 +1,26 @@
 import { decode, encode } from "next-auth/jwt";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { SIGN_IN_LIMITS } from "../../lib/accounts/sign-in.ts";
-import { cookiesOf, demoSignIn, postAction, serverActionId, serverActions, signIn } from "../../testing/console.ts";
-import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
-import { startServer, type RunningServer } from "../../testing/processes.ts";
+import {
+  cookiesOf,
+  postAction,
+  serverActionId,
+  serverActions,
+  signIn,
+  type SignInCredentials,
+} from "../../testing/console.ts";
+import { describeEachBackend } from "../../testing/databases.ts";
+import type { RunningServer } from "../../testing/processes.ts";
+import { useConsoleServer } from "../../testing/suites.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
 
 const AUTH_SECRET = "an-integration-test-secret-of-enough-length";
 
 describeEachBackend("console sign-in over HTTP on $name", (backend) => {
-  const database = useTestDatabase(backend);
   let server: RunningServer;
-  let demo: { email: string; password: string };
-
-  beforeAll(async () => {
-    server = await startServer({ ...database().env, AUTH_SECRET });
-    demo = demoSignIn(server.output());
-  });
-  afterAll(() => server?.stop());
+  let demo: SignInCredentials;
+  useConsoleServer(backend, { AUTH_SECRET }, (started) => ({ server, demo } = started));
 
   it("sends signed-out visitors of console pages to the sign-in page", async () => {
     for (const path of ["/console", "/console/keys", "/console/audit"]) {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,8 +5,7 @@ import { demoSignIn, operatorSignIn, signIn, signInsFile } from "../../testing/c
 import { POSTGRES, useTestDatabase } from "../../testing/databases.ts";
 import { freshDataDir } from "../../testing/data-dirs.ts";
 import { recordServerOutput } from "../../testing/logs.ts";
-import { startServer, type RunningServer } from "../../testing/processes.ts";
-import { READY_LINE } from "../../testing/ready.ts";
+import { startInOwnGroup, startOnTerminal, startServer, type RunningServer } from "../../testing/processes.ts";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase, rowsOf } from "../../lib/db/index.ts";
@@ -104,41 +102,6 @@ describe("the first start and a restart on the embedded database", () => {
   );
 });
 
-/**
- * Starts `command` (the server, or `script` running it) in a process group of its own, with
- * standard output to `stdout` (a file's descriptor, or a pipe it reads), until `read()` shows the
- * ready line.
- */
-async function startWith(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  stdout: "pipe" | number,
-  read?: () => string,
-) {
-  const child = spawn(command, args, {
-    env: { ...process.env, NODE_ENV: "production", SIM: "off", DATABASE_URL: "", PORT: "0", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", stdout, "pipe"],
-    // `script` and the server under it stop together.
-    detached: true,
-  });
-  let piped = "";
-  child.stdout?.on("data", (chunk: Buffer) => (piped += chunk.toString()));
-  const output = read ?? (() => piped);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const stop = async () => {
-    process.kill(-child.pid!, "SIGTERM");
-    await exited;
-  };
-  try {
-    await expect.poll(output, { timeout: START.readyWithinMs, interval: 250 }).toMatch(READY_LINE);
-  } catch (error) {
-    await stop();
-    throw new Error(`${String(error)}\n${output()}`, { cause: error });
-  }
-  return { output, stop };
-}
-
 describe("one-time sign-ins and where standard output goes", () => {
   it(
     "a file (`npm start > file`): no sign-in in it, and the file of sign-ins beside the database",
@@ -148,7 +111,16 @@ describe("one-time sign-ins and where standard output goes", () => {
       const fd = openSync(logFile, "w");
       const read = () => readFileSync(logFile, "utf8");
       recordServerOutput(read);
-      const server = await startWith(process.execPath, ["server.ts"], { DATA_DIR: dataDir }, fd, read);
+      const server = await startInOwnGroup(
+        process.execPath,
+        ["server.ts"],
+        { DATA_DIR: dataDir },
+        {
+          ...START,
+          stdout: fd,
+          read,
+        },
+      );
       closeSync(fd);
       await server.stop();
       const log = read();
@@ -168,12 +140,7 @@ describe("one-time sign-ins and where standard output goes", () => {
     async () => {
       const dataDir = freshDataDir();
       // `script` gives the server a terminal of its own, as a shell's `npm start` has.
-      const server = await startWith(
-        "script",
-        ["--quiet", "--return", "--command", `${process.execPath} server.ts`, "/dev/null"],
-        { DATA_DIR: dataDir },
-        "pipe",
-      );
+      const server = await startOnTerminal({ DATA_DIR: dataDir }, START.readyWithinMs);
       await server.stop();
       const output = server.output();
       const lines = output.replaceAll("\r", "").split("\n");

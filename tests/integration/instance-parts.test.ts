@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiResponse } from "../../lib/api/index.ts";
-import type { ChangeBus } from "../../lib/bus/index.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { startInstance, type Instance } from "../../lib/instance.ts";
 import { unmetered, type InstanceMeter } from "../../lib/metering/index.ts";
+import { MemoryBus } from "../../testing/instance-parts.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 
 // startInstance given parts of its own (here a meter that counts nothing and a bus that hears
@@ -17,11 +17,7 @@ describe("an instance given its meter and bus", () => {
   const env = { DATA_DIR: dir, SIM: "off", SEED_DEMO: "0" };
   const closed: string[] = [];
   const meter: InstanceMeter = { ...unmetered, close: async () => void closed.push("meter") };
-  const bus: ChangeBus = {
-    subscribe: async () => () => {},
-    follow: async () => () => {},
-    close: async () => void closed.push("bus"),
-  };
+  const bus = new MemoryBus();
   let instance: Instance | undefined;
   let key: string;
 
@@ -61,5 +57,6 @@ describe("an instance given its meter and bus", () => {
     await instance!.stop();
     instance = undefined;
     expect(closed).toEqual([]);
+    expect(bus.closed).toBe(false);
   });
 });

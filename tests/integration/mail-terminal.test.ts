@@ -1,13 +1,9 @@
-import { spawn } from "node:child_process";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SIGN_UP_ANSWER } from "../../lib/accounts/mail/sign-up.ts";
 import { postAction, serverActionId } from "../../testing/console.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { send } from "../../testing/http.ts";
-import { startServer } from "../../testing/processes.ts";
-import { READY_LINE } from "../../testing/ready.ts";
+import { startOnTerminal, startServer } from "../../testing/processes.ts";
 
 // The embedded default with no MAIL_URL sends nothing: a message is kept in the outbox and shown
 // to whoever runs the service, on its terminal (recipient, subject, link), never in the JSON log,
@@ -35,60 +31,21 @@ const linesOf = (output: string) =>
 /** The JSON log's records among the lines (everything else is for the terminal only). */
 const recordsOf = (lines: string[]) => lines.filter((line) => line.startsWith("{"));
 
-/**
- * The server on a terminal of its own, as a shell's `npm start` gives it: `script` (util-linux)
- * runs it on a pseudo-terminal and copies what it writes to its own standard output, here a pipe.
- */
-async function startOnTerminal(env: Record<string, string>) {
-  const base = { ...process.env };
-  for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "MAIL_URL", "NEXTAUTH_URL", "FEED_TOKEN"]) delete base[name];
-  const child = spawn("script", ["--quiet", "--return", "--command", `${process.execPath} server.ts`, "/dev/null"], {
-    env: {
-      ...base,
-      NODE_ENV: "production",
-      SIM: "off",
-      SEED_DEMO: "0",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      NODE_COMPILE_CACHE: path.join(tmpdir(), "svc-test-compile-cache"),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    // `script` and the server under it stop together.
-    detached: true,
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGTERM");
-    await exited;
-  };
-  try {
-    await expect.poll(() => output, { timeout: TIMEOUT, interval: 250 }).toMatch(READY_LINE);
-  } catch (error) {
-    await stop();
-    throw new Error(`${String(error)}\n${output}`, { cause: error });
-  }
-  const url = READY_LINE.exec(output)![1]!.replace("localhost", "127.0.0.1");
-  return { url, output: () => output, stop };
+/** Signs up `email` through the server's sign-up action, as the form does: the mail is then queued. */
+async function signUpOn(url: string, email: string): Promise<void> {
+  const answer = await postAction(url, "/console/sign-up", serverActionId("signUpAction"), signUpForm(email));
+  expect(answer.body).toContain(SIGN_UP_ANSWER.slice(0, 40));
 }
 
 describe("kept mail with no MAIL_URL on the embedded database", () => {
   it(
     "on a terminal: the recipient, the subject and the link are printed there, and no JSON record holds them",
     async () => {
-      const server = await startOnTerminal({ DATA_DIR: migratedDataDir() });
+      // MAIL_URL empty is unset: the mail is kept.
+      const server = await startOnTerminal({ DATA_DIR: migratedDataDir(), MAIL_URL: "", SEED_DEMO: "0" }, TIMEOUT);
       const email = "kept-on-terminal@terminal.test";
       try {
-        const answer = await postAction(
-          server.url,
-          "/console/sign-up",
-          serverActionId("signUpAction"),
-          signUpForm(email),
-        );
-        expect(answer.body).toContain(SIGN_UP_ANSWER.slice(0, 40));
+        await signUpOn(server.url, email);
         const shown = `Mail (no MAIL_URL, kept in the outbox) to ${email}: ${SUBJECT}`;
         const shownLine = () => linesOf(server.output()).find((line) => line.startsWith(shown));
         await expect.poll(shownLine, { timeout: 60_000 }).toBeDefined();
@@ -128,13 +85,7 @@ describe("kept mail with no MAIL_URL on the embedded database", () => {
       const server = await startServer({ DATA_DIR: migratedDataDir(), MAIL_URL: "", SEED_DEMO: "0" });
       const email = "kept-in-a-pipe@terminal.test";
       try {
-        const answer = await postAction(
-          server.url,
-          "/console/sign-up",
-          serverActionId("signUpAction"),
-          signUpForm(email),
-        );
-        expect(answer.body).toContain(SIGN_UP_ANSWER.slice(0, 40));
+        await signUpOn(server.url, email);
         await expect
           .poll(() => server.output(), { timeout: 60_000 })
           .toContain("A message was kept in the outbox (no MAIL_URL)");

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openSession, readSession, type ConsoleSession } from "../../lib/accounts/factors/gate.ts";
 import { removeOwnFactor } from "../../lib/accounts/factors/manage.ts";
 import {
@@ -15,8 +15,8 @@ import { listFactors } from "../../lib/accounts/factors/store.ts";
 import { OPERATOR } from "../../lib/accounts/audit.ts";
 import { addOperator } from "../../lib/accounts/operators.ts";
 import { inviteMember } from "../../lib/console/actions.ts";
-import { acceptInvitation, signUp } from "../../lib/console/members.ts";
-import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import { acceptInvitation } from "../../lib/console/members.ts";
+import type { Database } from "../../lib/db/index.ts";
 import {
   auditLog,
   mailMessages,
@@ -26,12 +26,12 @@ import {
   ssoConnections,
   ssoDomains,
 } from "../../lib/db/schema/index.ts";
-import { seedReferenceData } from "../../seeds/index.ts";
-import { cookiesOf, demoSignIn, serverActionId, signIn } from "../../testing/console.ts";
-import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
+import { cookiesOf, serverActionId, signIn, type SignInCredentials } from "../../testing/console.ts";
+import { describeEachBackend } from "../../testing/databases.ts";
 import { send, type Sent } from "../../testing/http.ts";
 import { SoftPasskey } from "../../testing/passkey-authenticator.ts";
-import { startServer, type RunningServer } from "../../testing/processes.ts";
+import type { RunningServer } from "../../testing/processes.ts";
+import { useConsoleServer, useSeededDatabase } from "../../testing/suites.ts";
 
 // Passkeys against the real database, answered by a software authenticator as a browser would:
 // adding one, the second step and the step-up with it, a sign-in with it alone, and what is refused
@@ -44,29 +44,8 @@ const later = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1
 const ADDRESS = "10.0.0.9";
 
 describeEachBackend("passkeys on $name", (backend) => {
-  const database = useTestDatabase(backend);
-  let handle: DatabaseHandle;
-  let db: DatabaseHandle["db"];
-  let counter = 0;
-
-  beforeAll(async () => {
-    handle = await openDatabase(database().config);
-    db = handle.db;
-    await seedReferenceData(db);
-  });
-  afterAll(() => handle?.close());
-
-  async function organisation(label: string) {
-    counter += 1;
-    const email = `${label}-${counter}@example.test`;
-    const { organisation, user } = await signUp(db, {
-      organisation: `${label} ${counter}`,
-      name: "Admin",
-      email,
-      password: PASSWORD,
-    });
-    return { orgId: organisation.id, userId: user.id, email };
-  }
+  let db: Database;
+  const { organisation, serial } = useSeededDatabase(backend, PASSWORD, (opened) => (db = opened));
 
   /** Adds a passkey made by `device` on a fresh session at `at`; the session afterwards. */
   async function addPasskey(userId: string, device: SoftPasskey, at: Date, name = "Laptop") {
@@ -232,7 +211,7 @@ describeEachBackend("passkeys on $name", (backend) => {
   });
 
   it("adds a passkey at sign-in's enrolment (an operator's first sign-in), which signs the session in", async () => {
-    const { operator } = await addOperator(db, { email: `pk-op-${++counter}@example.test` }, OPERATOR);
+    const { operator } = await addOperator(db, { email: `pk-op-${serial()}@example.test` }, OPERATOR);
     const pending = await openSession(db, operator.userId, start);
     expect(pending.stage).toBe("enrol");
     const { challengeId, options } = await beginPasskey(db, pending, RP, start);
@@ -276,7 +255,7 @@ describeEachBackend("passkeys on $name", (backend) => {
     const { token } = await inviteMember(db, target.userId, { role: "viewer" }, { at: start, ttlDays: 7 });
     const viewer = await acceptInvitation(
       db,
-      { token, name: "V", email: `pv-${counter}@example.test`, password: PASSWORD },
+      { token, name: "V", email: `pv-${serial()}@example.test`, password: PASSWORD },
       start,
     );
     const viewerSession = await openSession(db, viewer.id, start);
@@ -396,15 +375,9 @@ async function passkeyCallback(url: string, fields: Record<string, string>, with
 }
 
 describeEachBackend("passkeys over HTTP on $name", (backend) => {
-  const database = useTestDatabase(backend);
   let server: RunningServer;
-  let demo: { email: string; password: string };
-
-  beforeAll(async () => {
-    server = await startServer({ ...database().env, AUTH_SECRET });
-    demo = demoSignIn(server.output());
-  });
-  afterAll(() => server?.stop());
+  let demo: SignInCredentials;
+  useConsoleServer(backend, { AUTH_SECRET }, (started) => ({ server, demo } = started));
 
   it("adds a passkey through the actions, then signs in with it alone through next-auth, once per challenge", async () => {
     const { session } = await signIn(server.url, demo.email, demo.password);

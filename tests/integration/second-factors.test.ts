@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   openSession,
   proveSecondFactor,
@@ -31,15 +31,15 @@ import {
   toActionState,
   updateKeyFor,
 } from "../../lib/console/actions.ts";
-import { acceptInvitation, signUp } from "../../lib/console/members.ts";
+import { acceptInvitation } from "../../lib/console/members.ts";
 import { SIGN_IN_LIMITS, signInWithPassword } from "../../lib/accounts/sign-in.ts";
 import { addWebhookFor } from "../../lib/console/webhooks.ts";
-import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
+import type { Database } from "../../lib/db/index.ts";
 import { auditLog, secondFactors } from "../../lib/db/schema/index.ts";
 import { reviewLicence } from "../../lib/accounts/licences.ts";
 import { addOperator, operatorAccess } from "../../lib/accounts/operators.ts";
-import { seedReferenceData } from "../../seeds/index.ts";
-import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
+import { describeEachBackend } from "../../testing/databases.ts";
+import { useSeededDatabase } from "../../testing/suites.ts";
 
 // Second factors, the second step of signing in, the organisation's policy and the step-up, called
 // as the server actions call them: with the session the cookie names, raw fields and the time.
@@ -51,29 +51,8 @@ const later = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1
 const codeAt = (secret: string, at: Date) => generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
 
 describeEachBackend("second factors on $name", (backend) => {
-  const database = useTestDatabase(backend);
-  let handle: DatabaseHandle;
-  let db: DatabaseHandle["db"];
-  let counter = 0;
-
-  beforeAll(async () => {
-    handle = await openDatabase(database().config);
-    db = handle.db;
-    await seedReferenceData(db);
-  });
-  afterAll(() => handle?.close());
-
-  async function organisation(label: string) {
-    counter += 1;
-    const email = `${label}-${counter}@example.test`;
-    const { organisation, user } = await signUp(db, {
-      organisation: `${label} ${counter}`,
-      name: "Admin",
-      email,
-      password: PASSWORD,
-    });
-    return { orgId: organisation.id, userId: user.id, email };
-  }
+  let db: Database;
+  const { organisation, serial } = useSeededDatabase(backend, PASSWORD, (opened) => (db = opened));
 
   /** A session past the password, then an authenticator app added on it: the app's secret. */
   async function withApp(userId: string, at: Date): Promise<{ session: ConsoleSession; secret: string }> {
@@ -187,7 +166,7 @@ describeEachBackend("second factors on $name", (backend) => {
     const { token } = await inviteMember(db, admin.userId, { role: "viewer" }, { at: start, ttlDays: 7 });
     const viewer = await acceptInvitation(
       db,
-      { token, name: "V", email: `v-${counter}@example.test`, password: PASSWORD },
+      { token, name: "V", email: `v-${serial()}@example.test`, password: PASSWORD },
       start,
     );
     // Without a factor, no step-up is asked for (nothing to ask).
@@ -270,7 +249,7 @@ describeEachBackend("second factors on $name", (backend) => {
     const { token } = await inviteMember(db, target.userId, { role: "viewer" }, { at: start, ttlDays: 7 });
     const viewer = await acceptInvitation(
       db,
-      { token, name: "V", email: `tv-${counter}@example.test`, password: PASSWORD },
+      { token, name: "V", email: `tv-${serial()}@example.test`, password: PASSWORD },
       start,
     );
     const viewerSession = await openSession(db, viewer.id, start);
@@ -333,7 +312,7 @@ describeEachBackend("second factors on $name", (backend) => {
   it("lets an operator reset a member's factors, recorded in both logs", async () => {
     const member = await organisation("reset");
     await withApp(member.userId, start);
-    const { operator } = await addOperator(db, { email: `op-${counter}@example.test` }, OPERATOR);
+    const { operator } = await addOperator(db, { email: `op-${serial()}@example.test` }, OPERATOR);
     const access = (await operatorAccess(db, operator.userId))!;
     expect(await resetFactorsByOperator(db, access, { userId: member.userId })).toBe(1);
     expect(await listFactors(db, member.userId)).toEqual([]);

@@ -2,8 +2,8 @@ import type { Config } from "@/lib/config";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getServerSession } from "next-auth";
-import { eq } from "drizzle-orm";
-import { users } from "@/lib/db/schema";
+import type { Database } from "@/lib/db";
+import { emailOf } from "@/lib/accounts/users";
 import { recordAudit } from "@/lib/accounts/audit";
 import { authSecret } from "@/lib/accounts/auth/secret";
 import { openSession, readSession, type ConsoleSession } from "@/lib/accounts/factors/gate";
@@ -11,15 +11,14 @@ import { now } from "@/lib/clock";
 import { consoleAccess } from "@/lib/console/access";
 import { operatorAccess } from "@/lib/accounts/operators";
 import { revokeSessions, SESSION_LIFETIME, sessionActive } from "@/lib/accounts/sessions";
-import { clientAddress } from "@/lib/http/client-address";
-import { signInWithPassword } from "@/lib/accounts/sign-in";
+import { clientAddress, clientNetwork } from "@/lib/http/client-address";
+import { signInWithPassword, type SignInResult } from "@/lib/accounts/sign-in";
 import { SSO_REQUIRED_MESSAGE, ssoRequiredFor } from "@/lib/accounts/sso/policy";
 import { signInWithPasskey } from "@/lib/accounts/factors/passkey-flows";
 import { passkeyRelyingParty } from "./origin";
 import { currentInstance } from "@/lib/instance";
 import { noticeSignIn } from "@/lib/accounts/mail/notices";
 import { redeemSignInGrant } from "@/lib/accounts/mail/tokens";
-import { clientNetwork } from "@/lib/http/client-address";
 import { logger } from "@/lib/log";
 
 export const SIGN_IN_PAGE = "/console/sign-in";
@@ -55,39 +54,18 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "e-mail and password",
         credentials: { email: { type: "email" }, password: { type: "password" } },
-        async authorize(credentials, req) {
-          const forwardedFor = (req.headers as Record<string, string | undefined> | undefined)?.["x-forwarded-for"];
-          let result: Awaited<ReturnType<typeof signInWithPassword>>;
-          try {
-            const { db } = currentInstance().database;
-            result = await signInWithPassword(
-              db,
-              {
-                email: String(credentials?.email ?? ""),
-                password: String(credentials?.password ?? ""),
-                address: clientAddress(forwardedFor, config.TRUST_PROXY_HOPS),
-              },
-              now(),
-            );
-          } catch (error) {
-            // next-auth hands a thrown message to the browser: a fixed one, the error to the log.
-            logger().error({ err: error }, "Signing in failed");
-            throw new Error(SIGN_IN_UNAVAILABLE);
-          }
-          if (result.ok) {
-            await tellOfNewDevice(result.userId, req.headers as Record<string, string | undefined> | undefined, config);
-            // The session's row says how far its sign-in got: a second step may still be due.
-            const { db } = currentInstance().database;
-            const session = await openSession(db, result.userId, now());
-            return { id: result.userId, sessionId: session.id };
-          }
-          if (result.reason === "sso_required") throw new Error(SSO_REQUIRED_MESSAGE);
-          if (result.reason === "throttled") {
-            const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
-          }
-          return null;
-        },
+        authorize: (credentials, req) =>
+          answerSignIn(
+            "Signing in failed",
+            (db, address) =>
+              signInWithPassword(
+                db,
+                { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? ""), address },
+                now(),
+              ),
+            req.headers as RequestHeaders,
+            config,
+          ),
       }),
       // A confirmed sign-up or a reset password signs in with the single-use grant its page was given.
       CredentialsProvider({
@@ -130,39 +108,24 @@ export function authOptions(): NextAuthOptions {
         id: "passkey",
         name: "a passkey",
         credentials: { challengeId: { type: "text" }, response: { type: "text" } },
-        async authorize(credentials, req) {
-          const headers = req.headers as Record<string, string | undefined> | undefined;
-          let result: Awaited<ReturnType<typeof signInWithPasskey>>;
-          try {
-            const { db } = currentInstance().database;
-            result = await signInWithPasskey(
-              db,
-              {
-                challengeId: String(credentials?.challengeId ?? ""),
-                response: String(credentials?.response ?? ""),
-                address: clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS),
-              },
-              await passkeyRelyingParty(),
-              now(),
-            );
-          } catch (error) {
-            logger().error({ err: error }, "Signing in with a passkey failed");
-            throw new Error(SIGN_IN_UNAVAILABLE);
-          }
-          if (result.ok) {
-            await tellOfNewDevice(result.userId, headers, config);
-            const session = await openSession(currentInstance().database.db, result.userId, now(), {
-              bothFactors: true,
-            });
-            return { id: result.userId, sessionId: session.id };
-          }
-          if (result.reason === "sso_required") throw new Error(SSO_REQUIRED_MESSAGE);
-          if (result.reason === "throttled") {
-            const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
-          }
-          return null;
-        },
+        authorize: (credentials, req) =>
+          answerSignIn(
+            "Signing in with a passkey failed",
+            async (db, address) =>
+              signInWithPasskey(
+                db,
+                {
+                  challengeId: String(credentials?.challengeId ?? ""),
+                  response: String(credentials?.response ?? ""),
+                  address,
+                },
+                await passkeyRelyingParty(),
+                now(),
+              ),
+            req.headers as RequestHeaders,
+            config,
+            { bothFactors: true },
+          ),
       }),
     ],
     callbacks: {
@@ -223,22 +186,54 @@ export function authOptions(): NextAuthOptions {
   return built;
 }
 
-/** Mails the member when this sign-in comes from a network or browser they had not used; never fails the sign-in. */
-async function tellOfNewDevice(
-  userId: string,
-  headers: Record<string, string | undefined> | undefined,
+type RequestHeaders = Record<string, string | undefined> | undefined;
+
+/**
+ * next-auth's answer to a sign-in by password or passkey: the session opened (its row says whether
+ * a second step is still due; none is after a passkey alone), null for a wrong answer, or a message
+ * for the form. `attempt` is given the database and the client's address.
+ */
+async function answerSignIn(
+  failure: string,
+  attempt: (db: Database, address: string) => Promise<SignInResult>,
+  headers: RequestHeaders,
   config: Config,
-): Promise<void> {
+  opening: { bothFactors?: boolean } = {},
+): Promise<{ id: string; sessionId: string } | null> {
+  let result: SignInResult;
+  try {
+    const address = clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS);
+    result = await attempt(currentInstance().database.db, address);
+  } catch (error) {
+    // next-auth hands a thrown message to the browser: a fixed one, the error to the log.
+    logger().error({ err: error }, failure);
+    throw new Error(SIGN_IN_UNAVAILABLE);
+  }
+  if (result.ok) {
+    await tellOfNewDevice(result.userId, headers, config);
+    const session = await openSession(currentInstance().database.db, result.userId, now(), opening);
+    return { id: result.userId, sessionId: session.id };
+  }
+  if (result.reason === "sso_required") throw new Error(SSO_REQUIRED_MESSAGE);
+  if (result.reason === "throttled") {
+    const minutes = Math.ceil(result.retryAfterSeconds / 60);
+    throw new Error(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  }
+  return null;
+}
+
+/** Mails the member when this sign-in comes from a network or browser they had not used; never fails the sign-in. */
+async function tellOfNewDevice(userId: string, headers: RequestHeaders, config: Config): Promise<void> {
   try {
     const instance = currentInstance();
     const { db } = instance.database;
-    const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    if (!user) return;
+    const email = await emailOf(db, userId);
+    if (!email) return;
     const origin = config.NEXTAUTH_URL?.replace(/\/+$/, "") ?? `http://${headers?.host ?? "localhost"}`;
     const network = clientNetwork(clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS));
     const told = await noticeSignIn(
       db,
-      { userId, email: user.email },
+      { userId, email },
       { network, userAgent: headers?.["user-agent"] ?? "" },
       { at: now(), origin },
     );

@@ -31,6 +31,27 @@ function browserRefusal(error: unknown): ActionState<never> {
 }
 
 /**
+ * One ceremony: the server's challenge from `begin`, the browser's `prompt` with its options, then
+ * `finish` with the answer. A refusal before `finish` (the server's or the browser's) goes to `refuse`.
+ */
+async function runCeremony<Options>(
+  begin: () => Promise<ActionState<{ challengeId: string; options: Options }>>,
+  prompt: (optionsJSON: Options) => Promise<unknown>,
+  refuse: (state: ActionState<never>) => void,
+  finish: (answer: { challengeId: string; response: string }) => Promise<void>,
+): Promise<void> {
+  const begun = await begin();
+  if (!begun || "error" in begun) return refuse(begun);
+  let response: string;
+  try {
+    response = JSON.stringify(await prompt(begun.data.options));
+  } catch (error) {
+    return refuse(browserRefusal(error));
+  }
+  await finish({ challengeId: begun.data.challengeId, response });
+}
+
+/**
  * Adding a passkey: a name, then the browser's prompt; then the recovery codes when it is the
  * member's first factor. `after`: where to go when done (the sign-in's destination); else the page
  * is read again.
@@ -47,22 +68,21 @@ export function PasskeyEnrolment({ after }: { after?: string }) {
   const added = state && "ok" in state ? state : null;
   if (added?.data.recoveryCodes) return <RecoveryCodesShown codes={added.data.recoveryCodes} onDone={done} />;
   const add = () =>
-    startTransition(async () => {
-      const begun = await beginPasskeyAction();
-      if (!begun || "error" in begun) return setState(begun);
-      let response: string;
-      try {
-        response = JSON.stringify(await startRegistration({ optionsJSON: begun.data.options }));
-      } catch (error) {
-        return setState(browserRefusal(error));
-      }
-      const finished = await finishPasskeyAction({ challengeId: begun.data.challengeId, response, name });
-      setState(finished);
-      if (finished && "ok" in finished && !finished.data.recoveryCodes) {
-        setName("");
-        if (after) done();
-      }
-    });
+    startTransition(() =>
+      runCeremony(
+        beginPasskeyAction,
+        (optionsJSON) => startRegistration({ optionsJSON }),
+        setState,
+        async (answer) => {
+          const finished = await finishPasskeyAction({ ...answer, name });
+          setState(finished);
+          if (finished && "ok" in finished && !finished.data.recoveryCodes) {
+            setName("");
+            if (after) done();
+          }
+        },
+      ),
+    );
   return (
     <div className="space-y-2" data-testid="passkey-enrolment">
       <label htmlFor="passkey-name" className="block text-sm font-medium text-slate-900">
@@ -95,21 +115,19 @@ export function PasskeyButton({
   const [state, setState] = useState<ActionState>(null);
   const [pending, startTransition] = useTransition();
   const use = () =>
-    startTransition(async () => {
-      const begun = await passkeyOptionsAction(purpose);
-      if (!begun || "error" in begun) return setState(begun);
-      let response: string;
-      try {
-        response = JSON.stringify(await startAuthentication({ optionsJSON: begun.data.options }));
-      } catch (error) {
-        return setState(browserRefusal(error));
-      }
-      const answer = { challengeId: begun.data.challengeId, response };
-      const result =
-        purpose === "second_step" ? await passkeySecondStepAction(answer) : await passkeyStepUpAction(answer);
-      setState(result);
-      if (result && "ok" in result) onDone(result);
-    });
+    startTransition(() =>
+      runCeremony(
+        () => passkeyOptionsAction(purpose),
+        (optionsJSON) => startAuthentication({ optionsJSON }),
+        setState,
+        async (answer) => {
+          const result =
+            purpose === "second_step" ? await passkeySecondStepAction(answer) : await passkeyStepUpAction(answer);
+          setState(result);
+          if (result && "ok" in result) onDone(result);
+        },
+      ),
+    );
   return (
     <div>
       <button type="button" className={secondaryButtonClass} disabled={pending} onClick={use}>
@@ -126,25 +144,24 @@ export function PasskeySignIn({ after }: { after: string }) {
   const [state, setState] = useState<ActionState>(null);
   const [pending, startTransition] = useTransition();
   const use = () =>
-    startTransition(async () => {
-      const begun = await passkeyOptionsAction("sign_in");
-      if (!begun || "error" in begun) return setState(begun);
-      let response: string;
-      try {
-        response = JSON.stringify(await startAuthentication({ optionsJSON: begun.data.options }));
-      } catch (error) {
-        return setState(browserRefusal(error));
-      }
-      const result = await signIn("passkey", { challengeId: begun.data.challengeId, response, redirect: false });
-      if (!result?.ok || result.error) {
-        const refused = !result?.error || result.error === "CredentialsSignin";
-        return setState({
-          error: refused ? "That passkey was not accepted. Sign in with your password." : result.error!,
-        });
-      }
-      router.replace(after);
-      router.refresh();
-    });
+    startTransition(() =>
+      runCeremony(
+        () => passkeyOptionsAction("sign_in"),
+        (optionsJSON) => startAuthentication({ optionsJSON }),
+        setState,
+        async (answer) => {
+          const result = await signIn("passkey", { ...answer, redirect: false });
+          if (!result?.ok || result.error) {
+            const refused = !result?.error || result.error === "CredentialsSignin";
+            return setState({
+              error: refused ? "That passkey was not accepted. Sign in with your password." : result.error!,
+            });
+          }
+          router.replace(after);
+          router.refresh();
+        },
+      ),
+    );
   // Not "Sign in with…": the password form's button is "Sign in", and one name must not contain the other.
   return (
     <div>

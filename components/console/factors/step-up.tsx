@@ -3,7 +3,8 @@
 import { useState, useTransition } from "react";
 import { stepUpAction } from "@/app/console/security-actions";
 import type { ActionState } from "@/lib/console/actions";
-import { inputClass, secondaryButtonClass } from "../form";
+import { secondaryButtonClass } from "../form";
+import { CodeField } from "./code-field";
 import { PasskeyButton } from "./passkeys";
 
 /**
@@ -30,14 +31,9 @@ export function StepUpForm() {
   return (
     <div className="mt-2 space-y-2" data-testid="step-up">
       <PasskeyButton purpose="step_up" onDone={setState} />
-      <label htmlFor="step-up-code" className="block text-sm font-medium text-slate-900">
-        Second factor code
-      </label>
-      <input
+      <CodeField
         id="step-up-code"
-        className={inputClass}
-        inputMode="numeric"
-        autoComplete="one-time-code"
+        label="Second factor code"
         value={code}
         onChange={(event) => setCode(event.target.value)}
         onKeyDown={(event) => {

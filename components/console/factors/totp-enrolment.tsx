@@ -5,6 +5,7 @@ import { useActionState, useState } from "react";
 import { beginTotpAction, confirmTotpAction, type RecoveryCodes, type TotpSetup } from "@/app/console/security-actions";
 import type { ActionState } from "@/lib/console/actions";
 import { Field, FormMessage, SubmitButton, secondaryButtonClass } from "../form";
+import { CodeField } from "./code-field";
 import { RecoveryCodesShown } from "./recovery-codes";
 
 /**
@@ -61,14 +62,7 @@ export function TotpEnrolment({ after }: { after?: string }) {
       </p>
       <input type="hidden" name="factorId" value={ready.factorId} />
       <Field name="name" label="Name (to tell your devices apart)" placeholder="Authenticator app" state={state} />
-      <Field
-        name="code"
-        label="Code from the app"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        required
-        state={state}
-      />
+      <CodeField label="Code from the app" required state={state} />
       <SubmitButton pendingText="Checking…">Confirm</SubmitButton>
       <FormMessage state={state} />
     </form>

@@ -43,6 +43,19 @@ export async function sessionUser(db: Database, session: ConsoleSession | null, 
   return { session, user };
 }
 
+/**
+ * The session's user, when it may add a factor now: signed in, or held at sign-in to enrol one. A
+ * member who has a factor proves it recently first: a session left open must not add a factor of
+ * its own and then pass every step-up with it.
+ */
+export async function enrolmentSession(db: Database, session: ConsoleSession | null, at: Date) {
+  const found = await sessionUser(db, session, ["done", "enrol"]);
+  if (found.session.stage === "done" && (await hasSecondFactor(db, found.user.id))) {
+    await requireStepUp(db, found.user.id, found.session.id, at);
+  }
+  return found;
+}
+
 export type SecurityOverview = {
   factors: Factor[];
   recoveryCodesLeft: number;
@@ -57,21 +70,14 @@ export async function securityOverview(db: Database, userId: string): Promise<Se
   };
 }
 
-/**
- * Starts adding an authenticator app: from /console/security, or at sign-in when one is required.
- * A member who has a factor proves it recently first, as for a passkey: a session left open must not
- * add an app of its own and then pass every step-up with it.
- */
+/** Starts adding an authenticator app: from /console/security, or at sign-in when one is required. */
 export async function beginTotp(
   db: Database,
   session: ConsoleSession | null,
   key: Buffer,
   at: Date,
 ): Promise<TotpEnrolment> {
-  const { user } = await sessionUser(db, session, ["done", "enrol"]);
-  if (session!.stage === "done" && (await hasSecondFactor(db, user.id))) {
-    await requireStepUp(db, user.id, session!.id, at);
-  }
+  const { user } = await enrolmentSession(db, session, at);
   return startTotpEnrolment(db, user, key);
 }
 

@@ -9,7 +9,7 @@ import { newId } from "../../ids.ts";
 import { recordFailure, throttleWait } from "../sign-in.ts";
 import { ssoRequiredFor } from "../sso/policy.ts";
 import { auditEverywhere, markSecondFactor, type ConsoleSession } from "./gate.ts";
-import { sessionUser } from "./manage.ts";
+import { enrolmentSession, sessionUser } from "./manage.ts";
 import { factorLabel, raiseSecurityNotice } from "./notices.ts";
 import {
   authenticationCeremony,
@@ -19,8 +19,7 @@ import {
   type Ceremony,
   type RelyingParty,
 } from "./passkeys.ts";
-import { requireStepUp } from "./step-up.ts";
-import { hasSecondFactor, recoveryCodesLeft, replaceRecoveryCodes } from "./store.ts";
+import { recoveryCodesLeft, replaceRecoveryCodes } from "./store.ts";
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -31,21 +30,15 @@ import type {
 
 export const PASSKEY_NAME = "Passkey";
 
-/**
- * Starts adding a passkey. A member who already has a second factor proves it recently first: a
- * session left open must not add a passkey of its own and then pass every step-up with it.
- */
+/** Starts adding a passkey: from /console/security, or at sign-in when a second factor is required. */
 export async function beginPasskey(
   db: Database,
   session: ConsoleSession | null,
   rp: RelyingParty,
   at: Date,
 ): Promise<Ceremony<PublicKeyCredentialCreationOptionsJSON>> {
-  const { user } = await sessionUser(db, session, ["done", "enrol"]);
-  if (session!.stage === "done" && (await hasSecondFactor(db, user.id))) {
-    await requireStepUp(db, user.id, session!.id, at);
-  }
-  return registrationCeremony(db, rp, user, session!.id, at);
+  const { user, session: open } = await enrolmentSession(db, session, at);
+  return registrationCeremony(db, rp, user, open.id, at);
 }
 
 export const finishPasskeyInput = z.object({

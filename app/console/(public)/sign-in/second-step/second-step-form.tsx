@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useActionState } from "react";
 import { secondStepAction } from "@/app/console/security-actions";
 import { PasskeyButton } from "@/components/console/factors/passkeys";
-import { Field, FormMessage, SubmitButton } from "@/components/console/form";
+import { CodeField } from "@/components/console/factors/code-field";
+import { FormMessage, SubmitButton } from "@/components/console/form";
 import type { ActionState } from "@/lib/console/actions";
 
 export function SecondStepForm({ after, passkey }: { after: string; passkey: boolean }) {
@@ -25,11 +26,10 @@ export function SecondStepForm({ after, passkey }: { after: string; passkey: boo
     <div className="space-y-6">
       {passkey ? <PasskeyButton purpose="second_step" onDone={onward} /> : null}
       <form action={action} className="space-y-4" noValidate>
-        <Field
-          name="code"
+        <CodeField
           label="Code"
           hint="Six digits from your app, or a recovery code such as ABCDE-FGHJK."
-          autoComplete="one-time-code"
+          recovery
           required
           state={state}
         />
