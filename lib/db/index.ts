@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { withoutPassword, type Config } from "../config.ts";
 import { currentRequestId } from "../log/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { PgliteWorker, type PgliteClient } from "./pglite-worker.ts";
 import * as schema from "./schema/index.ts";
 
 export { schema };
@@ -26,7 +27,7 @@ export type DatabaseHandle = {
   location: string;
   /** The raw clients, for what drizzle does not cover (LISTEN/NOTIFY, advisory locks). */
   postgres?: postgres.Sql;
-  pglite?: PGlite;
+  pglite?: PgliteClient;
   /** For a connection of one's own outside the pool (a session-level advisory lock). */
   connectionUrl?: string;
   /**
@@ -173,9 +174,14 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
   const dir = path.resolve(config.DATA_DIR);
   const release = lockDataDir(dir);
   try {
-    const client = turnBetweenStatements(await PGlite.create(path.join(dir, "pglite")));
+    const folder = path.join(dir, "pglite");
+    const client: PgliteClient =
+      config.PGLITE_THREAD === "own"
+        ? await PgliteWorker.open(folder)
+        : turnBetweenStatements(await PGlite.create(folder));
     const queries: QueryCount = { request: 0, other: 0 };
-    const db = drizzlePglite(client, { schema, logger: countingQueries(queries) });
+    // The thread's client answers drizzle's session as PGlite does (query, exec, transaction).
+    const db = drizzlePglite(client as PGlite, { schema, logger: countingQueries(queries) });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
     return {
       db: db as unknown as Database,
