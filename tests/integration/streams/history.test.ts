@@ -267,9 +267,12 @@ describeStreams("the streams' history", (suite) => {
     const key = { key: suite.historyKeys.production.key };
     type Point = { at: string; revision: number; status: string; line: number | null; outcomes: unknown[] };
     type History = { data: { event_id: string; market_id: string; points: Point[] } };
-    const { live, tennis, eventStream: stream, boardStream, sandboxStream } = await runOfChanges();
-    boardStream.close();
-    sandboxStream.close();
+    const run = await runOfChanges();
+    const { live, tennis, eventStream: stream } = run;
+    // The sandbox's view past the run, so that a sandbox key knows the tennis event (and is refused it).
+    await run.sandboxStream.waitFor((m) => m.id === run.last);
+    run.boardStream.close();
+    run.sandboxStream.close();
     // A third change of the total after the stream's snapshot.
     const last = await ingest(suite.server.url, [prices(live, "total", 2.4)]);
     await stream.waitFor((m) => m.id === last);
