@@ -21,7 +21,7 @@ describe("configuration", () => {
       SIM_SEED: 1,
       TEST_CLOCK_OFFSET_SECONDS: 0,
       REVISION_RETENTION_SECONDS: 900,
-      HISTORY_SECONDS: 86_400,
+      HISTORY_SECONDS: 7 * 86_400,
       SANDBOX_DELAY_SECONDS: 60,
       API_ENTRY: "node",
       TRUST_PROXY_HOPS: 0,

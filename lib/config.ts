@@ -47,7 +47,7 @@ const configSchema = z.object({
   HISTORY_SECONDS: positiveInt
     .min(120)
     .max(30 * 86_400)
-    .default(86_400),
+    .default(7 * 86_400),
   // How far behind real time a sandbox key sees the feed (the spec: 60 seconds).
   SANDBOX_DELAY_SECONDS: positiveInt.max(3_600).default(60),
   // Which server answers /api/v1: `node` (our node:http server calls the API directly, the fast

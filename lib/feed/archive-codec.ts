@@ -119,14 +119,16 @@ export function encodeChunk(before: FullRevision | null, revisions: readonly Ful
   return deflateRawSync(lines.join("\n"));
 }
 
-export type DecodedChunk = { before: FullRevision | null; revisions: FullRevision[] };
+/** `textBytes`: the length of the chunk's text once inflated. */
+export type DecodedChunk = { before: FullRevision | null; revisions: FullRevision[]; textBytes: number };
 
 /**
  * The chunk's revisions with their full states, from its first revision and start; with `upTo`,
  * only those at or below it (the rest is not parsed).
  */
 export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt: Date, upTo = Infinity): DecodedChunk {
-  const lines = inflateRawSync(payload).toString("utf8").split("\n");
+  const text = inflateRawSync(payload);
+  const lines = text.toString("utf8").split("\n");
   const at = (ms: number) => new Date(startsAt.getTime() + ms);
   const b = JSON.parse(lines[0]!) as [number, number, unknown] | null;
   const before = b && { revision: b[0], recordedAt: at(b[1]), state: b[2] };
@@ -140,7 +142,7 @@ export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt
     state = applyDelta(state, delta);
     revisions.push({ revision, recordedAt: at(ms), state });
   }
-  return { before, revisions };
+  return { before, revisions, textBytes: text.byteLength };
 }
 
 /** The times of a bucket's revisions, in revision order, as ms after its start, deflated. */

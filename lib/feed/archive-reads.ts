@@ -3,6 +3,7 @@ import { rowsOf, type Database } from "../db/index.ts";
 import type { RevisionKind } from "../db/schema/index.ts";
 import { decodeChunk, decodeClock } from "./archive-codec.ts";
 import { BUCKET_MS } from "./archive.ts";
+import { ChunkCache, deepFreeze } from "./chunk-cache.ts";
 
 // Reading the archive: revisions after a revision, each event's state at a revision, and the
 // revision of a moment, from the chunks. history.ts decides when the archive is the one to read.
@@ -25,14 +26,30 @@ type ChunkRow = {
 
 const CHUNK_COLUMNS = sql`event_id, kind, starts_at, first_revision, payload`;
 
-function decoded(row: ChunkRow, upTo?: number) {
-  const chunk = decodeChunk(toBytes(row.payload), Number(row.first_revision), new Date(row.starts_at), upTo);
-  const at = (r: { revision: number; recordedAt: Date; state: unknown }): ArchivedRevision => ({
-    ...r,
-    eventId: row.event_id,
-    kind: row.kind,
-  });
-  return { before: chunk.before && at(chunk.before), revisions: chunk.revisions.map(at) };
+/** Decoded chunks of this process, at most 32 MB of their text and payloads (chunk-cache.ts). */
+export const decodedChunks = new ChunkCache<{ before: ArchivedRevision | null; revisions: ArchivedRevision[] }>(
+  32 * 1024 * 1024,
+);
+
+/**
+ * A chunk's revisions at or below `upTo`, and the revision before it, decoded whole once and then
+ * served from the cache. The states are frozen: every reader of the chunk shares them.
+ */
+function decoded(row: ChunkRow, upTo = Infinity) {
+  const payload = toBytes(row.payload);
+  const startsAt = new Date(row.starts_at);
+  const key = `${row.event_id}\u0000${row.kind}\u0000${row.first_revision}\u0000${startsAt.getTime()}`;
+  let chunk = decodedChunks.get(key, payload);
+  if (!chunk) {
+    const decoding = decodeChunk(payload, Number(row.first_revision), startsAt);
+    const at = (r: { revision: number; recordedAt: Date; state: unknown }): ArchivedRevision =>
+      deepFreeze({ ...r, eventId: row.event_id, kind: row.kind });
+    chunk = { before: decoding.before && at(decoding.before), revisions: decoding.revisions.map(at) };
+    decodedChunks.set(key, payload, chunk, decoding.textBytes);
+  }
+  if (upTo >= (chunk.revisions.at(-1)?.revision ?? 0)) return chunk;
+  const end = chunk.revisions.findIndex((r) => r.revision > upTo);
+  return { before: chunk.before, revisions: chunk.revisions.slice(0, end) };
 }
 
 // PGlite hands bytea back as a Uint8Array, postgres.js as a Buffer; a hex string on older paths.
@@ -123,8 +140,10 @@ export async function archivedStatesAt(
   const wanted = (list: readonly { eventId: string; kind: RevisionKind }[]) =>
     JSON.stringify(list.map((p) => ({ event_id: p.eventId, kind: p.kind })));
   // The chunk of each pair holding `at`: the newest starting at or before it, looked for from the
-  // start of the hour of `at` on, so one partition's index answers.
+  // start of the hour of `at` through its bucket (no chunk holding `at` starts later), so one
+  // partition's index answers however many partitions are kept.
   const hour = bucket ? Math.floor(new Date(bucket.starts_at).getTime() / 3_600_000) * 3_600_000 : null;
+  const bucketStart = bucket ? new Date(bucket.starts_at).toISOString() : null;
   const near =
     hour === null
       ? []
@@ -135,7 +154,7 @@ export async function archivedStatesAt(
             cross join lateral (
               select ${CHUNK_COLUMNS} from history_chunks
               where event_id = p.event_id and kind = p.kind and first_revision <= ${at}
-                and starts_at >= ${new Date(hour).toISOString()}
+                and starts_at >= ${new Date(hour).toISOString()} and starts_at <= ${bucketStart}
               order by first_revision desc limit 1
             ) c`),
         );
@@ -150,6 +169,7 @@ export async function archivedStatesAt(
           cross join lateral (
             select ${CHUNK_COLUMNS} from history_chunks
             where event_id = p.event_id and kind = p.kind and first_revision > ${at}
+              ${bucketStart === null ? sql`` : sql`and starts_at >= ${bucketStart}`}
             order by first_revision limit 1
           ) c`),
       )

@@ -12,7 +12,7 @@ export const PARTITION_MS = 60 * 60_000;
 // A bucket is archived once no transaction can still commit a revision recorded in it.
 const SETTLE_MS = 10_000;
 
-const bucketOf = (at: Date) => new Date(Math.floor(at.getTime() / BUCKET_MS) * BUCKET_MS);
+export const bucketOf = (at: Date) => new Date(Math.floor(at.getTime() / BUCKET_MS) * BUCKET_MS);
 const partitionName = (start: Date) => `history_chunks_p${Math.floor(start.getTime() / PARTITION_MS)}`;
 
 type RecentRow = {
@@ -78,13 +78,30 @@ async function archiveNextBucket(db: Database, now: Date): Promise<boolean> {
     recordedAt: new Date(row.recorded_at),
     state: row.state,
   }));
-  const groups = [...groupByEventKind(revisions).values()];
-  const before = await statesBefore(
-    db,
-    through,
-    groups.map((group) => group[0]!),
-  );
-  const chunks = groups.map((group) => {
+  const firsts = [...groupByEventKind(revisions).values()].map((group) => group[0]!);
+  await writeBucket(db, { startsAt, through, revisions, before: await statesBefore(db, through, firsts) });
+  return true;
+}
+
+/** A revision as the archive takes it: the recent table's row. */
+export type ArchivingRevision = FullRevision & { eventId: string; kind: RevisionKind };
+
+/**
+ * Writes one bucket of the archive in one transaction: its revisions after `through` (a contiguous
+ * range, in order) as one chunk per event and kind, each from its state `before` (keyed
+ * `event\u0000kind`; none: the first), and the bucket's clock; moves `archived_through` on.
+ */
+export async function writeBucket(
+  db: Database,
+  bucket: {
+    startsAt: Date;
+    through: number;
+    revisions: readonly ArchivingRevision[];
+    before: ReadonlyMap<string, FullRevision>;
+  },
+): Promise<void> {
+  const { startsAt, through, revisions, before } = bucket;
+  const chunks = [...groupByEventKind(revisions).values()].map((group) => {
     const { eventId, kind, revision } = group[0]!;
     return {
       event_id: eventId,
@@ -119,7 +136,6 @@ async function archiveNextBucket(db: Database, now: Date): Promise<boolean> {
     );
     if (updated.length === 0) throw new ArchiveMovedOn();
   });
-  return true;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   snapshotThrough,
   type Revision,
 } from "../../lib/feed/history.ts";
+import { decodedChunks } from "../../lib/feed/archive-reads.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
@@ -144,6 +145,19 @@ describeEachBackend("the archive on $name", (backend) => {
   it("answers every state at every sampled revision exactly as the recent table did", async () => {
     for (const r of samples)
       expect(byPair(await snapshotThrough(handle.db, r)), `revision ${r}`).toEqual(truth.snapshots.get(r));
+  });
+
+  it("answers a moment just before or after one read, from the decoded chunks kept, as decoded afresh", async () => {
+    // Later first: a chunk decoded whole for a later revision then serves the earlier ones.
+    const scrub = samples.slice(1, 12).flatMap((r) => [r + 20, r + 10, r + 1, r, r - 1].filter((x) => x <= last));
+    const afresh = new Map<number, unknown>();
+    for (const x of scrub) {
+      decodedChunks.clear();
+      afresh.set(x, byPair(await snapshotThrough(handle.db, x)));
+    }
+    decodedChunks.clear();
+    for (const x of scrub) expect(byPair(await snapshotThrough(handle.db, x)), `revision ${x}`).toEqual(afresh.get(x));
+    expect(decodedChunks.stats.entries).toBeGreaterThan(0);
   });
 
   it("replays every revision in order with its state, for all events and for one", async () => {

@@ -213,7 +213,7 @@ export const KeyDescription = component(
           limits: { requests_per_month: 1000, requests_per_second: 2, concurrent_streams: 2 },
           own_limits: null,
           quota_resets_at: "2026-12-01T00:00:00.000Z",
-          history_seconds: 86_400,
+          history_seconds: 604_800,
           usage: {
             requests_used: 412,
             requests_quota: 1000,

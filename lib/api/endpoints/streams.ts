@@ -61,7 +61,7 @@ function streamNotes(path: string): string {
   return (
     "Server-Sent Events (`text/event-stream`): `snapshot` first, then changes. Each message's `id` is the feed revision, " +
     "strictly increasing; reconnect with `Last-Event-ID` (or `lastEventId`, or `last_event_id`) to get every change " +
-    "missed, in order, none repeated, over the whole history kept (`history_seconds` in `GET /api/v1/me`, 24 hours by default). " +
+    "missed, in order, none repeated, over the whole history kept (`history_seconds` in `GET /api/v1/me`, 7 days by default). " +
     "When that is impossible the stream starts with a `snapshot` marked `resync: true` and a `reason`: a gap is never " +
     "silent. A `: ping` comment comes at least every 15 s; `stale` says when the instance cannot hear the feed, and again " +
     "when it can. A stream the service ends sends a last `error` with the problem (for example `key_revoked`, within a " +

@@ -4,7 +4,6 @@ import { openDatabase, rowsOf } from "../../../lib/db/index.ts";
 import { archiveEverything, forgetHistory } from "../../../testing/history.ts";
 import { apiClient } from "../../../testing/api.ts";
 import { ingest } from "../../../testing/feed.ts";
-import { type Received, type SseClient } from "../../../testing/sse.ts";
 import { boardStates, eventStates, type BoardItem, type StreamedMarket } from "../../../testing/stream-states.ts";
 import {
   create,
@@ -29,21 +28,24 @@ describeStreams("the streams' history", (suite) => {
       data: { id: number; event: string; data: unknown }[];
       meta: { next_since: number; revision: number };
     };
+    // Events of this attempt's own: a retry starts from nothing an earlier attempt left.
+    const [live, upcoming] = [`c${next()}-live`, `c${next()}-next`];
     const board = await suite.open("/api/v1/odds/stream", suite.bearer(suite.quietKeys.production.key));
     const snapshot = await board.waitFor((m) => m.event === "snapshot");
     await ingest(suite.server.url, [
-      { ...create("c-live", "soccer", "live"), markets: [market("c-live", "match_winner", 2.4)] },
-      score("c-live", 1),
-      prices("c-live", "total", 1.95),
-      create("c-next", "basketball", "upcoming"),
+      { ...create(live, "soccer", "live"), markets: [market(live, "match_winner", 2.4)] },
+      score(live, 1),
+      prices(live, "total", 1.95),
+      create(upcoming, "basketball", "upcoming"),
       prices("t-live", "match_winner", 1.4),
-      { event_id: "c-next", sequence: next(), event: { status: "live" } },
+      { event_id: upcoming, sequence: next(), event: { status: "live" } },
     ]);
-    await board.waitFor((m) => m.event === "event" && (m.data.event as { id: string }).id === "c-next");
+    await board.waitFor((m) => m.event === "event" && (m.data.event as { id: string }).id === upcoming);
     const streamed = board.messages
       .filter((m) => m.id! > snapshot.id!)
       .map(({ id, event, data }) => ({ id: id!, event, data }));
-    // c-live comes into play, then its markets, score and total; a tennis price; c-next comes into play.
+    // The live event comes into play, then its markets, score and total; a tennis price (the suite's
+    // own event); the upcoming one comes into play.
     expect(streamed.map((m) => m.event)).toEqual(["event", "markets", "event", "markets", "markets", "event"]);
 
     const all = await call<Changes>(`/api/v1/changes?since=${snapshot.id}&limit=1000`, key);
@@ -68,80 +70,81 @@ describeStreams("the streams' history", (suite) => {
     const ahead = await call(`/api/v1/changes?since=${odds.body.meta.revision + 1000}`, key);
     expect(ahead.body).toMatchObject({ code: "invalid_parameter" });
     const me = await call<{ data: { history_seconds: number } }>("/api/v1/me", key);
-    expect(me.body.data.history_seconds).toBe(24 * 3600);
+    expect(me.body.data.history_seconds).toBe(7 * 86_400);
     board.close();
   });
 
-  // Filled by the first of the history tests, read by the others: a run of changes as the clients
-  // of an event's stream and of the board stream held it after each revision.
-  const past = {
-    eventStream: null as SseClient | null,
-    /** The first change's board message: its id and its moment (`as_of`). */
-    firstChange: null as Received | null,
-    /** The revision of the last change ingested. */
-    last: 0,
-  };
-
-  it("answers as_of at every revision of a run of changes as the streams' clients held it then", async () => {
-    const call = suite.historyCall;
-    const key = { key: suite.historyKeys.production.key };
+  /**
+   * A run of changes of events of its own (a retry makes new ones), as the clients of the live
+   * event's stream and of the board streams (production and sandbox) held it after each revision.
+   */
+  async function runOfChanges() {
+    const p = `h${next()}`;
+    const [live, upcoming, tennis] = [`${p}-live`, `${p}-next`, `${p}-tennis`];
     const boardStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.production.key));
     const sandboxStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.sandbox.key));
     await ingest(suite.server.url, [
       {
-        ...create("h-live", "soccer", "live"),
-        markets: [market("h-live", "match_winner", 1.8), market("h-live", "total", 1.9)],
+        ...create(live, "soccer", "live"),
+        markets: [market(live, "match_winner", 1.8), market(live, "total", 1.9)],
         lineups: lineups(["Ada", "Bo"]),
       },
-      create("h-next", "soccer", "upcoming"),
-      { ...create("h-tennis", "tennis", "live"), markets: [market("h-tennis", "match_winner", 1.5)] },
+      create(upcoming, "soccer", "upcoming"),
+      { ...create(tennis, "tennis", "live"), markets: [market(tennis, "match_winner", 1.5)] },
     ]);
-    // Once the board has h-tennis, the present holds h-live too: its stream can open.
-    await boardStream.waitFor((m) => m.event === "markets" && m.data.event_id === "h-tennis");
+    // Once the board has the tennis event, the present holds the live one too: its stream can open.
+    await boardStream.waitFor((m) => m.event === "markets" && m.data.event_id === tennis);
     const eventStream = await suite.open(
-      "/api/v1/events/h-live/stream",
+      `/api/v1/events/${live}/stream`,
       suite.bearer(suite.historyKeys.production.key),
     );
     const snapshot = await eventStream.waitFor((m) => m.event === "snapshot");
     const changes = [
-      score("h-live", 1),
-      prices("h-live", "match_winner", 1.6),
-      prices("h-live", "total", 2.05),
-      { event_id: "h-live", sequence: next(), lineups: lineups(["Ada", "Cy"]) },
+      score(live, 1),
+      prices(live, "match_winner", 1.6),
+      prices(live, "total", 2.05),
+      { event_id: live, sequence: next(), lineups: lineups(["Ada", "Cy"]) },
       {
-        event_id: "h-next",
+        event_id: upcoming,
         sequence: next(),
         event: { status: "live" },
-        markets: [market("h-next", "match_winner", 2.6)],
+        markets: [market(upcoming, "match_winner", 2.6)],
       },
       {
-        event_id: "h-live",
+        event_id: live,
         sequence: next(),
         event: { status: "suspended" },
-        markets: [market("h-live", "match_winner", 1.6, "suspended"), market("h-live", "total", 2.05, "suspended")],
+        markets: [market(live, "match_winner", 1.6, "suspended"), market(live, "total", 2.05, "suspended")],
       },
-      prices("h-tennis", "match_winner", 1.45),
+      prices(tennis, "match_winner", 1.45),
       {
-        event_id: "h-live",
+        event_id: live,
         sequence: next(),
         event: { status: "live" },
-        markets: [market("h-live", "match_winner", 1.4)],
+        markets: [market(live, "match_winner", 1.4)],
       },
-      { event_id: "h-tennis", sequence: next(), event: { status: "finished" } },
-      score("h-live", 2),
+      { event_id: tennis, sequence: next(), event: { status: "finished" } },
+      score(live, 2),
     ];
     let last = 0;
     for (const change of changes) last = await ingest(suite.server.url, [change]);
     await Promise.all([eventStream, boardStream].map((s) => s.waitFor((m) => m.id === last)));
+    const changed = boardStream.messages.filter((m) => m.id! > snapshot.id!);
+    return { p, live, upcoming, tennis, boardStream, sandboxStream, eventStream, snapshot, changed, last };
+  }
+
+  it("answers as_of at every revision of a run of changes as the streams' clients held it then", async () => {
+    const call = suite.historyCall;
+    const key = { key: suite.historyKeys.production.key };
+    const { p, live, upcoming, boardStream, sandboxStream, eventStream, changed, last } = await runOfChanges();
     const events = eventStates(eventStream.messages);
     const board = boardStates(boardStream.messages);
-    const changed = boardStream.messages.filter((m) => m.id! > snapshot.id!);
-    // Every change but h-live's lineups reached the board; h-next came into play, h-tennis left it.
+    // Every change but the live event's lineups reached the board; the upcoming one came into play,
+    // the tennis one left it.
     expect(changed.map((m) => m.event)).toEqual([
       ...["event", "markets", "markets", "event", "markets", "event", "markets"],
       ...["markets", "event", "markets", "event", "event"],
     ]);
-    Object.assign(past, { eventStream, firstChange: changed[0]!, last });
 
     const revisions = [...new Set([...events.ids, ...changed.map((m) => m.id!)])].sort((a, b) => a - b);
     for (const revision of revisions) {
@@ -150,28 +153,28 @@ describeStreams("the streams' history", (suite) => {
       expect(odds.body.data, `odds at ${revision}`).toEqual(board.at(revision));
       const then = events.at(revision);
       const event = await call<{ data: unknown; meta: { revision: number } }>(
-        `/api/v1/events/h-live?as_of=${revision}`,
+        `/api/v1/events/${live}?as_of=${revision}`,
         key,
       );
-      expect(event.body.data, `h-live at ${revision}`).toEqual(then.event);
+      expect(event.body.data, `${live} at ${revision}`).toEqual(then.event);
       expect(event.body.meta.revision).toBe(revision);
-      const lineupsThen = await call(`/api/v1/events/h-live/lineups?as_of=${revision}`, key);
+      const lineupsThen = await call(`/api/v1/events/${live}/lineups?as_of=${revision}`, key);
       expect(lineupsThen.body.data, `lineups at ${revision}`).toEqual(then.lineups);
-      // The list holds live and upcoming events: h-live while it is not suspended.
+      // The list holds live and upcoming events: the live one while it is not suspended.
       const soccer = await call<{ data: BoardItem[] }>(`/api/v1/events?sport=soccer&as_of=${revision}`, key);
-      expect(soccer.body.data.find((e) => e.id === "h-live")).toEqual(
+      expect(soccer.body.data.find((e) => e.id === live)).toEqual(
         then.event.status === "live" ? then.event : undefined,
       );
     }
-    // Before h-next came into play it was upcoming; the list pages through that moment with the cursor.
-    const cameLive = changed.find((m) => m.event === "event" && (m.data.event as BoardItem).id === "h-next")!.id!;
+    // Before the upcoming one came into play it was; the list pages through that moment with the cursor.
+    const cameLive = changed.find((m) => m.event === "event" && (m.data.event as BoardItem).id === upcoming)!.id!;
     const list = async (query: string) =>
       (await call<{ data: BoardItem[]; meta: { next_cursor: string | null } }>(`/api/v1/events?${query}`, key)).body;
     const before = await list(`as_of=${cameLive - 1}`);
-    expect(before.data.filter((e) => e.id.startsWith("h-")).map((e) => [e.id, e.status])).toEqual([
-      ["h-live", "live"],
-      ["h-tennis", "live"],
-      ["h-next", "upcoming"],
+    expect(before.data.filter((e) => e.id.startsWith(`${p}-`)).map((e) => [e.id, e.status])).toEqual([
+      [live, "live"],
+      [`${p}-tennis`, "live"],
+      [upcoming, "upcoming"],
     ]);
     const paged: BoardItem[] = [];
     for (let cursor: string | null = "", pages = 0; cursor !== null && pages < 20; pages++) {
@@ -213,14 +216,22 @@ describeStreams("the streams' history", (suite) => {
   it("refuses a moment later than the key sees: the future, or what a sandbox key's delay holds back", async () => {
     const call = suite.historyCall;
     const key = { key: suite.historyKeys.production.key };
+    // An event of its own, once the sandbox's view holds it.
+    const live = `r${next()}-live`;
+    const sandboxStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.sandbox.key));
+    await ingest(suite.server.url, [
+      { ...create(live, "soccer", "live"), markets: [market(live, "match_winner", 1.8), market(live, "total", 1.9)] },
+    ]);
+    await sandboxStream.waitFor((m) => m.event === "markets" && m.data.event_id === live);
+    sandboxStream.close();
     const { revision: now } = (await call<{ meta: { revision: number } }>("/api/v1/odds", key)).body.meta;
     const inAMinute = new Date(Date.now() + 60_000).toISOString();
     for (const path of [
       `/api/v1/odds?as_of=${inAMinute}`,
       `/api/v1/events?as_of=${now + 1_000}`,
-      `/api/v1/events/h-live?as_of=${inAMinute}`,
-      `/api/v1/events/h-live/lineups?as_of=${now + 1}`,
-      `/api/v1/events/h-live/markets/h-live:total/history?from=${inAMinute}`,
+      `/api/v1/events/${live}?as_of=${inAMinute}`,
+      `/api/v1/events/${live}/lineups?as_of=${now + 1}`,
+      `/api/v1/events/${live}/markets/${live}:total/history?from=${inAMinute}`,
     ]) {
       const refused = await call(path, key);
       expect([refused.status, refused.body], path).toMatchObject([400, { code: "invalid_parameter" }]);
@@ -232,8 +243,7 @@ describeStreams("the streams' history", (suite) => {
     // and not in the market's history, where the production key sees it at once.
     const sandboxCall = suite.historySandboxCall;
     const sandbox = { key: suite.historyKeys.sandbox.key };
-    const revision = await ingest(suite.server.url, [prices("h-live", "total", 2.4)]);
-    past.last = revision;
+    const revision = await ingest(suite.server.url, [prices(live, "total", 2.4)]);
     for (const asOf of [String(revision), new Date().toISOString()]) {
       const refused = await sandboxCall(`/api/v1/odds?as_of=${asOf}`, sandbox);
       expect([refused.status, refused.body], asOf).toMatchObject([
@@ -245,7 +255,7 @@ describeStreams("the streams' history", (suite) => {
       ]);
     }
     type History = { data: { points: { revision: number }[] }; meta: { revision: number } };
-    const path = "/api/v1/events/h-live/markets/h-live:total/history";
+    const path = `/api/v1/events/${live}/markets/${live}:total/history`;
     const delayed = await sandboxCall<History>(path, sandbox);
     expect(delayed.body.data.points.at(-1)!.revision).toBeLessThan(revision);
     expect(delayed.body.meta.revision).toBeLessThan(revision);
@@ -257,8 +267,15 @@ describeStreams("the streams' history", (suite) => {
     const key = { key: suite.historyKeys.production.key };
     type Point = { at: string; revision: number; status: string; line: number | null; outcomes: unknown[] };
     type History = { data: { event_id: string; market_id: string; points: Point[] } };
-    const stream = past.eventStream!;
-    await stream.waitFor((m) => m.id === past.last);
+    const run = await runOfChanges();
+    const { live, tennis, eventStream: stream } = run;
+    // The sandbox's view past the run, so that a sandbox key knows the tennis event (and is refused it).
+    await run.sandboxStream.waitFor((m) => m.id === run.last);
+    run.boardStream.close();
+    run.sandboxStream.close();
+    // A third change of the total after the stream's snapshot.
+    const last = await ingest(suite.server.url, [prices(live, "total", 2.4)]);
+    await stream.waitFor((m) => m.id === last);
     const snapshot = stream.messages[0]!;
     const pointOf = (at: string, revision: number, m: StreamedMarket): Point => ({
       at,
@@ -267,7 +284,7 @@ describeStreams("the streams' history", (suite) => {
       line: m.line,
       outcomes: m.outcomes.map(({ id, price, status }) => ({ id, price, status })),
     });
-    for (const id of ["h-live:match_winner", "h-live:total"]) {
+    for (const id of [`${live}:match_winner`, `${live}:total`]) {
       const carried = stream.messages
         .filter((m) => m.event === "markets")
         .flatMap((m) =>
@@ -276,8 +293,8 @@ describeStreams("the streams' history", (suite) => {
             .map((c) => pointOf(m.data.as_of as string, m.id!, c)),
         );
       expect(carried.length).toBeGreaterThanOrEqual(3);
-      const all = await call<History>(`/api/v1/events/h-live/markets/${id}/history`, key);
-      expect(all.body.data).toMatchObject({ event_id: "h-live", market_id: id });
+      const all = await call<History>(`/api/v1/events/${live}/markets/${id}/history`, key);
+      expect(all.body.data).toMatchObject({ event_id: live, market_id: id });
       // From its creation: the state the stream's snapshot showed, then exactly what the stream carried.
       const points = all.body.data.points;
       const shown = points.filter((p) => p.revision <= snapshot.id!).at(-1)!;
@@ -288,40 +305,45 @@ describeStreams("the streams' history", (suite) => {
       const [first, second] = carried as [Point, Point];
       const from = new Date(Date.parse(first.at) + 1).toISOString();
       const window = await call<History>(
-        `/api/v1/events/h-live/markets/${id}/history?from=${from}&to=${second.at}`,
+        `/api/v1/events/${live}/markets/${id}/history?from=${from}&to=${second.at}`,
         key,
       );
       expect(window.body.data.points).toEqual([{ ...first, at: from }, second]);
     }
 
     for (const [path, status, code] of [
-      ["/api/v1/events/h-live/markets/h-live:next_goal/history", 404, "not_found"],
+      [`/api/v1/events/${live}/markets/${live}:next_goal/history`, 404, "not_found"],
       ["/api/v1/events/h-none/markets/h-none:total/history", 404, "not_found"],
-      ["/api/v1/events/h-live/markets/h-live:total/history?from=2026-11-21T15:41:07Z", 410, "retention_exceeded"],
-      ["/api/v1/events/h-live/markets/h-live:total/history?to=2026-11-21T15:41:07Z", 410, "retention_exceeded"],
+      [`/api/v1/events/${live}/markets/${live}:total/history?from=2026-11-21T15:41:07Z`, 410, "retention_exceeded"],
+      [`/api/v1/events/${live}/markets/${live}:total/history?to=2026-11-21T15:41:07Z`, 410, "retention_exceeded"],
     ] as const) {
       const refused = await call(path, key);
       expect([refused.status, refused.body], path).toMatchObject([status, { code }]);
     }
     // A key of soccer only: the first organisation's sandbox key, whose per-second limit these tests leave alone.
-    const tennis = await apiClient(suite.server.url)("/api/v1/events/h-tennis/markets/h-tennis:match_winner/history", {
-      key: suite.keys.sandbox.key,
-    });
-    expect([tennis.status, tennis.body]).toMatchObject([403, { code: "sport_not_covered" }]);
+    const ofTennis = await apiClient(suite.server.url)(
+      `/api/v1/events/${tennis}/markets/${tennis}:match_winner/history`,
+      { key: suite.keys.sandbox.key },
+    );
+    expect([ofTennis.status, ofTennis.body]).toMatchObject([403, { code: "sport_not_covered" }]);
+    stream.close();
   });
 
   it.skipIf(suite.backend.name !== "postgres")(
     "answers the same from the archive once the recent table has let the revisions go: changes, as_of, history, resumption",
     async () => {
       const key = { key: suite.historyKeys.production.key };
-      const first = past.firstChange!;
+      // A run of its own, in the recent table until this test archives it.
+      const { live, changed, last, ...streams } = await runOfChanges();
+      for (const stream of [streams.boardStream, streams.sandboxStream, streams.eventStream]) stream.close();
+      const first = changed[0]!;
       const paths = [
         `/api/v1/changes?since=${first.id! - 1}&limit=1000`,
         `/api/v1/odds?as_of=${first.id}`,
         `/api/v1/events?as_of=${first.data.as_of as string}`,
-        `/api/v1/events/h-live?as_of=${past.last - 1}`,
-        `/api/v1/events/h-live/lineups?as_of=${first.id}`,
-        `/api/v1/events/h-live/markets/h-live:total/history`,
+        `/api/v1/events/${live}?as_of=${last - 1}`,
+        `/api/v1/events/${live}/lineups?as_of=${first.id}`,
+        `/api/v1/events/${live}/markets/${live}:total/history`,
       ];
       const answers = async () => {
         const out: unknown[] = [];
@@ -332,11 +354,11 @@ describeStreams("the streams' history", (suite) => {
         return out;
       };
       const resumed = async () => {
-        const stream = await suite.open("/api/v1/events/h-live/stream", {
+        const stream = await suite.open(`/api/v1/events/${live}/stream`, {
           ...suite.bearer(suite.historyKeys.production.key),
           "last-event-id": String(first.id! - 1),
         });
-        await stream.waitFor((m) => m.id === past.last);
+        await stream.waitFor((m) => m.id === last);
         stream.close();
         return stream.messages.map(({ id, event, data }) => ({ id, event, data }));
       };
@@ -360,14 +382,17 @@ describeStreams("the streams' history", (suite) => {
   it.skipIf(suite.backend.name !== "postgres")(
     "replays nothing older than the history kept: resync retention_exceeded",
     async () => {
-      const stream = await suite.open("/api/v1/events/s-live/stream", suite.production());
+      // A run of its own, whose past this test has the history forget.
+      const { live, changed, ...streams } = await runOfChanges();
+      for (const stream of [streams.boardStream, streams.sandboxStream, streams.eventStream]) stream.close();
+      const stream = await suite.open(`/api/v1/events/${live}/stream`, suite.production());
       const snapshot = await stream.waitFor((m) => m.event === "snapshot");
       stream.close();
-      await ingest(suite.server.url, [score("s-live", 8), score("s-live", 9)]);
+      await ingest(suite.server.url, [score(live, 8), score(live, 9)]);
       const handle = await openDatabase(suite.database().config);
       await forgetHistory(handle.db);
       await handle.close();
-      const resumed = await suite.open("/api/v1/events/s-live/stream", {
+      const resumed = await suite.open(`/api/v1/events/${live}/stream`, {
         ...suite.production(),
         "last-event-id": String(snapshot.id),
       });
@@ -379,14 +404,14 @@ describeStreams("the streams' history", (suite) => {
       });
       expect(changes.status).toBe(410);
       expect(changes.body).toMatchObject({ code: "retention_exceeded" });
-      // The past the history tests read is gone too: the state at h-live's first change, and its markets since.
-      const first = past.firstChange!;
+      // The run's past is gone too: the state at its first change, and the live event's markets since.
+      const first = changed[0]!;
       const moment = first.data.as_of as string;
       for (const path of [
         `/api/v1/odds?as_of=${first.id! - 1}`,
         `/api/v1/events?as_of=${moment}`,
-        `/api/v1/events/h-live?as_of=${first.id}`,
-        `/api/v1/events/h-live/markets/h-live:total/history?from=${moment}`,
+        `/api/v1/events/${live}?as_of=${first.id}`,
+        `/api/v1/events/${live}/markets/${live}:total/history?from=${moment}`,
       ]) {
         const refused = await suite.historyCall(path, { key: suite.historyKeys.production.key });
         expect([refused.status, refused.body], path).toMatchObject([410, { code: "retention_exceeded" }]);
