@@ -217,11 +217,8 @@ export function keySettingsFromForm(fields: Fields, sandbox: boolean): KeySettin
   settings.allowedIps = fields.allowedIps ?? null;
   const expiry = fields.expiresAt ?? "";
   if (expiry !== (fields.expiresAtShown ?? "")) settings.expiresAt = expiry ? utcFromField(expiry) : null;
-  // An emptied limit is the plan's again; a form without the fields (an older page) changes neither.
-  for (const field of ["monthlyQuota", "requestsPerSecond"] as const) {
-    const value = fields[field];
-    if (value !== undefined) settings[field] = value.trim() === "" ? null : value.trim();
-  }
+  // An emptied limit is the plan's again (formFields leaves empty fields out, as it does the allowlist).
+  for (const field of ["monthlyQuota", "requestsPerSecond"] as const) settings[field] = fields[field]?.trim() || null;
   return settings;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keySettingsInput } from "../keys/settings.ts";
-import { keySettingsFromForm, utcFromField } from "./actions.ts";
+import { formFields, keySettingsFromForm, utcFromField } from "./actions.ts";
 
 describe("the key settings form", () => {
   it("reads every setting, an empty one as cleared", () => {
@@ -8,11 +8,15 @@ describe("the key settings form", () => {
       name: null,
       sports: ["tennis", "soccer"],
       allowedIps: null,
+      monthlyQuota: null,
+      requestsPerSecond: null,
     });
     expect(keySettingsFromForm({ keyId: "key_1", name: "Web app", allowedIps: "10.0.0.0/8" }, false)).toEqual({
       name: "Web app",
       sports: [],
       allowedIps: "10.0.0.0/8",
+      monthlyQuota: null,
+      requestsPerSecond: null,
     });
   });
 
@@ -24,10 +28,17 @@ describe("the key settings form", () => {
     expect(keySettingsFromForm({ expiresAt: "2026-12-02T08:00" }, false).expiresAt).toBe("2026-12-02T08:00Z");
   });
 
-  it("reads a key's own limits, an emptied one as the plan's, and leaves them alone on a form without them", () => {
-    const form = { keyId: "key_1", monthlyQuota: " 5000 ", requestsPerSecond: "" };
-    expect(keySettingsFromForm(form, false)).toMatchObject({ monthlyQuota: "5000", requestsPerSecond: null });
-    expect(keySettingsFromForm({ keyId: "key_1" }, false)).not.toHaveProperty("monthlyQuota");
+  it("reads a key's own limits from the posted form, an emptied one as the plan's", () => {
+    const form = new FormData();
+    form.set("keyId", "key_1");
+    form.set("monthlyQuota", " 5000 ");
+    form.set("requestsPerSecond", "");
+    expect(keySettingsFromForm(formFields(form), false)).toMatchObject({
+      monthlyQuota: "5000",
+      requestsPerSecond: null,
+    });
+    form.set("monthlyQuota", "");
+    expect(keySettingsFromForm(formFields(form), false)).toMatchObject({ monthlyQuota: null, requestsPerSecond: null });
     expect(keySettingsInput.parse({ monthlyQuota: "5000", requestsPerSecond: null })).toEqual({
       monthlyQuota: 5000,
       requestsPerSecond: null,
