@@ -1,8 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./testing/sequencer.ts";
 
 export default defineConfig({
   test: {
+    // The longest files first, so the last minutes do not run one long file on one worker.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         // The "@/" of the code Next bundles (tsconfig's paths), for the board's modules.
