@@ -23,6 +23,7 @@ import { setPlan } from "../../lib/accounts/plans.ts";
 import { operatorAccess } from "../../lib/accounts/operators.ts";
 import { DEMO_ADMIN_EMAIL, FIRST_OPERATOR_EMAIL, seed } from "../../seeds/index.ts";
 import { describeEachBackend, POSTGRES, useTestDatabase } from "../../testing/databases.ts";
+import { turnsDuring } from "../../testing/event-loop.ts";
 
 const at = new Date("2026-11-21T12:00:00Z");
 const context = { actor: OPERATOR, at };
@@ -69,20 +70,13 @@ describeEachBackend("data layer on $name", (backend) => {
   it("lets the event loop turn between the statements of a transaction", async () => {
     // Counts turns of the event loop while a transaction of three statements runs: PGlite runs
     // statements on this thread, and requests are answered only between them.
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    turns = 0;
-    await handle.db.transaction(async (tx) => {
-      await tx.execute(sql`select 1`);
-      await tx.execute(sql`select 2`);
-      await tx.execute(sql`select 3`);
-    });
-    counting = false;
+    const turns = await turnsDuring(() =>
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await tx.execute(sql`select 2`);
+        await tx.execute(sql`select 3`);
+      }),
+    );
     expect(turns).toBeGreaterThanOrEqual(3);
   });
 

@@ -6,26 +6,13 @@ import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts
 import { DataDirInUseError } from "../../lib/db/data-dir-lock.ts";
 import { isUniqueViolation } from "../../lib/errors.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
+import { turnsDuring } from "../../testing/event-loop.ts";
 
 // PGlite on a thread of its own (lib/db/pglite-worker.ts) against PGlite on the test's thread:
 // the same answers, the same transactions, and this thread left free while a statement runs.
 
 const open = (dir: string, thread: "own" | "main") =>
   openDatabase(loadConfig({ DATA_DIR: dir, PGLITE_THREAD: thread }));
-
-/** How many turns the event loop took while `work` ran. */
-async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
-  let turns = 0;
-  let counting = true;
-  const count = () => {
-    turns++;
-    if (counting) setImmediate(count);
-  };
-  setImmediate(count);
-  await work();
-  counting = false;
-  return turns;
-}
 
 // Values of each kind drizzle reads back: dates and times as text, bytea, jsonb, numeric, arrays, intervals.
 const SAMPLE = sql`select
