@@ -132,16 +132,20 @@ test("the filters, the odds format and pinned events survive a reload", async ({
   await expect(page.locator('[data-testid="board-row"]')).toHaveCount(1);
   await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: 7/10");
 
-  await page.getByLabel("Sport").selectOption("");
-  await page.getByLabel("Odds").selectOption("american");
-  await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: −143");
   if (info.project.name === "desktop") {
+    // Two filters changed one right after the other, as a quick hand does: both hold.
+    await page.getByLabel("Sport").selectOption("");
     await page.getByLabel("Market").selectOption("total");
-    await expect(page).toHaveURL(/market=total/);
+    await expect(page).toHaveURL(/\/board\?market=total$/);
+    await expect(page.getByLabel("Sport")).toHaveValue("");
     await expect(row(page, "e2e-ars-che").locator('[data-market-type="match_winner"]')).toHaveCount(0);
     await expect(row(page, "e2e-ars-che").locator('[data-market-type="total"]')).toBeVisible();
     await page.getByLabel("Market").selectOption("");
+  } else {
+    await page.getByLabel("Sport").selectOption("");
   }
+  await page.getByLabel("Odds").selectOption("american");
+  await expect(winnerCells(page, "e2e-bos-lal").first()).toHaveAttribute("aria-label", "1: −143");
   // A pinned event comes first, in a group of its own, after a reload too.
   await page.getByRole("button", { name: "Pin Real Madrid v Barcelona" }).click();
   const pinned = page.getByRole("region", { name: "Pinned" });

@@ -3,7 +3,7 @@
 import "./zod-jitless";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import type { MemberCoverage } from "@/lib/api/credentials/member-entitlement";
 import { OddsAnswer } from "@/lib/api/endpoints/schemas";
@@ -460,19 +460,22 @@ function shortLabel(type: ColumnType, name: string, index: number, count: number
 /** Sport and market filters, kept in the URL (?sport=…&market=…) so a reload or a link keeps them. */
 function useFilters() {
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const sport = (params.get("sport") as SportCode | null) ?? null;
   const marketParam = params.get("market");
   const market = COLUMNS.some((c) => c.type === marketParam) ? (marketParam as ColumnType) : null;
   const set = (change: { sport?: SportCode | null; market?: ColumnType | null }) => {
-    const next = new URLSearchParams(params);
+    // From the address as it is now, not as this render read it: a second change made before the
+    // first re-rendered keeps the first.
+    const next = new URLSearchParams(window.location.search);
     for (const [name, value] of Object.entries(change)) {
       if (value) next.set(name, value);
       else next.delete(name);
     }
     const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    // The filters are the page's own: the address changes at once (useSearchParams follows it),
+    // without asking the server for the page again.
+    window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
   };
   return { sport: sport && sport in SPORT_LABELS ? sport : null, market, set };
 }
