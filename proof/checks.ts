@@ -406,8 +406,7 @@ export async function streamAbuse(target: Target, stormRounds: number): Promise<
   const sandbox: [string, string][] = [["X-Api-Key", target.sandbox]];
   const held: OpenStream[] = [];
   for (let i = 0; i < 2; i++) {
-    await pace();
-    held.push(await openStream(target, "/api/v1/odds/stream", sandbox));
+    held.push(await pace(() => openStream(target, "/api/v1/odds/stream", sandbox)));
   }
   const third = await openStream(target, "/api/v1/odds/stream", sandbox);
   await waitFor(() => third.text().includes("}"), 5_000);
@@ -422,8 +421,7 @@ export async function streamAbuse(target: Target, stormRounds: number): Promise<
   const deadline = Date.now() + 10_000;
   let again: OpenStream;
   for (;;) {
-    await pace();
-    again = await openStream(target, "/api/v1/odds/stream", sandbox);
+    again = await pace(() => openStream(target, "/api/v1/odds/stream", sandbox));
     if (again.status !== 429 || Date.now() > deadline) break;
     again.close();
   }

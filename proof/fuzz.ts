@@ -586,8 +586,8 @@ export async function runFuzz(
     while (next < cases.length && Date.now() < options.deadline) {
       const index = next++;
       const fuzzCase = cases[index]!;
-      if (fuzzCase.key !== null) await pacers[fuzzCase.key]!();
-      const problems = await runCase(fuzzCase, context, options.tally);
+      const run = () => runCase(fuzzCase, context, options.tally);
+      const problems = await (fuzzCase.key === null ? run() : pacers[fuzzCase.key]!(run));
       options.tally.cases++;
       for (const problem of problems) {
         findings.push({

@@ -86,8 +86,7 @@ export function apiClient(baseUrl: string, perSecond = Infinity) {
     recordCredentials(headers);
     recordQueryCredentials(path);
     for (let attempt = 1; ; attempt++) {
-      await pace();
-      const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? "GET", headers });
+      const response = await pace(() => fetch(`${baseUrl}${path}`, { method: init.method ?? "GET", headers }));
       const text = await response.text();
       const body = text ? (JSON.parse(text) as T) : (null as T);
       expectDocumented(path.split("?")[0]!, response, body);

@@ -86,12 +86,10 @@ describeApi(
       const revision = odds.body.meta.revision as number;
       let used = odds.body.meta.requests_used as number;
       for (const face of FACES) {
-        await pace();
-        const answer = await callTool(client, face.tool, withRevision(face.args, revision));
+        const answer = await pace(() => callTool(client, face.tool, withRevision(face.args, revision)));
         answered(answer);
         expect(answer.meta, face.tool).toMatchObject({ sandbox: false, delay_seconds: 0, requests_used: used + 1 });
-        await pace();
-        const rest = await api.fast(face.path.replace("REVISION", String(revision)), { key });
+        const rest = await pace(() => api.fast(face.path.replace("REVISION", String(revision)), { key }));
         expect(rest.status, face.tool).toBe(200);
         used = rest.body.meta.requests_used as number;
         expect(used, `${face.tool}: one call, one request`).toBe((answer.meta.requests_used as number) + 1);
@@ -116,15 +114,10 @@ describeApi(
       await sleep(1_100); // a second of its own: the sandbox allows 2 requests a second
       const client = await mcpClient(api.server.url, bearer(api.starter.sandbox.key));
       const pace = pacer(2);
-      await pace();
-      const first = await callTool(client, "get_odds", {});
+      const first = await pace(() => callTool(client, "get_odds", {}));
       answered(first);
-      // A first call can take a second and be admitted in the second it returns in: the paced calls
-      // start in the next one, or they would be a third and a fourth there.
-      await sleep(1_000 - (Date.now() % 1_000) + 5);
       for (const face of FACES) {
-        await pace();
-        const answer = await callTool(client, face.tool, withRevision(face.args, first.meta.revision));
+        const answer = await pace(() => callTool(client, face.tool, withRevision(face.args, first.meta.revision)));
         answered(answer);
         expect(answer.meta, face.tool).toMatchObject({
           sandbox: true,
@@ -132,21 +125,17 @@ describeApi(
           requests_quota: 1_000,
         });
       }
-      await pace();
-      const events = await callTool(client, "list_events", { limit: 100 });
+      const events = await pace(() => callTool(client, "list_events", { limit: 100 }));
       answered(events);
       const listed = events.data as { sport: string; sandbox: boolean }[];
       expect(listed.length).toBeGreaterThan(0);
       expect(listed.every((e) => e.sport === "soccer" && e.sandbox)).toBe(true);
-      await pace();
-      const board = await callTool(client, "get_odds", {});
+      const board = await pace(() => callTool(client, "get_odds", {}));
       answered(board);
       expect((board.data as { id: string }[]).map((e) => e.id)).toEqual(["susp-soc", "live-soc"]);
       expect(board.summary).toContain(`the feed as it was ${DELAY_SECONDS} s ago (sandbox)`);
-      await pace();
-      refused(await callTool(client, "get_event", { id: "live-ten" }), "sport_not_covered");
-      await pace();
-      refused(await callTool(client, "get_odds", { sport: "tennis" }), "sport_not_covered");
+      refused(await pace(() => callTool(client, "get_event", { id: "live-ten" })), "sport_not_covered");
+      refused(await pace(() => callTool(client, "get_odds", { sport: "tennis" })), "sport_not_covered");
       await client.close();
     });
 
@@ -239,18 +228,14 @@ describeApi(
       }
       clients.push(["the SDK's 1.x client", await legacyMcpClient(api.server.url, bearer(key))]);
       for (const [name, client] of clients) {
-        await pace();
-        const before = (await api.fast("/api/v1/me", { key })).body.meta.requests_used as number;
-        await pace();
-        const odds = await callTool(client, "get_odds", { sport: "soccer" });
+        const before = (await pace(() => api.fast("/api/v1/me", { key }))).body.meta.requests_used as number;
+        const odds = await pace(() => callTool(client, "get_odds", { sport: "soccer" }));
         answered(odds);
         expect(odds.meta.requests_used, name).toBe(before + 1);
-        await pace();
-        const rest = await api.fast("/api/v1/odds?sport=soccer", { key });
+        const rest = await pace(() => api.fast("/api/v1/odds?sport=soccer", { key }));
         expect(odds.data, name).toEqual(rest.body.data);
         expect(rest.body.meta.requests_used, name).toBe(before + 2);
-        await pace();
-        refused(await callTool(client, "get_event", { id: "no-such-event" }), "not_found");
+        refused(await pace(() => callTool(client, "get_event", { id: "no-such-event" })), "not_found");
         await client.close();
       }
       const revoked = await legacyMcpClient(api.server.url, bearer(api.gone.production.key));
