@@ -3,11 +3,17 @@
 //
 //   npm run bench:history     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
 //                              BENCH_HOURS simulated hours, default 2: a day is 24)
+//   BENCH_KEEP=1 BENCH_HOURS=24 npm run bench:history, then
+//   BENCH_REUSE=<the database it kept> BENCH_HOURS=24 npm run bench:history
+//                             (the reads again, of the database filled before: no fill costs)
 //
 // 200 live events of 10 markets each, 100 market changes a simulated second (and 10 clock
 // changes), fast-forwarded: each second's changes are one ingest batch recorded at that second.
 // One event in five is basketball, the rest soccer, so that `/changes?sport=basketball` filters.
 // Creates a scratch database next to the given one, and drops it at the end.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../lib/db/index.ts";
@@ -19,9 +25,11 @@ import { fastFill, ingestFill } from "./history-fill.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 import { freshPostgres } from "../testing/postgres.ts";
+import { loadConfig } from "../lib/config.ts";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const HOURS = Number(process.env.BENCH_HOURS ?? 2);
+const REUSE = process.env.BENCH_REUSE;
 // `ingest`: every simulated second through applyBatch, as before; `fast` (the default): see history-fill.ts.
 const FILL = process.env.BENCH_FILL === "ingest" ? "ingest" : "fast";
 // The last minutes the fast fill runs through applyBatch and the leader's archiving, which the
@@ -73,10 +81,13 @@ const archiveBytes = (handle: DatabaseHandle) =>
   );
 
 async function main() {
-  const scratch = await freshPostgres(adminUrl, "bench_history");
-  const handle = await openDatabase(scratch.config);
+  const scratch = REUSE ? null : await freshPostgres(adminUrl, "bench_history");
+  const handle = await openDatabase(
+    scratch?.config ??
+      loadConfig({ DATABASE_URL: REUSE, DATA_DIR: mkdtempSync(path.join(tmpdir(), "bench-history-")) }),
+  );
   try {
-    await seedReferenceData(handle.db);
+    if (scratch) await seedReferenceData(handle.db);
     const ids = Array.from({ length: EVENTS }, (_, i) => `bh-${i}`);
     const sequence = new Map(ids.map((id) => [id, 1]));
     const next = (id: string) => {
@@ -84,27 +95,6 @@ async function main() {
       sequence.set(id, n);
       return n;
     };
-    await applyBatch(
-      handle.db,
-      linesOf(
-        ids.map((id) => ({
-          event_id: id,
-          sequence: 1,
-          event: {
-            sport: Number(id.slice(3)) % 5 === 0 ? "basketball" : "soccer",
-            competition: "Bench league",
-            home: `${id} Home`,
-            away: `${id} Away`,
-            status: "live",
-            feed: "scout",
-            kickoff: t0.toISOString(),
-          },
-          markets: Array.from({ length: MARKETS }, (_, m) => market(id, m, 0)),
-        })) as FeedUpdate[],
-      ),
-      t0,
-    );
-
     const seconds = HOURS * 3600;
     const updatesAt = (s: number) => {
       const updates: FeedUpdate[] = [];
@@ -119,29 +109,53 @@ async function main() {
       }
       return updates;
     };
+    /** Fills the database: the events, then every simulated second; what the ingest and archiving cost. */
     const marketChanges = seconds * CHANGES_PER_SECOND;
-    console.log(
-      `Filling ${HOURS} simulated hours (${marketChanges} market changes), ${FILL === "ingest" ? "every second through applyBatch" : `at full speed, the last ${TAIL_SECONDS} s through applyBatch`}...`,
-    );
-    const filling = performance.now();
-    const fillingCpu = process.cpuUsage();
-    const fill = { db: handle.db, t0, updatesAt };
-    const progress = (s: number) =>
-      process.stdout.write(
-        `  ${(s / 3600).toFixed(2)} h after ${((performance.now() - filling) / 1000).toFixed(0)} s\r`,
+    async function fillAll() {
+      await applyBatch(
+        handle.db,
+        linesOf(
+          ids.map((id) => ({
+            event_id: id,
+            sequence: 1,
+            event: {
+              sport: Number(id.slice(3)) % 5 === 0 ? "basketball" : "soccer",
+              competition: "Bench league",
+              home: `${id} Home`,
+              away: `${id} Away`,
+              status: "live",
+              feed: "scout",
+              kickoff: t0.toISOString(),
+            },
+            markets: Array.from({ length: MARKETS }, (_, m) => market(id, m, 0)),
+          })) as FeedUpdate[],
+        ),
+        t0,
       );
-    const cost =
-      FILL === "ingest"
-        ? await ingestFill(fill, 0, seconds, progress)
-        : await fastFill(fill, seconds, TAIL_SECONDS, progress);
-    const { ingestMs, archiveMs } = cost;
-    const tailChanges = cost.seconds * CHANGES_PER_SECOND;
-    const cpu = process.cpuUsage(fillingCpu);
-    console.log(
-      `\n  filled in ${((performance.now() - filling) / 1000).toFixed(0)} s (this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s)`,
-    );
+      console.log(
+        `Filling ${HOURS} simulated hours (${marketChanges} market changes), ${FILL === "ingest" ? "every second through applyBatch" : `at full speed, the last ${TAIL_SECONDS} s through applyBatch`}...`,
+      );
+      const filling = performance.now();
+      const fillingCpu = process.cpuUsage();
+      const fill = { db: handle.db, t0, updatesAt };
+      const progress = (s: number) =>
+        process.stdout.write(
+          `  ${(s / 3600).toFixed(2)} h after ${((performance.now() - filling) / 1000).toFixed(0)} s\r`,
+        );
+      const cost =
+        FILL === "ingest"
+          ? await ingestFill(fill, 0, seconds, progress)
+          : await fastFill(fill, seconds, TAIL_SECONDS, progress);
+      const cpu = process.cpuUsage(fillingCpu);
+      console.log(
+        `\n  filled in ${((performance.now() - filling) / 1000).toFixed(0)} s (this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s)`,
+      );
+      return { ingestMs: cost.ingestMs, archiveMs: cost.archiveMs, tailChanges: cost.seconds * CHANGES_PER_SECOND };
+    }
+    const cost = REUSE ? null : await fillAll();
     // BENCH_FILL_ONLY=1 stops here: with BENCH_KEEP=1, the two fills' databases can be compared.
     if (process.env.BENCH_FILL_ONLY) return;
+    if (REUSE) console.log(`Reading ${HOURS} simulated hours filled before, in ${REUSE}`);
     const end = new Date(t0.getTime() + seconds * 1000);
     await handle.db.execute(sql`vacuum analyze`);
     const stored = await archiveBytes(handle);
@@ -281,12 +295,15 @@ async function main() {
     console.log(
       `  baseline: the recent table      ${recentPerRevision.toFixed(0)} bytes a revision without indexes, at least ${((recentPerRevision * (CHANGES_PER_SECOND + 10) * 86_400) / 1e9).toFixed(1)} GB a day if kept`,
     );
-    console.log(
-      `  ingest (recent table)           ${((ingestMs / tailChanges) * 1000).toFixed(1)} µs per change (baseline: today's ingest)`,
-    );
-    console.log(
-      `  archiving, off the ingest path  ${((archiveMs / tailChanges) * 1000).toFixed(1)} µs per change (+${((archiveMs / ingestMs) * 100).toFixed(0)} % of the ingest)`,
-    );
+    if (cost) {
+      const { ingestMs, archiveMs, tailChanges } = cost;
+      console.log(
+        `  ingest (recent table)           ${((ingestMs / tailChanges) * 1000).toFixed(1)} µs per change (baseline: today's ingest)`,
+      );
+      console.log(
+        `  archiving, off the ingest path  ${((archiveMs / tailChanges) * 1000).toFixed(1)} µs per change (+${((archiveMs / ingestMs) * 100).toFixed(0)} % of the ingest)`,
+      );
+    }
     console.log(
       `  as_of, recent table (baseline)  p50 ${ms(percentile(asOfRecent, 50))}, p95 ${ms(percentile(asOfRecent, 95))}`,
     );
@@ -317,8 +334,8 @@ async function main() {
   } finally {
     await handle.close();
     // BENCH_KEEP=1 leaves the database for a closer look.
-    if (!process.env.BENCH_KEEP) await scratch.drop();
-    else console.log(`Kept ${scratch.config.DATABASE_URL}`);
+    if (scratch && !process.env.BENCH_KEEP) await scratch.drop();
+    else if (scratch) console.log(`Kept ${scratch.config.DATABASE_URL}`);
   }
 }
 

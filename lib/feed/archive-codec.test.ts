@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeChunk, decodeClock, encodeChunk, encodeClock, type FullRevision } from "./archive-codec.ts";
+import { ChunkReader, decodeChunk, decodeClock, encodeChunk, encodeClock, type FullRevision } from "./archive-codec.ts";
 
 const startsAt = new Date("2026-11-20T10:00:00Z");
 const at = (ms: number) => new Date(startsAt.getTime() + ms);
@@ -60,6 +60,22 @@ describe("the archive's chunks", () => {
     const full = states.reduce((sum, s) => sum + JSON.stringify(s).length, 0);
     expect(bytes / 300).toBeLessThan(60);
     expect(bytes).toBeLessThan(full / 50);
+  });
+
+  it("are read as far as asked, then on from there, to the same states as read whole", () => {
+    const states = Array.from({ length: 9 }, (_, i) => [market("m1", 1.5 + i / 10), market("m2", 2 + (i % 3) / 10)]);
+    const revisions = states.map((state, i) => ({ revision: 10 + i * 3, recordedAt: at(i * 1_500), state }));
+    const payload = encodeChunk(null, revisions, startsAt);
+    const reader = new ChunkReader(payload, 10, startsAt);
+    // Revisions 10, 13, ..., 34: through 17 are 10 to 16; through 9 none; through 30 nine less two.
+    expect(reader.readThrough(17)).toBe(3);
+    expect(reader.revisions).toHaveLength(3);
+    expect(reader.readThrough(9)).toBe(0);
+    expect(reader.readThrough(30)).toBe(7);
+    expect(reader.readThrough(16)).toBe(3);
+    expect(reader.readThrough(Infinity)).toBe(9);
+    expect(reader.revisions).toEqual(revisions);
+    expect(reader.revisions).toEqual(decodeChunk(payload, 10, startsAt).revisions);
   });
 
   it("keep each revision's time to the millisecond", () => {

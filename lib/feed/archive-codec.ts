@@ -127,22 +127,69 @@ export type DecodedChunk = { before: FullRevision | null; revisions: FullRevisio
  * only those at or below it (the rest is not parsed).
  */
 export function decodeChunk(payload: Uint8Array, firstRevision: number, startsAt: Date, upTo = Infinity): DecodedChunk {
-  const text = inflateRawSync(payload);
-  const lines = text.toString("utf8").split("\n");
-  const at = (ms: number) => new Date(startsAt.getTime() + ms);
-  const b = JSON.parse(lines[0]!) as [number, number, unknown] | null;
-  const before = b && { revision: b[0], recordedAt: at(b[1]), state: b[2] };
-  const revisions: FullRevision[] = [];
-  let state: unknown = before?.state ?? null;
-  let revision = firstRevision;
-  for (let i = 1; i < lines.length; i++) {
-    const [step, ms, delta] = JSON.parse(lines[i]!) as Line;
-    revision += step;
-    if (revision > upTo) break;
-    state = applyDelta(state, delta);
-    revisions.push({ revision, recordedAt: at(ms), state });
+  const reader = new ChunkReader(payload, firstRevision, startsAt);
+  const count = reader.readThrough(upTo);
+  return { before: reader.before, revisions: reader.revisions.slice(0, count), textBytes: reader.textBytes };
+}
+
+/**
+ * A chunk decoded only as far as it has been read: a moment early in the bucket parses and applies
+ * the changes up to it, not the whole bucket's, and a later read goes on from there. Each state is
+ * built from the one before without changing it, so the states handed out stay as they were.
+ */
+export class ChunkReader {
+  readonly before: FullRevision | null;
+  /** The revisions decoded so far, in order. */
+  readonly revisions: FullRevision[] = [];
+  readonly textBytes: number;
+  private readonly startsAt: number;
+  private lines: string[] | null;
+  private next = 1;
+  private revision: number;
+  private state: unknown;
+
+  constructor(payload: Uint8Array, firstRevision: number, startsAt: Date) {
+    const text = inflateRawSync(payload);
+    this.textBytes = text.byteLength;
+    this.lines = text.toString("utf8").split("\n");
+    this.startsAt = startsAt.getTime();
+    const b = JSON.parse(this.lines[0]!) as [number, number, unknown] | null;
+    this.before = b && { revision: b[0], recordedAt: new Date(this.startsAt + b[1]), state: b[2] };
+    this.state = this.before?.state ?? null;
+    this.revision = firstRevision;
   }
-  return { before, revisions, textBytes: text.byteLength };
+
+  /** Decodes the revisions at or below `upTo` not decoded yet; returns how many of all are at or below it. */
+  readThrough(upTo: number): number {
+    const lines = this.lines;
+    while (lines && this.next < lines.length) {
+      const line = lines[this.next]!;
+      // Each line starts `[step,`: the revision is known without parsing the change.
+      const revision = this.revision + Number(line.slice(1, line.indexOf(",")));
+      if (revision > upTo) break;
+      const [, ms, delta] = JSON.parse(line) as Line;
+      this.state = applyDelta(this.state, delta);
+      this.revisions.push({ revision, recordedAt: new Date(this.startsAt + ms), state: this.state });
+      this.revision = revision;
+      this.next++;
+    }
+    if (lines && this.next >= lines.length) this.lines = null;
+    const last = this.revisions.at(-1);
+    if (!last || last.revision <= upTo) return this.revisions.length;
+    return firstAbove(this.revisions, upTo);
+  }
+}
+
+/** The index of the first revision above `upTo` in revisions in order (a binary search). */
+function firstAbove(revisions: readonly FullRevision[], upTo: number): number {
+  let low = 0;
+  let high = revisions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (revisions[middle]!.revision <= upTo) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The times of a bucket's revisions, in revision order, as ms after its start, deflated. */

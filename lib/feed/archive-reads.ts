@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { RevisionKind } from "../db/schema/index.ts";
-import { decodeChunk, decodeClock } from "./archive-codec.ts";
+import { ChunkReader, decodeClock, type FullRevision } from "./archive-codec.ts";
 import { BUCKET_MS } from "./archive.ts";
 import { ChunkCache, deepFreeze } from "./chunk-cache.ts";
 
@@ -26,30 +26,39 @@ type ChunkRow = {
 
 const CHUNK_COLUMNS = sql`event_id, kind, starts_at, first_revision, payload`;
 
+/** A chunk as far as it was decoded, and its revisions as the archive's readers get them. */
+type CachedChunk = { reader: ChunkReader; before: ArchivedRevision | null; revisions: ArchivedRevision[] };
+
 /** Decoded chunks of this process, at most 32 MB of their text and payloads (chunk-cache.ts). */
-export const decodedChunks = new ChunkCache<{ before: ArchivedRevision | null; revisions: ArchivedRevision[] }>(
-  32 * 1024 * 1024,
-);
+export const decodedChunks = new ChunkCache<CachedChunk>(32 * 1024 * 1024);
 
 /**
- * A chunk's revisions at or below `upTo`, and the revision before it, decoded whole once and then
- * served from the cache. The states are frozen: every reader of the chunk shares them.
+ * A chunk decoded at least as far as `upTo`, kept for the next read, which goes on from there, and
+ * how many of its revisions are at or below `upTo`. Its revisions are shared by every reader of the
+ * chunk: what a read hands out is frozen first.
  */
-function decoded(row: ChunkRow, upTo = Infinity) {
+function decoded(row: ChunkRow, upTo: number): { chunk: CachedChunk; count: number } {
   const payload = toBytes(row.payload);
-  const startsAt = new Date(row.starts_at);
-  const key = `${row.event_id}\u0000${row.kind}\u0000${row.first_revision}\u0000${startsAt.getTime()}`;
+  const key = `${row.event_id}\u0000${row.kind}\u0000${row.first_revision}\u0000${new Date(row.starts_at).getTime()}`;
   let chunk = decodedChunks.get(key, payload);
+  const label = (r: FullRevision): ArchivedRevision => ({ ...r, eventId: row.event_id, kind: row.kind });
   if (!chunk) {
-    const decoding = decodeChunk(payload, Number(row.first_revision), startsAt);
-    const at = (r: { revision: number; recordedAt: Date; state: unknown }): ArchivedRevision =>
-      deepFreeze({ ...r, eventId: row.event_id, kind: row.kind });
-    chunk = { before: decoding.before && at(decoding.before), revisions: decoding.revisions.map(at) };
-    decodedChunks.set(key, payload, chunk, decoding.textBytes);
+    const reader = new ChunkReader(payload, Number(row.first_revision), new Date(row.starts_at));
+    chunk = { reader, before: reader.before && label(reader.before), revisions: [] };
+    decodedChunks.set(key, payload, chunk, reader.textBytes);
   }
-  if (upTo >= (chunk.revisions.at(-1)?.revision ?? 0)) return chunk;
-  const end = chunk.revisions.findIndex((r) => r.revision > upTo);
-  return { before: chunk.before, revisions: chunk.revisions.slice(0, end) };
+  const count = chunk.reader.readThrough(upTo);
+  for (let i = chunk.revisions.length; i < chunk.reader.revisions.length; i++) {
+    chunk.revisions.push(label(chunk.reader.revisions[i]!));
+  }
+  return { chunk, count };
+}
+
+/** A chunk's newest revision at or below `upTo`, else the revision before it (null: none), frozen. */
+function newestThrough(row: ChunkRow, upTo: number): ArchivedRevision | null {
+  const { chunk, count } = decoded(row, upTo);
+  const newest = count > 0 ? chunk.revisions[count - 1]! : chunk.before;
+  return newest && deepFreeze(newest);
 }
 
 // PGlite hands bytea back as a Uint8Array, postgres.js as a Buffer; a hex string on older paths.
@@ -115,8 +124,9 @@ export async function archivedAfter(
     );
   }
   const revisions = rows
-    .flatMap((row) => decoded(row).revisions)
+    .flatMap((row) => decoded(row, Infinity).chunk.revisions)
     .filter((r) => r.revision > after && r.revision <= reached)
+    .map(deepFreeze)
     .sort((a, b) => a.revision - b.revision);
   return { revisions, reached };
 }
@@ -176,9 +186,8 @@ export async function archivedStatesAt(
     : [];
   const states: ArchivedRevision[] = [];
   for (const row of [...near, ...later]) {
-    const chunk = decoded(row, at);
-    const upTo = chunk.revisions.at(-1) ?? chunk.before;
-    if (upTo && upTo.state !== null) states.push(upTo);
+    const newest = newestThrough(row, at);
+    if (newest && newest.state !== null) states.push(newest);
   }
   return states;
 }
