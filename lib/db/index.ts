@@ -190,8 +190,11 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
       pglite: client,
       pool: { size: 1, queries },
       close: async () => {
-        await client.close();
-        release();
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
       },
     };
   } catch (error) {

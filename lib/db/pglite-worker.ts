@@ -17,6 +17,9 @@ export type PgliteClient = PgliteStatements & {
   close(): Promise<void>;
 };
 
+// Long enough for the last transaction of a stopping server (a meter flush, a request-log write).
+const CLOSE_WITHIN_MS = 10_000;
+
 // Looked up when opened, not at import: Next's bundle holds a copy of this module that never opens
 // the database, and no bundler should take the thread's file for one of its own.
 const threadFile = () => path.join(import.meta.dirname, "pglite-thread.ts");
@@ -151,10 +154,24 @@ export class PgliteWorker implements PgliteClient {
     };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes PGlite on the thread, then ends the thread. PGlite closes only once every transaction
+   * has ended: one whose caller never ends it would hold a stopping server for ever, so after
+   * `withinMs` the thread is ended as a crash would end it (the next start recovers the folder
+   * from its log, as after a kill) and the close fails, saying so.
+   */
+  async close(withinMs = CLOSE_WITHIN_MS): Promise<void> {
     if (this.#failure) return;
-    await this.#call({ op: "close" });
-    // PGlite has closed the folder; nothing is left on the thread.
+    let late: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      this.#call({ op: "close" }).then(() => true),
+      new Promise<false>((resolve) => (late = setTimeout(() => resolve(false), withinMs))),
+    ]).finally(() => clearTimeout(late));
     await this.#worker.terminate();
+    if (!closed) {
+      throw new Error(
+        `The embedded database did not close within ${withinMs / 1000} s (a transaction still open): its thread was ended`,
+      );
+    }
   }
 }

@@ -1,9 +1,11 @@
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
 import { DataDirInUseError } from "../../lib/db/data-dir-lock.ts";
+import { PgliteWorker } from "../../lib/db/pglite-worker.ts";
 import { isUniqueViolation } from "../../lib/errors.ts";
 import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { turnsDuring } from "../../testing/event-loop.ts";
@@ -120,6 +122,30 @@ describe("PGlite on its own thread", () => {
     });
     await expect.poll(() => heard).toEqual(["committed"]);
     await unlisten();
+  });
+
+  it("ends its thread when a transaction left open holds the close, and the folder opens again whole", async () => {
+    const folder = path.join(migratedDataDir(), "bare");
+    dirs.push(path.dirname(folder));
+    const client = await PgliteWorker.open(folder);
+    await client.exec("create table kept (id int primary key)");
+    await client.query("insert into kept values (1)");
+    const inside = Promise.withResolvers<void>();
+    void client
+      .transaction(async (tx) => {
+        await tx.query("insert into kept values (2)");
+        inside.resolve();
+        await new Promise(() => {});
+      })
+      .catch(() => {});
+    await inside.promise;
+    await expect(client.close(300)).rejects.toThrow("did not close within 0.3 s (a transaction still open)");
+    const again = await PgliteWorker.open(folder);
+    try {
+      expect((await again.query<{ id: number }>("select id from kept order by id")).rows).toEqual([{ id: 1 }]);
+    } finally {
+      await again.close();
+    }
   });
 
   it("counts its statements, holds the data folder until closed, and keeps the data", async () => {
