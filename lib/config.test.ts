@@ -14,7 +14,7 @@ describe("configuration", () => {
       HOST: "0.0.0.0",
       DATABASE_POOL_SIZE: 10,
       DATA_DIR: ".data",
-      PGLITE_THREAD: "main",
+      PGLITE_THREAD: "own",
       SANDBOX_KEY_TTL_DAYS: 30,
       SIM: "on",
       SIM_SPEED: 1,

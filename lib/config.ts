@@ -17,8 +17,8 @@ const configSchema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
   DATA_DIR: z.string().min(1).default(".data"),
-  // Where the embedded database runs; "own" (a thread of its own) is not yet the default: docs/decisions/pglite-thread.md.
-  PGLITE_THREAD: z.enum(["own", "main"], { message: "must be own or main" }).default("main"),
+  // Where the embedded database runs: a thread of its own, or ("main") the one that answers requests (docs/decisions/pglite-thread.md).
+  PGLITE_THREAD: z.enum(["own", "main"], { message: "must be own or main" }).default("own"),
   SANDBOX_KEY_TTL_DAYS: positiveInt.max(3650).default(30),
   SIM: z.enum(["on", "off"], { message: "must be on or off" }).default("on"),
   SIM_SPEED: z.coerce.number().positive().max(10_000).default(1),

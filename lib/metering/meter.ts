@@ -320,8 +320,8 @@ export class JournalMeter implements InstanceMeter {
 
 // How often an instance adds its journal to the database. With PostgreSQL the same flush tells the
 // other instances what this one admitted, so it is frequent: the bounds in docs/metering.md follow
-// from it. PGlite admits one process, so there are no others, and (PGLITE_THREAD=main, the default)
-// every write runs on the thread that answers requests.
+// from it. PGlite admits one process, so there are no others, and runs one statement at a time for
+// the whole process, on its own thread or (PGLITE_THREAD=main) the one that answers requests.
 const SHARED_FLUSH_MS = 100;
 const EMBEDDED_FLUSH_MS = 1_000;
 

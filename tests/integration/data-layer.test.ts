@@ -68,8 +68,8 @@ describeEachBackend("data layer on $name", (backend) => {
   }
 
   it("lets the event loop turn between the statements of a transaction", async () => {
-    // Counts turns of the event loop while a transaction of three statements runs: PGlite runs
-    // statements on this thread, and requests are answered only between them.
+    // Counts turns of the event loop while a transaction of three statements runs: requests are
+    // answered between them, whichever thread PGlite runs them on.
     const turns = await turnsDuring(() =>
       handle.db.transaction(async (tx) => {
         await tx.execute(sql`select 1`);

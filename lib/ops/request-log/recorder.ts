@@ -147,8 +147,8 @@ export class RequestLogRecorder {
     return this.writing;
   }
 
-  // A statement per ROWS_PER_STATEMENT rows: on PGlite on the main thread (PGLITE_THREAD=main, the
-  // default) a statement holds the event loop while it runs, so none runs long. What a failure left unwritten goes back in front of the buffer.
+  // A statement per ROWS_PER_STATEMENT rows: on PGlite on the main thread (PGLITE_THREAD=main) a
+  // statement holds the event loop while it runs, so none runs long. What a failure left unwritten goes back in front of the buffer.
   private async write(rows: Row[]): Promise<void> {
     let from = 0;
     try {
