@@ -56,6 +56,8 @@ export function startFeed(
   const now = options.now ?? (() => new Date());
   const simulator = options.source ?? null;
   let pruneTimer: NodeJS.Timeout | undefined;
+  // The pass in flight: one at a time, and a stop waits for it rather than close the database under it.
+  let pruning: Promise<void> | null = null;
 
   // Archiving first: the recent table deletes only what the archive holds.
   const prune = async () => {
@@ -98,14 +100,18 @@ export function startFeed(
         }
         first = false;
       });
-      void prune();
-      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      const prunePass = () => {
+        pruning ??= prune().finally(() => (pruning = null));
+      };
+      prunePass();
+      pruneTimer = setInterval(prunePass, PRUNE_EVERY_MS);
       pruneTimer.unref();
     },
     onLose: async () => {
       log("Feed: this instance no longer leads");
       clearInterval(pruneTimer);
       await simulator?.stop();
+      await pruning;
     },
   });
 

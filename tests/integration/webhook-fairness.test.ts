@@ -208,8 +208,13 @@ describeEachBackend("fair webhook deliveries on $name", { timeout: 60_000 }, (ba
         .where(and(eq(auditLog.orgId, orgId), eq(auditLog.action, "webhook.auto_disabled")));
       expect(audit).toMatchObject([{ target: endpointId, actor: "webhook deliveries" }]);
 
-      // Disabled: nothing more is posted; enabled again, the banner goes and the run starts afresh.
+      // Disabled: nothing more is posted. The worker stops before the endpoint is enabled again, or
+      // it would post that message then and start a new run of failures.
       await queueEvent(db(), { orgId, type: "webhook.test", at: new Date(clockMs), data: {}, endpointId });
+      worker.wake();
+      await worker.stop();
+      expect(failing.received).toBe(3);
+      // Enabled again, the banner goes and the run starts afresh.
       await setEndpointEnabled(db(), orgId, endpointId, true, { actor: OPERATOR, at: new Date(clockMs) });
       expect(await autoDisabledEndpoints(db(), orgId)).toEqual([]);
       const [endpoint] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
