@@ -42,8 +42,8 @@ export default defineConfig({
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions } },
     // What a narrow screen changes: layouts and journeys. The server's rules, the content policy,
-    // the icon, the operator's licence review and the API reference (Scalar's own layout) are the
-    // same on every screen: desktop only.
+    // the icon, the operator's licence review, the journeys of the mailed links (their tokens)
+    // and the API reference (Scalar's own layout) are the same on every screen: desktop only.
     {
       name: "phone",
       use: { ...devices["Pixel 7"], launchOptions },
@@ -53,6 +53,7 @@ export default defineConfig({
         "favicon.spec.ts",
         "licence.spec.ts",
         "docs.spec.ts",
+        "mail.spec.ts",
       ],
     },
   ],

@@ -79,7 +79,10 @@ test("an authenticator app: added on the Security page, asked for at sign-in, a 
   await expect(page.getByText("added the authenticator app “Authenticator app” as a second factor")).toBeVisible();
 });
 
-test("a policy requiring a second factor walks a member through adding one at their next sign-in", async ({ page }) => {
+test("a policy requiring a second factor walks a member through adding one at their next sign-in", async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "the policy is the server's, the same on a phone");
   const email = `policy-${unique()}@example.com`;
   await signUpOrganisation(page, server().url, { organisation: `Policy ${unique()}`, email });
   // The admin cannot require what they have not got themselves.
@@ -119,7 +122,8 @@ test("a policy requiring a second factor walks a member through adding one at th
 
 test("creating a production key asks for the second factor again once the last is over 10 minutes old", async ({
   page,
-}) => {
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "the step-up is the server's, the same on a phone");
   // The demo organisation holds a verified licence and a plan, so its admin may create production keys.
   await passwordStepAs(page, server().demo);
   await expect(consoleHeading(page)).toBeVisible({ timeout: 20_000 });
