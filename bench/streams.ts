@@ -15,6 +15,9 @@
 //   changes of that event, one every 250 ms, through the ingest (a score, then a price, in turn);
 // - BENCH_BOARD_SUBSCRIBERS (1000) subscribers of the board stream while the 200 live events change:
 //   every 100 ms a batch of 10 updates (prices, and now and then a score), for BENCH_BOARD_SECONDS (10).
+// Before each scenario, ours is sent the scenario's changes with one subscriber for
+// BENCH_STREAM_WARMUP_SECONDS (5), so that what is measured is the fan-out, not V8 compiling a
+// server just started.
 // The baseline broadcasts the very frames our reference subscriber received, at the same moments
 // relative to the start, grouped as they arrived.
 //
@@ -22,7 +25,8 @@
 // from each message's `as_of`, the moment the feed recorded the change, so it includes the ingest's
 // commit, the change bus and the flush tick; the baseline's from the moment it was handed the
 // message), server CPU over the change phase and per message delivered (/proc), server memory per
-// connection (RSS with the subscribers connected minus RSS before, divided by their number), and
+// connection (RSS with the subscribers connected minus RSS before, divided by their number), the
+// server's CPU per message by thread (the embedded database's own, V8's workers, the main thread), and
 // the messages lost (a change a subscriber never received and was not told about). Then PASS/FAIL
 // against the targets: at 10,000 subscribers p99 under 200 ms and under 30 KB per connection; at
 // 5,000 p99 under 100 ms; nothing lost anywhere. It asserts no timing; it exits non-zero only when
@@ -32,7 +36,16 @@ import os from "node:os";
 import path from "node:path";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seed } from "../seeds/index.ts";
-import { CAN_PIN, cpuSeconds, pin, residentBytes } from "../testing/cpu.ts";
+import {
+  CAN_PIN,
+  cpuSeconds,
+  pin,
+  residentBytes,
+  threadCpuSeconds,
+  threadCpuSince,
+  threadsPerRequest,
+  type ThreadCpu,
+} from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { keyOnOwnPlan, withDatabase } from "../testing/organisations.ts";
 import { startProcess, startServer } from "../testing/processes.ts";
@@ -47,6 +60,9 @@ const BOARD_SUBSCRIBERS = Number(process.env.BENCH_BOARD_SUBSCRIBERS ?? 1000);
 const BOARD_SECONDS = Number(process.env.BENCH_BOARD_SECONDS ?? 10);
 const BOARD_BATCH_EVERY_MS = 100;
 const BOARD_BATCH = 10;
+// Changes sent, with one subscriber, before each scenario on ours: a server just started spends the
+// first seconds compiling (V8's workers), which is start-up, not the fan-out.
+const WARMUP_SECONDS = Number(process.env.BENCH_STREAM_WARMUP_SECONDS ?? 5);
 const LIVE_EVENTS = 200;
 const FOLLOWED = "bench-live-0";
 
@@ -100,6 +116,8 @@ type Result = {
   lost: number;
   announced: number;
   clientCpu: number;
+  /** The server's CPU per message by thread (testing/cpu.ts). */
+  threads: string;
 };
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -139,18 +157,21 @@ function measure(subscribers: Subscriber[], referenceIds: number[], origin: Map<
   };
 }
 
-type Phase = { pid: number; cpu: number; at: number; clientCpu: number };
+type Phase = { pid: number; cpu: number; threads: ThreadCpu | null; at: number; clientCpu: number };
 const phaseStart = (pid: number): Phase => ({
   pid,
   cpu: cpuSeconds(pid) ?? NaN,
+  threads: threadCpuSeconds(pid),
   at: Date.now(),
   clientCpu: cpuSeconds(process.pid) ?? NaN,
 });
 function phaseEnd(phase: Phase) {
   const seconds = (Date.now() - phase.at) / 1000;
+  const threads = threadCpuSeconds(phase.pid);
   return {
     cpuSeconds: (cpuSeconds(phase.pid) ?? NaN) - phase.cpu,
     clientCpu: ((cpuSeconds(process.pid) ?? NaN) - phase.clientCpu) / seconds,
+    threads: phase.threads && threads ? threadCpuSince(phase.threads, threads) : null,
   };
 }
 
@@ -212,6 +233,7 @@ async function scenario(
       messages,
       ...oursFigures,
       ...oursCost,
+      threads: threadsPerRequest(oursCost.threads, messages * count),
       cpuPerMessageUs: (oursCost.cpuSeconds / (messages * count)) * 1e6,
       kbPerConnection: (connected - before) / count / 1024,
     },
@@ -255,6 +277,7 @@ async function scenario(
       messages,
       ...baseFigures,
       ...baseCost,
+      threads: threadsPerRequest(baseCost.threads, messages * count),
       cpuPerMessageUs: (baseCost.cpuSeconds / (messages * count)) * 1e6,
       kbPerConnection: (baseConnected - baseBefore) / count / 1024,
     });
@@ -262,6 +285,7 @@ async function scenario(
     await baseline.stop();
   }
   for (const result of results) print(result);
+  for (const result of results) console.log(`    CPU per message by thread on ${result.side}, µs: ${result.threads}`);
   return results;
 }
 
@@ -278,6 +302,22 @@ function print(r: Result): void {
       `${`${r.kbPerConnection.toFixed(1)} KB`.padStart(10)}${String(r.lost).padStart(6)}${String(r.announced).padStart(6)}` +
       `${`${Math.round(r.clientCpu * 100)} %`.padStart(12)}`,
   );
+}
+
+/** The plan's changes for WARMUP_SECONDS to one subscriber of its stream. */
+async function warmUp(
+  url: string,
+  plan: { path: string; everyMs: number; changes(k: number): FeedUpdate[] },
+  headers: Record<string, string>,
+) {
+  if (WARMUP_SECONDS <= 0) return;
+  const subscriber = await subscribeReference(`${url}${plan.path}`, headers);
+  const began = Date.now();
+  for (let k = 0; Date.now() - began < WARMUP_SECONDS * 1000; k++) {
+    await ingest(url, plan.changes(k));
+    await sleep(Math.max(0, began + (k + 1) * plan.everyMs - Date.now()));
+  }
+  await closeAll([subscriber]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,6 +381,7 @@ async function main(): Promise<void> {
       try {
         if (i === 0) await ingest(server.url, initial);
         await sleep(1_000);
+        await warmUp(server.url, plan, headers);
         const ours: Side = { url: server.url, pid, stop: () => server.stop() };
         results.push(
           ...(await scenario(plan.label, ours, plan.path, headers, plan.count, plan.steps, plan.everyMs, plan.changes)),
