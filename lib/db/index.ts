@@ -12,7 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { withoutPassword, type Config } from "../config.ts";
 import { currentRequestId } from "../log/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
-import { PgliteWorker, type PgliteClient } from "./pglite-worker.ts";
+import { compiledPglite, PgliteWorker, type PgliteClient } from "./pglite-worker.ts";
 import * as schema from "./schema/index.ts";
 
 export { schema };
@@ -178,7 +178,7 @@ async function openPglite(config: Config): Promise<DatabaseHandle> {
     const client: PgliteClient =
       config.PGLITE_THREAD === "own"
         ? await PgliteWorker.open(folder)
-        : turnBetweenStatements(await PGlite.create(folder));
+        : turnBetweenStatements(await PGlite.create(folder, await compiledPglite()));
     const queries: QueryCount = { request: 0, other: 0 };
     // The thread's client answers drizzle's session as PGlite does (query, exec, transaction).
     const db = drizzlePglite(client as PGlite, { schema, logger: countingQueries(queries) });

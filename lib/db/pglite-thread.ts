@@ -123,7 +123,13 @@ async function serve(db: PGlite): Promise<void> {
 }
 
 try {
-  const db = await PGlite.create((workerData as { dataDir: string }).dataDir);
+  const { dataDir, pgliteWasmModule, initdbWasmModule } = workerData as {
+    dataDir: string;
+    pgliteWasmModule: WebAssembly.Module;
+    initdbWasmModule: WebAssembly.Module;
+  };
+  // Compiled once by the process that started the thread (pglite-worker.ts), shared by its threads.
+  const db = await PGlite.create(dataDir, { pgliteWasmModule, initdbWasmModule });
   await serve(db);
   send({ type: "ready" });
 } catch (error) {

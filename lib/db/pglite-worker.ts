@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
@@ -23,6 +25,22 @@ const CLOSE_WITHIN_MS = 10_000;
 // Looked up when opened, not at import: Next's bundle holds a copy of this module that never opens
 // the database, and no bundler should take the thread's file for one of its own.
 const threadFile = () => path.join(import.meta.dirname, "pglite-thread.ts");
+
+/** PGlite's WebAssembly, compiled once for every database the process opens, on whichever thread. */
+export type CompiledPglite = { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module };
+
+// Compiled once a process: each thread compiling PGlite's 9 MB of WebAssembly again made opening
+// a database on a thread about a second slower, in CPU, than on the calling thread.
+let compiling: Promise<CompiledPglite> | null = null;
+export function compiledPglite(): Promise<CompiledPglite> {
+  compiling ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+    const compile = async (file: string) => WebAssembly.compile(await readFile(path.join(dist, file)));
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile("pglite.wasm"), compile("initdb.wasm")]);
+    return { pgliteWasmModule, initdbWasmModule };
+  })();
+  return compiling;
+}
 
 function received(error: SentError): Error {
   // A plain Error with the database's fields (code, constraint...): callers read `code`, and the
@@ -66,7 +84,7 @@ export class PgliteWorker implements PgliteClient {
 
   /** Starts the thread and opens the data folder there. */
   static async open(dataDir: string): Promise<PgliteWorker> {
-    const worker = new Worker(threadFile(), { workerData: { dataDir } });
+    const worker = new Worker(threadFile(), { workerData: { dataDir, ...(await compiledPglite()) } });
     const client = new PgliteWorker(worker);
     await new Promise<void>((resolve, reject) => {
       worker.once("message", (reply: Reply) => {
