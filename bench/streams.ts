@@ -211,11 +211,7 @@ async function scenario(
   await sleep(500);
   const connected = residentBytes(ours.pid);
   const phase = phaseStart(ours.pid);
-  const began = Date.now();
-  for (let k = 0; k < steps; k++) {
-    await ingest(ours.url, changes(k));
-    await sleep(Math.max(0, began + (k + 1) * everyMs - Date.now()));
-  }
+  await paced(ours.url, everyMs, changes, (k) => k < steps);
   await sleep(500);
   const lastId = reference.ids.at(-1)!;
   await delivered(subscribers, lastId, 15_000);
@@ -313,11 +309,17 @@ async function warmUp(
   if (WARMUP_SECONDS <= 0) return;
   const subscriber = await subscribeReference(`${url}${plan.path}`, headers);
   const began = Date.now();
-  for (let k = 0; Date.now() - began < WARMUP_SECONDS * 1000; k++) {
-    await ingest(url, plan.changes(k));
-    await sleep(Math.max(0, began + (k + 1) * plan.everyMs - Date.now()));
-  }
+  await paced(url, plan.everyMs, plan.changes, () => Date.now() - began < WARMUP_SECONDS * 1000);
   await closeAll([subscriber]);
+}
+
+/** Ingests step k's changes every `everyMs` from now, for as long as `more(k)`. */
+async function paced(url: string, everyMs: number, changes: (k: number) => FeedUpdate[], more: (k: number) => boolean) {
+  const began = Date.now();
+  for (let k = 0; more(k); k++) {
+    await ingest(url, changes(k));
+    await sleep(Math.max(0, began + (k + 1) * everyMs - Date.now()));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export function compiledPglite(): Promise<CompiledPglite> {
     const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile("pglite.wasm"), compile("initdb.wasm")]);
     return { pgliteWasmModule, initdbWasmModule };
   })();
+  // A failed read (a package reinstalled under a running server) is tried again by the next open.
+  compiling.catch(() => (compiling = null));
   return compiling;
 }
 
