@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { logger } from "../log/index.ts";
 import type { Channel, Notice, Published } from "./channels.ts";
@@ -11,6 +11,15 @@ export * from "./channels.ts";
  */
 export async function publish<C extends Channel>(db: Database, channel: C, notice: Published<C>): Promise<void> {
   await db.execute(sql`select pg_notify(${channel.name}, ${JSON.stringify(notice)})`);
+}
+
+/**
+ * The notices as a select to end a statement that writes (`with ... select`): sent as `publish`
+ * sends them, in order, without a statement of their own.
+ */
+export function publishing<C extends Channel>(channel: C, notices: Published<C>[]): SQL {
+  const payloads = JSON.stringify(notices.map((notice) => JSON.stringify(notice)));
+  return sql`select pg_notify(${channel.name}, payload) from jsonb_array_elements_text(${payloads}::jsonb) as payload`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { revisionCounter } from "../db/schema/index.ts";
-import { feedChangeNotices, feedChanges, publish, type EventChange } from "../bus/index.ts";
+import { feedChangeNotices, feedChanges, publishing, type EventChange } from "../bus/index.ts";
 import { applyUpdates, checkLine, type BatchResult, type LineResult, type ValidLine } from "./ingest-rules.ts";
-import { EventNames, loadCurrent, writeEvents, writeFeedLines, writeRevisions } from "./ingest-store.ts";
+import { EventNames, loadCurrent, writeBatch } from "./ingest-store.ts";
 import type { BatchLine } from "./ndjson.ts";
 
 // The one path by which any change reaches stored state: the simulator and the providers' ingest
@@ -53,14 +53,14 @@ export async function applyBatch(
 
       const dirty = [...current.values()].filter((c) => c.dirty);
       if (dirty.length === 0) return [];
-      await writeEvents(tx, batchNames, dirty);
-      await writeFeedLines(tx, applied.applied);
-      if (applied.revisions.length > 0) {
-        await writeRevisions(tx, applied.revisions);
-        await tx.update(revisionCounter).set({ lastRevision: applied.revision }).where(eq(revisionCounter.id, 1));
-      }
-      // Delivered to every listening instance when, and only if, the transaction commits.
-      for (const notice of feedChangeNotices(applied.changes)) await publish(tx, feedChanges, notice);
+      await writeBatch(tx, batchNames, {
+        events: dirty,
+        lines: applied.applied,
+        revisions: applied.revisions,
+        lastRevision: applied.revision,
+        // Delivered to every listening instance when, and only if, the transaction commits.
+        then: publishing(feedChanges, feedChangeNotices(applied.changes)),
+      });
       return applied.changes;
     });
     batchNames.commit();
