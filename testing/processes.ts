@@ -35,7 +35,7 @@ function track<T extends ChildProcess>(child: T): T {
   return child;
 }
 
-/** A child process started by the harness, with everything it writes (stdout and stderr) kept. */
+/** A child process started by the harness, with what it writes (stdout and stderr) kept, up to OUTPUT_KEPT. */
 export type StartedProcess = {
   process: ChildProcess;
   output(): string;
@@ -46,6 +46,10 @@ export type StartedProcess = {
   /** Signals it (SIGTERM by default) and waits until it has ended; SIGKILL after `killAfterMs`, if given. */
   stop(signal?: NodeJS.Signals, killAfterMs?: number): Promise<number | null>;
 };
+
+// What is kept of a process's output: a server under a benchmark's load logs every request, and a
+// run of minutes wrote more than a string can hold (the harness died of it).
+const OUTPUT_KEPT = 64 * 1024 * 1024;
 
 /**
  * Starts `entry` (a TypeScript file) with this Node in a clean environment plus `env`, and reads its
@@ -72,6 +76,7 @@ export function startProcess(
     }),
   );
   let output = "";
+  let dropped = 0;
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const readyWithinMs = options.readyWithinMs ?? 60_000;
   const ready = new Promise<RegExpExecArray>((resolve, reject) => {
@@ -81,6 +86,10 @@ export function startProcess(
     }, readyWithinMs);
     let matched: RegExpExecArray | null = null;
     const onData = (chunk: Buffer) => {
+      if (output.length >= OUTPUT_KEPT) {
+        dropped += chunk.length;
+        return;
+      }
       output += chunk.toString();
       // Once ready, the output only grows: searching it again on every chunk flattened a string of
       // megabytes each time, and under load this process then took a core from the server it measured.
@@ -102,7 +111,7 @@ export function startProcess(
   ready.catch(() => undefined);
   return {
     process: child,
-    output: () => output,
+    output: () => (dropped > 0 ? `${output}\n[${dropped} more bytes of output not kept]` : output),
     ready,
     exited,
     async stop(signal = "SIGTERM", killAfterMs) {
