@@ -38,9 +38,11 @@ export function compiledPglite(): Promise<CompiledPglite> {
     const compile = async (file: string) => WebAssembly.compile(await readFile(path.join(dist, file)));
     const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compile("pglite.wasm"), compile("initdb.wasm")]);
     return { pgliteWasmModule, initdbWasmModule };
-  })();
-  // A failed read (a package reinstalled under a running server) is tried again by the next open.
-  compiling.catch(() => (compiling = null));
+  })().catch((error: unknown) => {
+    // A failed read (a package reinstalled under a running server) is tried again by the next open.
+    compiling = null;
+    throw error;
+  });
   return compiling;
 }
 
