@@ -3,6 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { runAdminCommand } from "./lib/ops/admin/commands.ts";
+import { keepPlatformClock } from "./lib/clock.ts";
 import { checkServingConfig, ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./lib/db/index.ts";
@@ -23,6 +24,7 @@ function exitSoon(code: number): void {
 
 async function start(config: Config): Promise<void> {
   const instance = await startInstance(config, { adminCommands: runAdminCommand });
+  keepPlatformClock(Date); // before Next replaces the global Date (lib/clock.ts)
   // Loaded only now, so that a refused start (configuration, database) exits before Next's large
   // module graph is compiling in the background.
   const { default: next } = await import("next");

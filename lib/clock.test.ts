@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { utcDay } from "./clock.ts";
+import { keepPlatformClock, now, setClockOffset, utcDay, wallClockMs } from "./clock.ts";
 
 describe("utcDay", () => {
   it("is the UTC date of toISOString, at each day's edges and across years", () => {
@@ -21,5 +21,62 @@ describe("utcDay", () => {
     // 23:30 UTC is the next day east of Greenwich and the same day west of it.
     expect(utcDay(new Date("2026-11-27T23:30:00Z"))).toBe("2026-11-27");
     expect(utcDay(new Date("2026-11-28T00:30:00+02:00"))).toBe("2026-11-27");
+  });
+});
+
+describe("now and wallClockMs", () => {
+  /** Replaces the global Date with one that counts its reads, as Next's and fake timers' do; undone after `work`. */
+  function withCountedDate(work: (reads: () => number) => void): void {
+    const platform = globalThis.Date;
+    let reads = 0;
+    const counted = function (...args: []) {
+      reads++;
+      return new platform(...args);
+    } as unknown as DateConstructor;
+    counted.now = () => {
+      reads++;
+      return platform.now();
+    };
+    globalThis.Date = counted;
+    try {
+      work(() => reads);
+    } finally {
+      globalThis.Date = platform;
+    }
+  }
+
+  it("read the Date kept before the global one was replaced, as server.ts keeps it before loading Next", () => {
+    keepPlatformClock(Date);
+    try {
+      withCountedDate((reads) => {
+        const before = wallClockMs();
+        const date = now();
+        expect(reads()).toBe(0);
+        expect(date.getTime()).toBeGreaterThanOrEqual(before);
+        expect(date.getTime()).toBeLessThan(before + 1_000);
+      });
+    } finally {
+      keepPlatformClock(null);
+    }
+  });
+
+  it("read the global Date at each call when none is kept, so fake timers move them", () => {
+    withCountedDate((reads) => {
+      wallClockMs();
+      expect(reads()).toBe(1);
+      now();
+      expect(reads()).toBeGreaterThan(1);
+    });
+  });
+
+  it("moves now with the tests' offset, and never the wall clock", () => {
+    setClockOffset(86_400_000);
+    try {
+      const wall = wallClockMs();
+      expect(now().getTime() - wall).toBeGreaterThanOrEqual(86_400_000);
+      expect(Math.abs(wall - Date.now())).toBeLessThan(1_000);
+    } finally {
+      setClockOffset(0);
+    }
   });
 });

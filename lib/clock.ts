@@ -5,8 +5,25 @@ import { processCell } from "./slot.ts";
 // One offset for the custom server's and Next's copies of lib/ (lib/slot.ts).
 const offset = processCell("clock", () => ({ ms: 0 }));
 
+// Next replaces the global Date when it loads, so that a prerender sees the clock read: each call
+// then asks two async-local stores. server.ts keeps the platform's Date here before it loads Next,
+// and the request path reads that; otherwise (Next's own copy of lib/, tests' fake timers) the
+// global Date is read at each call.
+let platformDate: DateConstructor | null = null;
+
+/** Reads the clock from `date` from now on, whatever later replaces the global Date; null for the global one. */
+export function keepPlatformClock(date: DateConstructor | null): void {
+  platformDate = date;
+}
+
 export function now(): Date {
-  return new Date(Date.now() + offset.ms);
+  const date = platformDate ?? Date;
+  return new date(date.now() + offset.ms);
+}
+
+/** Milliseconds since the epoch as the system tells them, never moved by the tests' offset: deadlines, log lines. */
+export function wallClockMs(): number {
+  return (platformDate ?? Date).now();
 }
 
 export function setClockOffset(ms: number): void {

@@ -1,4 +1,5 @@
 import { documentResponse, isDocumentPath } from "./documents/index.ts";
+import { wallClockMs } from "../clock.ts";
 import { newRequestId } from "../http/problem.ts";
 import { inRequest, logAccess } from "../log/index.ts";
 import {
@@ -50,7 +51,7 @@ export function createApi(
         // A request with no known key (none sent, or one that does not exist) has no one to be
         // shown to; a console member's reads are not a key's.
         const logged = trace.key ?? trace.refusedKey;
-        const at = Date.now();
+        const at = wallClockMs();
         if (logged && requestLog.keeps(logged.id, response.status, at)) {
           requestLog.add({
             orgId: logged.orgId,

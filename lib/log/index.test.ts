@@ -80,7 +80,7 @@ describe("accessLine", () => {
     const log = createLogger({ LOG_FORMAT: "json", LOG_LEVEL: "info" }, scope, destination);
     const fields = {
       method: "GET",
-      path: '/api/v1/events?q="quoted"\u0001é\u{1f3df}\ud800',
+      path: '/api/v1/events?q="quoted"\\\u0001\u007fé\u{1f3df}\ud800',
       route: "listEvents",
       status: 200,
       duration_ms: 0.4,

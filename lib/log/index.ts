@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { format, stripVTControlCharacters } from "node:util";
 import { pino, type DestinationStream, type Logger } from "pino";
+import { wallClockMs } from "../clock.ts";
 import { loadLogSettings, type LogSettings } from "../config.ts";
 import { processCell } from "../slot.ts";
 import { maskCredentials } from "./credentials.ts";
@@ -86,7 +87,7 @@ function standardOutput(): DestinationStream {
 let isoAt = 0;
 let iso = "";
 function isoNow(): string {
-  const now = Date.now();
+  const now = wallClockMs();
   if (now !== isoAt) {
     isoAt = now;
     iso = new Date(now).toISOString();
@@ -196,16 +197,20 @@ export function accessLine(access: Access): string {
 }
 
 const WIDE = /[\u0100-\uffff]/;
+// What JSON writes as it is and keeps the line one-byte: most values, quoted without
+// JSON.stringify (about 0.1 µs a value, six a line, on every request).
+const PLAIN = /^[^"\\\u0000-\u001f\u007f-\uffff]*$/;
 // A key's hint comes with every request of the key; bounded, so invented paths cannot grow it.
 const ESCAPED_MAX = 1_000;
 const escaped = new Map<string, string>();
 
 /** JSON.stringify with wider characters escaped, built from character codes: V8 keeps a replaced string two-byte. */
 function jsonString(value: string): string {
+  if (PLAIN.test(value)) return `"${value}"`;
+  const known = escaped.get(value);
+  if (known !== undefined) return known;
   const json = JSON.stringify(value);
   if (!WIDE.test(json)) return json;
-  const known = escaped.get(json);
-  if (known !== undefined) return known;
   const codes: number[] = [];
   for (let i = 0; i < json.length; i++) {
     const code = json.charCodeAt(i);
@@ -214,7 +219,7 @@ function jsonString(value: string): string {
   }
   const result = String.fromCharCode(...codes);
   if (escaped.size >= ESCAPED_MAX) escaped.clear();
-  escaped.set(json, result);
+  escaped.set(value, result);
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { utcDay } from "../clock.ts";
+import { utcDay, wallClockMs } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { DatabaseWaitExceeded } from "../db/wait.ts";
@@ -121,7 +121,7 @@ export class JournalMeter implements InstanceMeter {
     const load = (id: string) => this.usage.load(id, at, (keyId, month) => this.durability.unflushed(keyId, month));
     return Promise.all([usage ?? load(key.id), pool ? (pooled ?? load(pool.id)) : null]).then(([own, shared]) => {
       // At notAfter the pipeline's wait may already have answered 503: from then on, count nothing.
-      if (notAfter !== undefined && Date.now() >= notAfter) throw new DatabaseWaitExceeded();
+      if (notAfter !== undefined && wallClockMs() >= notAfter) throw new DatabaseWaitExceeded();
       return this.decide(key, own, shared, time);
     });
   }

@@ -1,4 +1,5 @@
 import { DATABASE_WAIT_MS } from "../../db/wait.ts";
+import { wallClockMs } from "../../clock.ts";
 import { newRequestId } from "../../http/problem.ts";
 import { keyHint } from "../../keys/format.ts";
 import type { ApiKeyRecord } from "../../keys/lookup.ts";
@@ -82,7 +83,7 @@ export async function serve(
     slot = endpoint?.stream ? streamSlot(services, key, member, at) : null;
     try {
       // A member's reads are counted as a key's are, under the member's own principal and limits.
-      const notAfter = Date.now() + DATABASE_WAIT_MS;
+      const notAfter = wallClockMs() + DATABASE_WAIT_MS;
       const admitting = unlessDatabaseFails(
         () => services.meter.admit(key, at, notAfter),
         "count the request",

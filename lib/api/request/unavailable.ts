@@ -1,4 +1,5 @@
 import { DATABASE_WAIT_MS, DatabaseWaitExceeded, withinDatabaseWait } from "../../db/wait.ts";
+import { wallClockMs } from "../../clock.ts";
 import { logger } from "../../log/index.ts";
 import { ApiError } from "./errors.ts";
 
@@ -13,7 +14,7 @@ export function unlessDatabaseFails<T>(work: () => T | Promise<T>, what: string,
   try {
     const result = work();
     if (!(result instanceof Promise)) return result;
-    return withinDatabaseWait(result, notAfter ?? Date.now() + DATABASE_WAIT_MS).catch((error: unknown) =>
+    return withinDatabaseWait(result, notAfter ?? wallClockMs() + DATABASE_WAIT_MS).catch((error: unknown) =>
       unavailable(error, what),
     );
   } catch (error) {
