@@ -39,12 +39,12 @@ function keyStore(keys: Record<string, ApiKeyRecord>) {
   return store;
 }
 
-async function setUp(keys: Record<string, ApiKeyRecord>) {
+async function setUp(keys: Record<string, ApiKeyRecord>, maxEntries?: number) {
   let clock = new Date("2026-11-21T12:00:00Z").getTime();
   const store = keyStore(keys);
   const cache = new KeyCache(
     { byHash: (hash) => store.read(hash), hashOf: (id) => store.hashOf(id) },
-    { now: () => new Date(clock) },
+    { now: () => new Date(clock), maxEntries },
   );
   const bus = new MemoryBus();
   await cache.follow(bus);
@@ -153,6 +153,22 @@ describe("the key cache", () => {
     store.release();
     expect(await early).toMatchObject({ revokedAt: null });
     expect(await answer("h1")).toMatchObject({ read: true, record: { revokedAt } });
+  });
+
+  it("keeps the keys used last when full: a key used again, twice or once, is not the one dropped", async () => {
+    const keys = { h1: activeKey({ id: "key-1" }), h2: activeKey({ id: "key-2" }), h3: activeKey({ id: "key-3" }) };
+    const { answer } = await setUp(keys, 2);
+    expect((await answer("h1")).read).toBe(true);
+    expect((await answer("h2")).read).toBe(true);
+    // h1 used again (twice: the second finds it last already), so h2 is the least recently used.
+    expect((await answer("h1")).read).toBe(false);
+    expect((await answer("h1")).read).toBe(false);
+    expect((await answer("h3")).read).toBe(true);
+    expect((await answer("h1")).read).toBe(false);
+    expect((await answer("h2")).read).toBe(true);
+    // h3 was used before h1 was last: h2's read dropped h3.
+    expect((await answer("h1")).read).toBe(false);
+    expect((await answer("h3")).read).toBe(true);
   });
 
   it(`reads a key again once it is ${KEY_MAX_AGE_MS / 1000} s old, so a change whose notice was lost takes effect`, async () => {

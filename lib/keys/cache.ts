@@ -80,6 +80,11 @@ export interface KeyDirectory {
  */
 export class KeyCache implements KeyDirectory {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The hash last put at the end of `entries`, still last if still there: a key that sends every
+   * request is not moved again (a Map's delete and set made it a new table, often, in the old space).
+   */
+  private newest: string | undefined;
   /** Hashes found to be no key's, by when that was learned; oldest first. */
   private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<ApiKeyRecord | null>>();
@@ -106,8 +111,11 @@ export class KeyCache implements KeyDirectory {
     const entry = this.entries.get(keyHash);
     if (entry && at - entry.loadedAt < KEY_MAX_AGE_MS) {
       // Most recently used last: a Map keeps insertion order, so the first entry is the one to evict.
-      this.entries.delete(keyHash);
-      this.entries.set(keyHash, entry);
+      if (this.newest !== keyHash) {
+        this.entries.delete(keyHash);
+        this.entries.set(keyHash, entry);
+        this.newest = keyHash;
+      }
       return entry.record;
     }
     const unknownSince = this.unknown.get(keyHash);
@@ -127,6 +135,7 @@ export class KeyCache implements KeyDirectory {
             this.entries.delete(keyHash);
             if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
             this.entries.set(keyHash, { record, loadedAt: at });
+            this.newest = keyHash;
           } else if (!record) {
             if (this.unknown.size >= UNKNOWN_MAX_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
             this.unknown.set(keyHash, at);
