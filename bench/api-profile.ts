@@ -42,7 +42,7 @@ import {
   type Target,
 } from "./load.ts";
 import { summarise, type CpuProfile } from "./cpu-profile.ts";
-import { HEAP_SAMPLING, summariseHeap, watchCollections, type HeapProfile } from "./heap-profile.ts";
+import { HEAP_KEPT, HEAP_SAMPLING, summariseHeap, watchCollections, type HeapProfile } from "./heap-profile.ts";
 
 const UPCOMING_EVENTS = 50;
 const LIVE_EVENTS = 200;
@@ -118,7 +118,7 @@ async function profile(side: Profiled, name: string, title: string, request: Omi
     const collected = await collections(allocating.ok);
     const { profile: heap } = await inspector.call<{ profile: HeapProfile }>("HeapProfiler.stopSampling");
     writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap));
-    console.log(`${title}: allocation, sampled every ${HEAP_SAMPLING.samplingInterval} bytes, garbage included`);
+    console.log(`${title}: allocation, sampled every ${HEAP_SAMPLING.samplingInterval} bytes, ${HEAP_KEPT}`);
     console.log(summariseHeap(heap, { requests: allocating.ok, root: ROOT }));
     console.log(collected);
     console.log("");

@@ -14,12 +14,22 @@ export type HeapNode = {
 
 export type HeapProfile = { head: HeapNode };
 
-/** The sampling settings: every allocated object, collected or not, sampled about every 8 KiB. */
+/**
+ * The sampling settings, an object sampled about every 8 KiB: every allocated object, collected or
+ * not; with BENCH_HEAP_LIVE=1 only those alive at the end; with BENCH_HEAP_LIVE=promoted those that
+ * outlived a scavenge into the old space (what each scavenge copies, and what major collections
+ * then find), dead since or not.
+ */
+const KEPT = process.env.BENCH_HEAP_LIVE;
 export const HEAP_SAMPLING = {
   samplingInterval: 8_192,
-  includeObjectsCollectedByMajorGC: process.env.BENCH_HEAP_LIVE !== "1",
-  includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_LIVE !== "1",
+  includeObjectsCollectedByMajorGC: KEPT !== "1",
+  includeObjectsCollectedByMinorGC: KEPT !== "1" && KEPT !== "promoted",
 };
+
+/** What a summary's bytes are, by the settings above. */
+export const HEAP_KEPT =
+  KEPT === "1" ? "alive at the end" : KEPT === "promoted" ? "outliving a scavenge" : "garbage included";
 
 /** The functions that allocated the most themselves, and the project's files, in bytes per request. */
 export function summariseHeap(profile: HeapProfile, options: { requests: number; root: string; top?: number }): string {
