@@ -12,51 +12,42 @@
 // side: BENCH_WARMUP_SECONDS (15) of warm-up, then BENCH_SECONDS (10) measured, BENCH_ROUNDS (3)
 // times in turn. Their output goes to a file, not the harness's memory: the access log writes a
 // line a request. Loopback only; it asserts no timing.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cpuSeconds } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
+import { startProcess } from "../testing/processes.ts";
 import { READY_LINE } from "../testing/ready.ts";
 import { capture, createKey } from "./api-setup.ts";
 import { upcomingEvents } from "./data.ts";
 import { broken, fmt, GENERATOR, pinServer, reportBroken, run, waitForItems, type Target } from "./load.ts";
+import { quantileOfSorted } from "./stats.ts";
 
 const EVENTS = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROOT = path.resolve(import.meta.dirname, "..");
 
-type Traced = { url: string; pid: number; output(): string; stop(): Promise<void> };
+type Traced = { url: string; pid: number; output(): string; stop(): Promise<unknown> };
 
 /** `script` run through bench/gc-trace.ts, its output into `logFile`; ready once it prints its address. */
 async function startTraced(script: string, args: string[], env: Record<string, string>, logFile: string) {
-  const out = openSync(logFile, "w");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(import.meta.dirname, "gc-trace.ts"), script, ...args],
-    { cwd: ROOT, stdio: ["ignore", out, out], env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env } },
-  );
-  const output = () => readFileSync(logFile, "latin1");
-  const deadline = Date.now() + 120_000;
-  let url: string | undefined;
-  while (!url) {
-    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${output().slice(-3_000)}`);
-    if (Date.now() > deadline) throw new Error(`${script} not ready within 120 s:\n${output().slice(-3_000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    url = READY_LINE.exec(output())?.[1]?.replace("localhost", "127.0.0.1");
-  }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { url, pid: child.pid!, output, stop } satisfies Traced;
+  const started = startProcess("bench/gc-trace.ts", {
+    env: { PORT: "0", HOST: "127.0.0.1", ...env },
+    args: [script, ...args],
+    ready: READY_LINE,
+    readyWithinMs: 120_000,
+    name: script,
+    outputFile: logFile,
+  });
+  const ready = await started.ready;
+  return {
+    url: ready[1]!.replace("localhost", "127.0.0.1"),
+    pid: started.process.pid!,
+    output: started.output,
+    stop: () => started.stop("SIGTERM", 15_000),
+  } satisfies Traced;
 }
 
 type Collection = { kind: string; pause: number; survived: number; promoted: number };
@@ -75,8 +66,6 @@ function collections(trace: string): Collection[] {
   return found;
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
 /** Loads `side` for a measured window and prints what the collector did in it. */
@@ -98,7 +87,7 @@ async function measure(label: string, side: Traced, target: Target) {
       (cpu === null ? "" : `, ${((cpu * 1e6) / Math.max(1, measured.ok)).toFixed(1)} µs of CPU a request`),
   );
   console.log(
-    `             scavenges ${scavenges.length}: pause p50 ${quantile(pauses, 0.5).toFixed(1)} / p90 ${quantile(pauses, 0.9).toFixed(1)} / ` +
+    `             scavenges ${scavenges.length}: pause p50 ${quantileOfSorted(pauses, 0.5).toFixed(1)} / p90 ${quantileOfSorted(pauses, 0.9).toFixed(1)} / ` +
       `max ${(pauses.at(-1) ?? 0).toFixed(1)} ms, survived ${mb(mean((c) => c.survived))}, promoted ${mb(mean((c) => c.promoted))} (means); ` +
       `other collections ${majors.length}${majors.length ? ` (${majors.map((c) => `${c.kind} ${c.pause.toFixed(1)} ms`).join(", ")})` : ""}; ` +
       `main thread stopped ${((paused / (measured.seconds * 1000)) * 100).toFixed(1)} % of the window`,

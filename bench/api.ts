@@ -59,11 +59,11 @@ import {
   ROUNDS,
   row,
   SECONDS,
-  spread,
   waitForItems,
   WARMUP_SECONDS,
   type Figures,
 } from "./load.ts";
+import { median, spread } from "./stats.ts";
 
 const UPCOMING_EVENTS = 50;
 const LIVE_EVENTS = 200;
@@ -191,7 +191,6 @@ function verdict(ratio: Ratios, p99: number, minRatio: number, p99Limit?: number
 }
 
 const twoDecimals = (n: number) => n.toFixed(2);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const microseconds = (n: number) => `${fmt(n)} µs`;
 
 function report(comparison: Comparison, judge: (ratio: Ratios, p99: number) => string): void {

@@ -45,6 +45,7 @@ import { startServer } from "../testing/processes.ts";
 import { describeTrace, recordTrace } from "./board-trace.ts";
 import { summarise, type CpuProfile } from "./cpu-profile.ts";
 import { liveSoccer } from "./data.ts";
+import { percentile } from "./stats.ts";
 
 const MINUTES = Number(process.env.BENCH_BOARD_MINUTES ?? 10);
 const RATE = Number(process.env.BENCH_BOARD_RATE ?? 100);
@@ -82,12 +83,6 @@ const loadAverage = () =>
     .loadavg()
     .map((load) => load.toFixed(2))
     .join(", ");
-
-const quantile = (values: number[], q: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-board-"));
@@ -259,8 +254,8 @@ async function main(): Promise<void> {
     minutes.push(minute);
     console.log(
       `  minute ${m + 1}: long tasks ${minute.longTasks} (longest ${minute.longestTask.toFixed(0)} ms), ` +
-        `${(minute.frames / 60).toFixed(1)} fps, message to paint p50 ${quantile(minute.delays, 0.5).toFixed(1)} ms ` +
-        `p95 ${quantile(minute.delays, 0.95).toFixed(1)} ms over ${minute.delays.length} messages, ` +
+        `${(minute.frames / 60).toFixed(1)} fps, message to paint p50 ${percentile(minute.delays, 50).toFixed(1)} ms ` +
+        `p95 ${percentile(minute.delays, 95).toFixed(1)} ms over ${minute.delays.length} messages, ` +
         `main thread ${(minute.thread.task / 600).toFixed(1)} % busy (script ${minute.thread.script.toFixed(0)}, ` +
         `style ${minute.thread.style.toFixed(0)}, layout ${minute.thread.layout.toFixed(0)} ms), ` +
         `browser CPU ${minute.browserCpu.toFixed(1)} s` +
@@ -277,8 +272,8 @@ async function main(): Promise<void> {
 
   const delays = minutes.flatMap((minute) => minute.delays);
   const longTasks = minutes.reduce((sum, minute) => sum + minute.longTasks, 0);
-  const p50 = quantile(delays, 0.5);
-  const p95 = quantile(delays, 0.95);
+  const p50 = percentile(delays, 50);
+  const p95 = percentile(delays, 95);
   const fps = minutes.reduce((sum, minute) => sum + minute.frames, 0) / (60 * minutes.length);
   const first = minutes[0]!.heapMB!;
   const last = minutes.at(-1)!.heapMB!;

@@ -26,6 +26,7 @@ import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 import { freshPostgres } from "../testing/postgres.ts";
 import { loadConfig } from "../lib/config.ts";
+import { percentile } from "./stats.ts";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const HOURS = Number(process.env.BENCH_HOURS ?? 2);
@@ -40,10 +41,6 @@ const MARKETS = 10;
 const CHANGES_PER_SECOND = 100;
 const t0 = new Date("2026-11-20T00:00:00Z");
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 function market(eventId: string, index: number, tick: number) {

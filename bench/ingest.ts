@@ -12,16 +12,12 @@ import { applyBatch, EventNames, linesOf } from "../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../lib/feed/schemas.ts";
 import { seedReferenceData } from "../seeds/index.ts";
 import { freshPostgres } from "../testing/postgres.ts";
+import { percentile } from "./stats.ts";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
 const BATCH_SIZE = 100;
 const EVENTS = 1_000;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 function market(eventId: string, round: number) {
   const price = 1.5 + ((round * 7) % 50) / 100;

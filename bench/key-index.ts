@@ -10,6 +10,7 @@
 // are. It asserts no timing; it fails only when a lookup gives a wrong answer.
 import { createHash, randomBytes } from "node:crypto";
 import { KeyHashIndex } from "../lib/keys/hash-index.ts";
+import { median } from "./stats.ts";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -66,7 +67,6 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? sides : [...sides].reverse();
   for (const side of order) results.get(side.name)!.push(measure(side));
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const spread = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
 for (const [name, rounds] of results) {
   const bytes = rounds.map((r) => r.bytesPerKey);

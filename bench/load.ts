@@ -13,6 +13,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { CAN_PIN, cpuSeconds, onCore, pin, threadCpuSeconds, threadCpuSince, type ThreadCpu } from "../testing/cpu.ts";
 import { roundSeconds } from "./rounds.ts";
+import { quantileOfSorted } from "./stats.ts";
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 // Long enough for V8 to finish optimising the hot code: with 3 s, its background compilation
@@ -241,9 +242,6 @@ function addThreads(runs: Run[]): ThreadCpu | null {
   return total;
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 /** The runs of one side merged: req/s over the measured time, latency, CPU shares. */
 export function figures(runs: Run[]): Figures {
   const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
@@ -256,8 +254,8 @@ export function figures(runs: Run[]): Figures {
     : null;
   return {
     rps: runs.reduce((sum, r) => sum + r.ok, 0) / seconds,
-    p50: p50s.length ? p50s[Math.floor(p50s.length / 2)]! : percentile(latencies, 50),
-    p99: p99s.length ? Math.max(...p99s) : percentile(latencies, 99),
+    p50: p50s.length ? quantileOfSorted(p50s, 0.5) : quantileOfSorted(latencies, 0.5),
+    p99: p99s.length ? Math.max(...p99s) : quantileOfSorted(latencies, 0.99),
     requests: runs.reduce((sum, r) => sum + r.ok, 0),
     serverCpu,
     threads: addThreads(runs),
@@ -265,7 +263,7 @@ export function figures(runs: Run[]): Figures {
     rounds: runs.map((r) => ({
       rps: r.ok / r.seconds,
       cpuPerRequest: r.serverCpu === null ? null : (r.serverCpu * 1e6) / Math.max(1, r.ok),
-      p99: r.percentiles ? r.percentiles.p99 : percentile(Float64Array.from(r.latencies ?? []).sort(), 99),
+      p99: r.percentiles ? r.percentiles.p99 : quantileOfSorted(Float64Array.from(r.latencies ?? []).sort(), 0.99),
     })),
   };
 }
@@ -336,13 +334,6 @@ export const ms = (n: number) => `${n.toFixed(1)} ms`;
 export const percent = (share: number | null) => (share === null ? "n/a" : `${Math.round(share * 100)} %`);
 export const cpuPerRequest = (figures: Figures) =>
   figures.serverCpu === null ? null : (figures.serverCpu * 1e6) / Math.max(1, figures.rps);
-
-/** "min / median / max" of some figures, formatted by `format`. */
-export function spread(values: number[], format: (n: number) => string): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return "n/a";
-  return [sorted[0]!, sorted[Math.floor(sorted.length / 2)]!, sorted.at(-1)!].map(format).join(" / ");
-}
 
 /** One side's line of the table under HEADER: req/s, p50, p99, server CPU, its CPU per request, client CPU. */
 export function row(label: string, figures: Figures, tail = ""): string {

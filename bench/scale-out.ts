@@ -30,6 +30,7 @@ import { keyOnOwnPlan, productionKeys, withDatabase } from "../testing/organisat
 import { freePort } from "../testing/ports.ts";
 import { BENCH_PLAN, liveSoccer, priceChange, upcomingEvents } from "./data.ts";
 import { closeAll, delivered, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
+import { median, quantileOfSorted, spread } from "./stats.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -117,16 +118,17 @@ async function streams(url: string, keys: string[], initial: FeedUpdate, perKey:
   }
   await closeAll([reference, ...subscribers]);
   const sorted = Float64Array.from(delays).sort();
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
   if (lost > 0) broken.push(`streams through ${url}: ${lost} messages lost`);
-  return { subscribers: SUBSCRIBERS, messages: referenceIds.length, p50: at(0.5), p99: at(0.99), lost };
+  return {
+    subscribers: SUBSCRIBERS,
+    messages: referenceIds.length,
+    p50: quantileOfSorted(sorted, 0.5),
+    p99: quantileOfSorted(sorted, 0.99),
+    lost,
+  };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const spread = (values: number[], digits = 0) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${sorted[0]!.toFixed(digits)} / ${median(sorted).toFixed(digits)} / ${sorted.at(-1)!.toFixed(digits)}`;
-};
+const fixed = (digits: number) => (n: number) => n.toFixed(digits);
 
 async function main() {
   const pg = await startPostgresCluster();
@@ -185,10 +187,16 @@ async function main() {
     for (const side of sides) {
       const r = rounds.get(side.name)!;
       console.log(
-        `  ${side.name.padEnd(14)}${spread(r.map((x) => x.rps)).padStart(30)}${spread(
+        `  ${side.name.padEnd(14)}${spread(
+          r.map((x) => x.rps),
+          fixed(0),
+        ).padStart(30)}${spread(
           r.map((x) => x.p99),
-          1,
-        ).padStart(32)}${spread(r.map((x) => x.cpuPerRequest)).padStart(38)}`,
+          fixed(1),
+        ).padStart(32)}${spread(
+          r.map((x) => x.cpuPerRequest),
+          fixed(0),
+        ).padStart(38)}`,
       );
     }
     const ratio =

@@ -23,16 +23,13 @@ import { migratedDataDir } from "../testing/data-dirs.ts";
 import { withDatabase } from "../testing/organisations.ts";
 import { freshPostgres } from "../testing/postgres.ts";
 import { startServer } from "../testing/processes.ts";
+import { percentile } from "./stats.ts";
 
 const COUNT = Number(process.env.BENCH_SIGN_UPS ?? 40);
 const WARMUP = 5;
 const TARGET_MS = 50;
 const PASSWORD = "correct horse battery staple";
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main() {

@@ -52,6 +52,7 @@ import { startProcess, startServer } from "../testing/processes.ts";
 import { READY_LINE } from "../testing/ready.ts";
 import { BENCH_PLAN, liveSoccer, priceChange } from "./data.ts";
 import { closeAll, delivered, ID, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
+import { quantileOfSorted } from "./stats.ts";
 
 const SIZES = (process.env.BENCH_STREAM_SIZES ?? "1000,5000,10000").split(",").map(Number);
 const CHANGES = Number(process.env.BENCH_STREAM_CHANGES ?? 20);
@@ -120,10 +121,6 @@ type Result = {
   threads: string;
 };
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 /**
  * Delays of every message after each subscriber's first, from `origin` of its id; and what each
  * subscriber lost: an id the reference received after that subscriber's first message, which the
@@ -149,8 +146,8 @@ function measure(subscribers: Subscriber[], referenceIds: number[], origin: Map<
   }
   const sorted = Float64Array.from(delays).sort();
   return {
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
+    p50: quantileOfSorted(sorted, 0.5),
+    p99: quantileOfSorted(sorted, 0.99),
     max: sorted.length ? sorted[sorted.length - 1]! : NaN,
     lost,
     announced,

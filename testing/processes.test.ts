@@ -28,3 +28,24 @@ test("keeps the first 64 MB of a process's output and says how much more it wrot
   const [, more] = /\[(\d+) more bytes of output not kept\]$/.exec(output)!;
   expect(kept.length + Number(more)).toBe(6 + 80 * 1024 * 1024);
 });
+
+test("writes a process's output to a file whole when asked, and finds its ready line there", async () => {
+  const entry = path.join(dir, "to-file.ts");
+  writeFileSync(
+    entry,
+    `setTimeout(() => console.log("listening on 4321"), 300);
+     setTimeout(() => { console.error("a line on stderr"); process.exit(0); }, 600);`,
+  );
+  const file = path.join(dir, "to-file.log");
+  const child = startProcess(entry, { env: {}, ready: /listening on (\d+)/, outputFile: file });
+  expect((await child.ready)[1]).toBe("4321");
+  expect(await child.exited).toBe(0);
+  expect(child.output()).toBe("listening on 4321\na line on stderr\n");
+});
+
+test("with an output file, rejects with what the process wrote when it ends before it is ready", async () => {
+  const entry = path.join(dir, "fails.ts");
+  writeFileSync(entry, `console.error("no database"); process.exit(3);`);
+  const child = startProcess(entry, { env: {}, ready: /listening/, outputFile: path.join(dir, "fails.log") });
+  await expect(child.ready).rejects.toThrow(/exited with 3 before it was ready:\nno database/);
+});

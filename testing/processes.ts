@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { signInsFile } from "./console.ts";
@@ -54,7 +54,8 @@ const OUTPUT_KEPT = 64 * 1024 * 1024;
 /**
  * Starts `entry` (a TypeScript file) with this Node in a clean environment plus `env`, and reads its
  * output for `ready`. `ready` rejects when the process ends first or takes over `readyWithinMs`
- * (then it is killed), with what it printed.
+ * (then it is killed), with what it printed. With `outputFile`, the output goes to that file, whole,
+ * and is read back from it: a trace of minutes outgrows what this process keeps.
  */
 export function startProcess(
   entry: string,
@@ -66,52 +67,71 @@ export function startProcess(
     readyWithinMs?: number;
     /** What the errors call it. */
     name?: string;
+    outputFile?: string;
   },
 ): StartedProcess {
   const name = options.name ?? path.basename(entry);
+  const file = options.outputFile === undefined ? undefined : openSync(options.outputFile, "w");
   const child = track(
     spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry, ...(options.args ?? [])], {
       env: childEnv(options.env, options.cwd),
       cwd: options.cwd,
+      stdio: file === undefined ? "pipe" : ["ignore", file, file],
     }),
   );
-  let output = "";
+  if (file !== undefined) closeSync(file); // the child has its own descriptor
+  let kept = "";
   let dropped = 0;
+  const output = options.outputFile
+    ? () => readFileSync(options.outputFile!, "utf8")
+    : () => (dropped > 0 ? `${kept}\n[${dropped} more bytes of output not kept]` : kept);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const readyWithinMs = options.readyWithinMs ?? 60_000;
   const ready = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${name} not ready within ${readyWithinMs / 1000} s:\n${output}`));
-    }, readyWithinMs);
     let matched: RegExpExecArray | null = null;
-    const onData = (chunk: Buffer) => {
-      if (output.length >= OUTPUT_KEPT) {
-        dropped += chunk.length;
-        return;
-      }
-      output += chunk.toString();
+    let poll: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      child.kill("SIGKILL");
+      reject(new Error(`${name} not ready within ${readyWithinMs / 1000} s:\n${output()}`));
+    }, readyWithinMs);
+    const look = () => {
       // Once ready, the output only grows: searching it again on every chunk flattened a string of
       // megabytes each time, and under load this process then took a core from the server it measured.
       if (matched) return;
-      matched = options.ready.exec(output);
+      matched = options.ready.exec(output());
       if (matched) {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve(matched);
       }
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    if (child.stdout && child.stderr) {
+      const onData = (chunk: Buffer) => {
+        if (kept.length >= OUTPUT_KEPT) {
+          dropped += chunk.length;
+          return;
+        }
+        kept += chunk.toString();
+        look();
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+    } else {
+      poll = setInterval(look, 100);
+    }
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`));
+      clearInterval(poll);
+      if (!matched) look();
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${output()}`));
     });
   });
   // A caller that never awaits `ready` (it failed elsewhere first) leaves no unhandled rejection.
   ready.catch(() => undefined);
   return {
     process: child,
-    output: () => (dropped > 0 ? `${output}\n[${dropped} more bytes of output not kept]` : output),
+    output,
     ready,
     exited,
     async stop(signal = "SIGTERM", killAfterMs) {
