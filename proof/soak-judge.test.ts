@@ -16,6 +16,7 @@ function hour(shape: (minute: number) => Partial<SoakSample>): SoakSample[] {
       externalBytes: 20 * MB,
       lagP99Ms: 12,
       handles: 1_010,
+      resident: null,
       ...(instance === "instance 2" ? shape(minute) : {}),
     })),
   );

@@ -1,4 +1,5 @@
 import type { Finding } from "./report.ts";
+import type { ResidentByMapping } from "../testing/memory-map.ts";
 
 // The soak's verdict on its samples, apart from the run so that a unit test can reach it: memory
 // and handles flat, the clients' p99 not rising. Windows scale with the run: for an hour, the
@@ -16,6 +17,8 @@ export type SoakSample = {
   externalBytes: number;
   lagP99Ms: number;
   handles: number;
+  /** Where RSS is, by kind of mapping, read from /proc beside the metrics; null off Linux. */
+  resident: ResidentByMapping | null;
 };
 
 /** Below this a run is too short to tell growth from warm-up: its samples are printed, not judged. */

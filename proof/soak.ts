@@ -11,6 +11,7 @@ import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
 import { judgeSoak, percentile, type SoakSample } from "./soak-judge.ts";
+import { residentMemory } from "../testing/memory-map.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts
 // them) under a steady mixed load for a long time, sampled as it goes: API clients at a fixed rate,
@@ -73,7 +74,7 @@ function metric(text: string, name: string): number {
   return total;
 }
 
-async function sample(url: string): Promise<Omit<SoakSample, "minute" | "instance"> | null> {
+async function sample(url: string, pid: number | undefined): Promise<Omit<SoakSample, "minute" | "instance"> | null> {
   try {
     const response = await fetch(`${url}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
@@ -88,6 +89,7 @@ async function sample(url: string): Promise<Omit<SoakSample, "minute" | "instanc
       externalBytes: metric(text, "nodejs_external_memory_bytes"),
       lagP99Ms: metric(text, "nodejs_eventloop_lag_p99_seconds") * 1000,
       handles: metric(text, "nodejs_active_handles_total"),
+      resident: pid === undefined ? null : residentMemory(pid),
     };
   } catch {
     return null;
@@ -187,7 +189,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const requests = clients.reduce((n, c) => n + c.answers.length, 0);
       const messages = followers.reduce((n, f) => n + f.follower.ids.length, 0);
       for (const instance of cluster.instances) {
-        const figures = await sample(instance.url);
+        const figures = await sample(instance.url, instance.server?.process.pid);
         if (!figures) {
           findings.push({ check: instance.name, problem: `its metrics could not be read at minute ${minute}` });
           continue;
@@ -266,6 +268,10 @@ function formatSample(s: SoakMinute): string {
     mb(s.heapCommittedBytes).padStart(8),
     mb(s.externalBytes).padStart(8),
     mb(s.rssBytes - s.heapCommittedBytes - s.externalBytes).padStart(8),
+    ...(s.resident
+      ? [s.resident.executable + s.resident.files, s.resident.brk, s.resident.anonymous].map(mb)
+      : ["-", "-", "-"]
+    ).map((figure) => figure.padStart(8)),
     s.lagP99Ms.toFixed(1).padStart(8),
     String(s.handles).padStart(8),
     (s.apiP99Ms === null ? "-" : String(s.apiP99Ms)).padStart(8),
@@ -274,7 +280,7 @@ function formatSample(s: SoakMinute): string {
   ].join(" ");
 }
 
-export const SAMPLE_HEADER = `  ${"minute".padStart(6)} ${"instance".padEnd(11)} ${"RSS MB".padStart(8)} ${"heap MB".padStart(8)} ${"V8 MB".padStart(8)} ${"ext MB".padStart(8)} ${"rest MB".padStart(8)} ${"lag p99".padStart(8)} ${"handles".padStart(8)} ${"API p99".padStart(8)} ${"requests".padStart(9)} ${"messages".padStart(9)}`;
+export const SAMPLE_HEADER = `  ${"minute".padStart(6)} ${"instance".padEnd(11)} ${"RSS MB".padStart(8)} ${"heap MB".padStart(8)} ${"V8 MB".padStart(8)} ${"ext MB".padStart(8)} ${"rest MB".padStart(8)} ${"code MB".padStart(8)} ${"brk MB".padStart(8)} ${"anon MB".padStart(8)} ${"lag p99".padStart(8)} ${"handles".padStart(8)} ${"API p99".padStart(8)} ${"requests".padStart(9)} ${"messages".padStart(9)}`;
 
 export function formatSoakReport(report: SoakReport): string {
   const o = report.options;
@@ -283,6 +289,7 @@ export function formatSoakReport(report: SoakReport): string {
   const lines = [
     "",
     `Soak: ${o.minutes} min, 2 instances behind nginx, ${o.followers} stream followers over ${LIVE_EVENTS} events, ${o.changesPerSecond} changes/s, ${o.apiPerSecond} API requests/s, a console page every ${PAGE_EVERY_MS / 1000} s`,
+    "(rest: RSS less V8's heap and external memory; code, brk and anon: RSS in files mapped (Node's code, libraries), the C allocator's main heap and anonymous mappings (V8, other arenas, stacks), from /proc)",
     "(lag p99: the event loop's, ms; API p99: the clients' answers in the interval, ms; requests and messages in the interval)",
     "",
     SAMPLE_HEADER,
