@@ -10,7 +10,7 @@
 // load generator (bench/load.ts: wrk when installed, else autocannon in this process;
 // BENCH_TOOL=autocannon to choose it) loads one side at a time: BENCH_CONNECTIONS connections (64),
 // pipelining 1, BENCH_WARMUP_SECONDS (15) of warm-up each, then BENCH_SECONDS (10) measured per side,
-// in BENCH_ROUNDS (5) alternating rounds. Loopback only.
+// in BENCH_ROUNDS (5) alternating rounds. Loopback only. BENCH_ONLY=events measures the events list alone.
 //
 // Three starts of our server on one DATA_DIR, one after the other (PGlite admits one process):
 // the events list through the node:http entry, the same list through Next's route handlers
@@ -66,6 +66,9 @@ import {
 import { median, spread } from "./stats.ts";
 
 const UPCOMING_EVENTS = 50;
+// BENCH_ONLY=events: the events list through the node:http entry alone, about two of the run's five
+// minutes: for comparing two builds of the request path, alternating.
+const ONLY_EVENTS = process.env.BENCH_ONLY === "events";
 const LIVE_EVENTS = 200;
 
 // The thresholds: ours ÷ baseline by server CPU per request (baseline's ÷ ours) and by req/s, both
@@ -260,6 +263,30 @@ function report(comparison: Comparison, judge: (ratio: Ratios, p99: number) => s
   if (note) console.log(`  note: ${note.slice(2)}`);
 }
 
+/** What was measured and how, above the figures. */
+function printSetting(): void {
+  const cpus = os.cpus();
+  console.log(
+    `Public API under load on this machine (${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}): ` +
+      `${GENERATOR}, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
+  );
+  console.log(
+    "  ours: server.ts on the production build, PGlite, simulator off, one production key on a plan no load reaches",
+  );
+  console.log(
+    "  baseline: plain node:http in its own process, answering with the status, headers and body ours sent for the URL",
+  );
+  console.log(
+    `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; latency over every 2xx answer`,
+  );
+  console.log(
+    `  ${PINNING}; CPU per request: the server's utime + stime from /proc ÷ its 2xx answers; p99: the worst round's in the table, the median round's in the verdict`,
+  );
+  console.log(
+    `  thresholds: events ≥ ${EVENTS_MIN_RATIO} of the baseline by CPU per request and by req/s (goal ${EVENTS_GOAL_RATIO}), p99 < ${P99_LIMIT_MS} ms; odds ≥ ${ODDS_MIN_RATIO} by both`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -290,6 +317,14 @@ async function main() {
       dir,
     );
     await stopServer(server);
+    server = undefined;
+    if (ONLY_EVENTS) {
+      printSetting();
+      console.log("");
+      report(events, (ratio, p99) => verdict(ratio, p99, EVENTS_MIN_RATIO, P99_LIMIT_MS, EVENTS_GOAL_RATIO));
+      reportBroken();
+      return;
+    }
 
     console.error("bench: events through Next's route handlers");
     server = await startServer({ ...env, API_ENTRY: "next" });
@@ -342,26 +377,7 @@ async function main() {
     await stopServer(server);
     server = undefined;
 
-    const cpus = os.cpus();
-    console.log(
-      `Public API under load on this machine (${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}): ` +
-        `${GENERATOR}, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per side, loopback`,
-    );
-    console.log(
-      "  ours: server.ts on the production build, PGlite, simulator off, one production key on a plan no load reaches",
-    );
-    console.log(
-      "  baseline: plain node:http in its own process, answering with the status, headers and body ours sent for the URL",
-    );
-    console.log(
-      `  each side loaded alone, in ${ROUNDS} alternating rounds; req/s: 2xx answers ÷ measured time; latency over every 2xx answer`,
-    );
-    console.log(
-      `  ${PINNING}; CPU per request: the server's utime + stime from /proc ÷ its 2xx answers; p99: the worst round's in the table, the median round's in the verdict`,
-    );
-    console.log(
-      `  thresholds: events ≥ ${EVENTS_MIN_RATIO} of the baseline by CPU per request and by req/s (goal ${EVENTS_GOAL_RATIO}), p99 < ${P99_LIMIT_MS} ms; odds ≥ ${ODDS_MIN_RATIO} by both`,
-    );
+    printSetting();
     console.log("");
     report(events, (ratio, p99) => verdict(ratio, p99, EVENTS_MIN_RATIO, P99_LIMIT_MS, EVENTS_GOAL_RATIO));
     console.log("");

@@ -1,4 +1,5 @@
 import { ApiError } from "../request/errors.ts";
+import type { QueryParams } from "../request/types.ts";
 
 // Query parameters that look like an attempt to pass a key: refused outright, because a key in a
 // URL ends up in logs, browser history and referrers.
@@ -12,7 +13,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * `X-Api-Key: <key>`; both with the same key is fine, different keys are a conflict; a key in
  * the query string is never accepted.
  */
-export function readCredentials(header: (name: string) => string | undefined, query: URLSearchParams): string {
+export function readCredentials(header: (name: string) => string | undefined, query: QueryParams): string {
   refuseKeyInQuery(query);
   const authorization = header("authorization");
   let bearer: string | undefined;
@@ -44,7 +45,7 @@ export function readCredentials(header: (name: string) => string | undefined, qu
 }
 
 /** Throws 401 `invalid_api_key` when the query string carries what looks like a key (the MCP endpoint's URL too). */
-export function refuseKeyInQuery(query: URLSearchParams): void {
+export function refuseKeyInQuery(query: QueryParams): void {
   for (const [name, value] of query) {
     if (KEY_PARAMETERS.has(name.toLowerCase()) || LOOKS_LIKE_A_KEY.test(value)) {
       throw new ApiError(

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiError, type ParamError } from "./errors.ts";
+import type { QueryParams } from "./types.ts";
 
 // A request's input, parsed with the endpoint's own schemas: each problem names its parameter.
 
@@ -18,7 +19,18 @@ export function parseInput<S extends z.ZodObject>(
   throw new ApiError("invalid_parameter", errors.map((e) => `${e.param}: ${e.message}`).join("; "), { errors });
 }
 
-export function parseQuery<S extends z.ZodObject>(schema: S, query: URLSearchParams): z.infer<S> {
+// Each endpoint's input when its query is empty (most requests): its defaults, parsed once, frozen
+// since every such request shares it.
+const emptyQueries = new WeakMap<z.ZodObject, unknown>();
+
+export function parseQuery<S extends z.ZodObject>(schema: S, query: QueryParams): z.infer<S> {
+  if (query.size === 0) {
+    const cached = emptyQueries.get(schema);
+    if (cached !== undefined) return cached as z.infer<S>;
+    const parsed = Object.freeze(parseInput(schema, {}, "query"));
+    emptyQueries.set(schema, parsed);
+    return parsed as z.infer<S>;
+  }
   const known = Object.keys(schema.shape);
   const values: Record<string, string> = {};
   const unknown: ParamError[] = [];

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nodeSink } from "../../streams/sink.ts";
 import type { ApiRequest, ApiResponse } from "./pipeline.ts";
+import type { QueryParams } from "./types.ts";
+
+const NO_QUERY: QueryParams = new URLSearchParams();
 
 /** A node:http request as the API sees it. */
 export function apiRequestFromNode(req: IncomingMessage): ApiRequest {
@@ -9,7 +12,7 @@ export function apiRequestFromNode(req: IncomingMessage): ApiRequest {
   return {
     method: req.method ?? "GET",
     path: queryAt === -1 ? url : url.slice(0, queryAt),
-    query: new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)),
+    query: queryAt === -1 ? NO_QUERY : new URLSearchParams(url.slice(queryAt + 1)),
     header: (name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;

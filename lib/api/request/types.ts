@@ -17,11 +17,14 @@ import type { Payload } from "./payload.ts";
 export type Member = { key: ApiKeyRecord; userId: string };
 export type SessionReader = (token: string, at: Date) => Promise<Member | null>;
 
+/** A request's query, read only: the requests that have none share one empty instance. */
+export type QueryParams = Omit<URLSearchParams, "append" | "delete" | "set" | "sort">;
+
 /** A request as the API sees it, whichever server received it (node:http or Next). */
 export type ApiRequest = {
   method: string;
   path: string;
-  query: URLSearchParams;
+  query: QueryParams;
   /** A header by its lower-case name; undefined when absent. */
   header(name: string): string | undefined;
   /** The connection's peer, when X-Forwarded-For does not end with it yet (node:http). */

@@ -10,7 +10,7 @@ export type AnsweredRequest = {
   at: number;
   method: string;
   path: string;
-  query: URLSearchParams;
+  query: Iterable<[string, string]>;
   status: number;
   code: string | null;
   latencyMs: number;

@@ -48,7 +48,7 @@ function maskValues(text: string): string {
 }
 
 /** The path and query to store: credentials masked, at most PATH_MAX characters. */
-export function redactedTarget(path: string, query: URLSearchParams): string {
+export function redactedTarget(path: string, query: Iterable<[string, string]>): string {
   let target = maskValues(path);
   const pairs: string[] = [];
   for (const [name, value] of query) {
