@@ -40,6 +40,7 @@ export class FeedViews {
   private pendingStart = 0;
   private advancing: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly followers: Record<ViewName, Set<ViewFollower>> = { present: new Set(), delayed: new Set() };
@@ -77,11 +78,17 @@ export class FeedViews {
     this.timer.unref();
   }
 
-  stop(): void {
+  /**
+   * Follows no more changes, and resolves once a read under way has ended: the instance closes the
+   * database after this, and a read it cut off was logged as an error at every ordinary stop.
+   */
+  stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.dueTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
+    return this.advancing ?? Promise.resolve();
   }
 
   /** The mirror of a view, without moving the delayed one on. */
@@ -136,6 +143,7 @@ export class FeedViews {
 
   /** Applies every revision after the present's, in order; one run at a time, again if asked meanwhile. */
   advance(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.advancing) {
       this.again = true;
       return this.advancing;
@@ -145,7 +153,7 @@ export class FeedViews {
         do {
           this.again = false;
           await this.applyNewRevisions();
-        } while (this.again);
+        } while (this.again && !this.stopped);
       } catch (error) {
         logger().error({ err: error }, "The feed view could not follow the revision history");
       } finally {
@@ -169,7 +177,7 @@ export class FeedViews {
       }
       if (revisions.length > 0) this.notifyApplied("present");
       this.scheduleCatchUp();
-      if (revisions.length < BATCH) return;
+      if (revisions.length < BATCH || this.stopped) return;
     }
   }
 

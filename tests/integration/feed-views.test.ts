@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
 import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
+import { logger } from "../../lib/log/index.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
@@ -41,7 +42,7 @@ describeEachBackend("the feed views on $name", (backend) => {
     bus = await startChangeBus(handle);
   });
   afterAll(async () => {
-    for (const view of views) view.stop();
+    for (const view of views) await view.stop();
     await bus?.close();
     await handle?.close();
   });
@@ -101,5 +102,26 @@ describeEachBackend("the feed views on $name", (backend) => {
     const ids = feed.present.inListOrder().map((d) => d.event.id);
     expect(ids[0]).toBe("v-0-early");
     expect(ids.indexOf("v-race-a")).toBeLessThan(ids.indexOf("v-race-b"));
+  });
+
+  // The instance closes the database right after the views stop: a read still under way then
+  // failed, and was logged as an error, at an ordinary stop.
+  it("stops once the read under way has ended, and reads nothing after", async () => {
+    const feed = await startViews();
+    const errors = vi.spyOn(logger(), "error");
+    try {
+      await apply(at(400), creation("v-stop-a", "2026-11-21T18:00:00Z", "soccer"));
+      let read = false;
+      void feed.advance().then(() => (read = true));
+      await feed.stop();
+      expect(read).toBe(true);
+
+      const { changes } = await apply(at(401), creation("v-stop-b", "2026-11-21T18:00:00Z", "soccer"));
+      expect(await feed.reach(changes[0]!.revision, 200)).toBe(false);
+      expect(feed.present.get("v-stop-b")).toBeUndefined();
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
