@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { openDatabase } from "../../lib/db/index.ts";
 import { statusMinutes } from "../../lib/db/schema/index.ts";
 import type { ViewFollower } from "../../lib/feed/views.ts";
@@ -212,7 +213,30 @@ describeEachBackend("the status recorder on $name", (backend) => {
       const count = (histogram: Record<string, number>) => Object.values(histogram).reduce((a, b) => a + b, 0);
       expect(count(row!.rest)).toBe(2);
       expect(count(row!.streamLag)).toBe(1);
-      recorder.stop();
+      await recorder.stop();
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("stops once the minute being written is in the database, so closing it after loses nothing", async () => {
+    const handle = await openDatabase(database().config);
+    try {
+      let clock = Date.parse("2026-11-26T10:00:05Z");
+      const views: RecordedViews = { mirror: () => ({ inListOrder: () => [] }), follow: () => () => {} };
+      const recorder = new StatusRecorder(handle.db, views, "stopping-instance", async () => true, {
+        now: () => new Date(clock),
+        sampleMs: 3_600_000,
+      });
+      recorder.start();
+      await recorder.sample();
+      clock += 60_000; // the first minute is over: the next sample writes it.
+      let written = false;
+      void recorder.sample().then(() => (written = true));
+      await recorder.stop();
+      expect(written).toBe(true);
+      const rows = await handle.db.select().from(statusMinutes).where(eq(statusMinutes.instance, "stopping-instance"));
+      expect(rows).toEqual([expect.objectContaining({ minute: new Date("2026-11-26T10:00:00Z"), ready: true })]);
     } finally {
       await handle.close();
     }

@@ -50,6 +50,7 @@ export class StatusRecorder {
   private timer: NodeJS.Timeout | undefined;
   private unfollow: (() => void) | undefined;
   private flushes = 0;
+  private sampling: Promise<void> = Promise.resolve();
 
   constructor(
     db: Database,
@@ -91,8 +92,16 @@ export class StatusRecorder {
     observe(this.current.rest, seconds * 1000);
   }
 
-  /** Checks readiness and the feeds' freshness; closes the minute once it is over. */
-  async sample(): Promise<void> {
+  /**
+   * Checks readiness and the feeds' freshness; closes the minute once it is over. One sample at a
+   * time, so two never close the same minute and a stop can wait for the one under way.
+   */
+  sample(): Promise<void> {
+    this.sampling = this.sampling.then(() => this.sampleNow());
+    return this.sampling;
+  }
+
+  private async sampleNow(): Promise<void> {
     const ready = await this.ready().catch(() => false);
     const at = this.now().getTime();
     if (at - this.current.start >= 60_000) {
@@ -124,9 +133,14 @@ export class StatusRecorder {
     return feeds;
   }
 
-  stop(): void {
+  /**
+   * Samples no more, and resolves once a sample under way has ended: the instance closes the
+   * database after this, and a minute being written then was lost without a word.
+   */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.unfollow?.();
+    await this.sampling;
   }
 
   private minuteAt(ms: number): Minute {
