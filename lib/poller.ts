@@ -1,7 +1,7 @@
 /**
- * One look at an outbox at a time: `wake()` looks now (or once more right after the look under way,
- * when something was queued meanwhile), and with nothing to wake it, it looks again after `idleMs()`.
- * The mail's and the webhooks' workers each hold one.
+ * One look at a source at a time: `wake()` looks now, or once more right after the look under way
+ * (something arrived meanwhile), and with nothing to wake it, it looks again after `idleMs()`. The
+ * mail's and the webhooks' outboxes and the feed views' revision history each have one.
  */
 export class Poller {
   private timer: NodeJS.Timeout | undefined;
@@ -25,19 +25,23 @@ export class Poller {
     }
     clearTimeout(this.timer);
     this.ticking = true;
-    this.running = this.look().finally(() => {
-      this.ticking = false;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.idleMs());
-      }
-    });
+    this.running = this.run();
   }
 
-  /** Resolves once the look under way, if any, has ended. */
+  // The looks a wake asked for, the repeats included: what `settled()` waits for.
+  private async run(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.look();
+      } while (this.again && !this.stopped);
+    } finally {
+      this.ticking = false;
+      if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.idleMs());
+    }
+  }
+
+  /** Resolves once the looks under way, and any asked for while they ran, have ended. */
   settled(): Promise<void> {
     return this.running;
   }

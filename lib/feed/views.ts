@@ -3,11 +3,13 @@ import { feedChanges, type ChangeBus } from "../bus/index.ts";
 import { lastRevision, lastRevisionRecordedBy, revisionsAfter, snapshotThrough, type Revision } from "./history.ts";
 import { FeedMirror, type EventDocument } from "./mirror.ts";
 import { logger } from "../log/index.ts";
+import { Poller } from "../poller.ts";
 
 const BATCH = 5_000;
 // The delayed view moves on every second even when nobody asks for it, so what it holds back stays
 // bounded. The present needs no polling (notifications bring every change, and the bus reports a
-// reconnection); the poll only bounds the wait if a notification were ever lost unnoticed.
+// reconnection); a read ten seconds after the last only bounds the wait if a notification were
+// ever lost unnoticed.
 const CATCH_UP_INTERVAL_MS = 1_000;
 const POLL_INTERVAL_MS = 10_000;
 
@@ -38,9 +40,10 @@ export class FeedViews {
   // Revisions the present has applied and the delayed view has not, in revision order.
   private pending: Revision[] = [];
   private pendingStart = 0;
-  private advancing: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly reader = new Poller(
+    () => this.read(),
+    () => POLL_INTERVAL_MS,
+  );
   private timer: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly followers: Record<ViewName, Set<ViewFollower>> = { present: new Set(), delayed: new Set() };
@@ -66,15 +69,7 @@ export class FeedViews {
     );
     // Whatever committed between the snapshot and the subscription.
     await this.advance();
-    let sincePoll = 0;
-    this.timer = setInterval(() => {
-      sincePoll += CATCH_UP_INTERVAL_MS;
-      if (sincePoll >= POLL_INTERVAL_MS) {
-        sincePoll = 0;
-        void this.advance();
-      }
-      this.catchUp(this.now());
-    }, CATCH_UP_INTERVAL_MS);
+    this.timer = setInterval(() => this.catchUp(this.now()), CATCH_UP_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -83,12 +78,11 @@ export class FeedViews {
    * database after this, and a read it cut off was logged as an error at every ordinary stop.
    */
   stop(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.dueTimer);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
-    return this.advancing ?? Promise.resolve();
+    return this.reader.stop();
   }
 
   /** The mirror of a view, without moving the delayed one on. */
@@ -141,26 +135,21 @@ export class FeedViews {
     this.scheduleCatchUp();
   }
 
-  /** Applies every revision after the present's, in order; one run at a time, again if asked meanwhile. */
+  /**
+   * Applies every revision after the present's, in order: one read at a time, once more if asked
+   * meanwhile; resolves once those reads have ended.
+   */
   advance(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.advancing) {
-      this.again = true;
-      return this.advancing;
+    this.reader.wake();
+    return this.reader.settled();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      await this.applyNewRevisions();
+    } catch (error) {
+      logger().error({ err: error }, "The feed view could not follow the revision history");
     }
-    this.advancing = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.applyNewRevisions();
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        logger().error({ err: error }, "The feed view could not follow the revision history");
-      } finally {
-        this.advancing = null;
-      }
-    })();
-    return this.advancing;
   }
 
   private async applyNewRevisions(): Promise<void> {
@@ -177,7 +166,7 @@ export class FeedViews {
       }
       if (revisions.length > 0) this.notifyApplied("present");
       this.scheduleCatchUp();
-      if (revisions.length < BATCH || this.stopped) return;
+      if (revisions.length < BATCH || this.reader.stopped) return;
     }
   }
 
