@@ -1,4 +1,5 @@
 import type { Finding } from "./report.ts";
+import { percentile } from "../bench/stats.ts";
 import type { ResidentByMapping } from "../testing/memory-map.ts";
 
 // The soak's verdict on its samples, apart from the run so that a unit test can reach it: memory
@@ -36,11 +37,6 @@ export function soakWindows(minutes: number): SoakWindows {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const within = (minute: number, [from, to]: [number, number]) => minute > from && minute <= to;
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}
 
 /**
  * Findings for a run of `minutes`: for each instance, the end's mean RSS and open handles and its
@@ -83,11 +79,8 @@ export function judgeSoak(
   }
   const p99Of = (window: [number, number]) =>
     percentile(
-      latencies
-        .filter((l) => within(l.minute, window))
-        .map((l) => l.ms)
-        .sort((a, b) => a - b),
-      0.99,
+      latencies.filter((l) => within(l.minute, window)).map((l) => l.ms),
+      99,
     );
   const before = p99Of(windows.baseline);
   const after = p99Of(windows.end);

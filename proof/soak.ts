@@ -5,12 +5,13 @@ import { seed } from "../seeds/index.ts";
 import { FEED_TOKEN, postUpdates } from "../testing/feed.ts";
 import { keyOnOwnPlan, productionKeys } from "../testing/organisations.ts";
 import { liveSoccer } from "../bench/data.ts";
+import { quantileOfSorted } from "../bench/stats.ts";
 import { judgeAnswers, judgeStreams, type AnswerTotals, type StreamTotals } from "./judge.ts";
 import { ApiClient, FeedDriver, Follower } from "./load.ts";
 import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
-import { judgeSoak, percentile, type SoakSample } from "./soak-judge.ts";
+import { judgeSoak, type SoakSample } from "./soak-judge.ts";
 import { residentMemory } from "../testing/memory-map.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts
@@ -198,7 +199,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           minute,
           instance: instance.name,
           ...figures,
-          apiP99Ms: recent.length ? percentile(recent, 0.99) : null,
+          apiP99Ms: recent.length ? quantileOfSorted(recent, 0.99) : null,
           requests: requests - requestsBefore,
           messages: messages - messagesBefore,
         });
