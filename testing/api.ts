@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { expect } from "vitest";
 import { openApiDocument } from "../lib/api/documents/openapi.ts";
 import { recordCredentials, recordQueryCredentials } from "./logs.ts";
-import { pacer } from "./pace.ts";
+import { pacer, type Pace } from "./pace.ts";
 
 // A client of the public API that checks every answer against the OpenAPI document, and the
 // checks it makes, for the suites and the fuzzer.
@@ -75,8 +75,8 @@ export type Answer<T = unknown> = { status: number; headers: Headers; body: T; r
  * A client of the API. `perSecond` keeps it within a key's per-second limit. Every key it sends is
  * recorded as a secret, so that no server log may hold it.
  */
-export function apiClient(baseUrl: string, perSecond = Infinity) {
-  const pace = pacer(perSecond);
+/** `pace` keeps it within `perSecond`; given, it is shared with the other requests of the same key. */
+export function apiClient(baseUrl: string, perSecond = Infinity, pace: Pace = pacer(perSecond)) {
   return async function call<T = { data: unknown; meta: Record<string, unknown> }>(
     path: string,
     init: { key?: string; headers?: Record<string, string>; method?: string } = {},

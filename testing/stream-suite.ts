@@ -4,6 +4,7 @@ import { describeEachBackend, type Backend, type TestDatabase, useTestDatabase }
 import { FEED_TOKEN, ingest } from "./feed.ts";
 import { openDatabase } from "../lib/db/index.ts";
 import { organisationOn, type OrganisationWithKeys } from "./organisations.ts";
+import { pacer } from "./pace.ts";
 import { startServer, type RunningServer } from "./processes.ts";
 import { openSse, type SseClient } from "./sse.ts";
 
@@ -75,6 +76,8 @@ export type StreamSuite = {
   historyKeys: Keys;
   historyCall: Client;
   historySandboxCall: Client;
+  /** A stream of the history's sandbox key, opened at the pace of its calls: its limit is 2 a second. */
+  historySandboxOpen: (path: string) => Promise<SseClient>;
   bearer: (key: string) => Record<string, string>;
   production: () => Record<string, string>;
   sandbox: () => Record<string, string>;
@@ -123,7 +126,9 @@ export function describeStreams(title: string, tests: (suite: StreamSuite) => vo
         STREAM_BUFFER_BYTES: "65536",
       });
       suite.historyCall = apiClient(suite.server.url, 150);
-      suite.historySandboxCall = apiClient(suite.server.url, 2);
+      const sandboxPace = pacer(2);
+      suite.historySandboxCall = apiClient(suite.server.url, 2, sandboxPace);
+      suite.historySandboxOpen = (path) => sandboxPace(() => suite.open(path, bearer(suite.historyKeys.sandbox.key)));
       await ingest(suite.server.url, [
         {
           ...create("s-live", "soccer", "live"),

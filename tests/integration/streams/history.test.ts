@@ -82,7 +82,7 @@ describeStreams("the streams' history", (suite) => {
     const p = `h${next()}`;
     const [live, upcoming, tennis] = [`${p}-live`, `${p}-next`, `${p}-tennis`];
     const boardStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.production.key));
-    const sandboxStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.sandbox.key));
+    const sandboxStream = await suite.historySandboxOpen("/api/v1/odds/stream");
     await ingest(suite.server.url, [
       {
         ...create(live, "soccer", "live"),
@@ -218,7 +218,7 @@ describeStreams("the streams' history", (suite) => {
     const key = { key: suite.historyKeys.production.key };
     // An event of its own, once the sandbox's view holds it.
     const live = `r${next()}-live`;
-    const sandboxStream = await suite.open("/api/v1/odds/stream", suite.bearer(suite.historyKeys.sandbox.key));
+    const sandboxStream = await suite.historySandboxOpen("/api/v1/odds/stream");
     await ingest(suite.server.url, [
       { ...create(live, "soccer", "live"), markets: [market(live, "match_winner", 1.8), market(live, "total", 1.9)] },
     ]);
