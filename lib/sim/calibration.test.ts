@@ -9,6 +9,9 @@ import { BEST_OF_FIVE, figuresOf, GRAND_SLAM, playGames, REFERENCES } from "./re
 const GAMES = 600;
 const WIDER = Math.sqrt(2000 / GAMES);
 const CALIBRATED: Sport[] = ["soccer", "basketball", "american-football", "ice-hockey", "baseball", "tennis"];
+// Each test plays its games inside the test (600 of them, a second or two on a quiet two-core
+// machine): the bound is for a hang, not for speed, and a loaded machine took over five seconds.
+const PLAYING = { timeout: 60_000 };
 const within = (figure: ReturnType<typeof figuresOf>[number]) => {
   const shown = `${figure.name}: ${figure.measured.toFixed(2)} against ${figure.reference.toFixed(2)}`;
   expect(Math.abs(figure.measured - figure.reference), shown).toBeLessThanOrEqual(figure.tolerance * WIDER);
@@ -22,14 +25,14 @@ describe.each(CALIBRATED)("%s over a seeded batch of games", (sport) => {
   });
 });
 
-describe("tennis in a men's Grand Slam, best of five", () => {
+describe("tennis in a men's Grand Slam, best of five", PLAYING, () => {
   it("goes to as many sets and lasts as long as the Grand Slams show, and prices its openings as it plays", () => {
     for (const figure of figuresOf("tennis", playGames("tennis", GAMES, "calibration", GRAND_SLAM), BEST_OF_FIVE))
       within(figure);
   });
 });
 
-describe("CS2's maps", () => {
+describe("CS2's maps", PLAYING, () => {
   it("last as long as professional maps do", () => {
     const [length] = figuresOf("cs2", playGames("cs2", GAMES, "calibration")).filter(
       (f) => f.source === REFERENCES.cs2.duration[2],
@@ -39,7 +42,7 @@ describe("CS2's maps", () => {
   });
 });
 
-describe("American football's margins", () => {
+describe("American football's margins", PLAYING, () => {
   it("end by exactly three points more often than by any other margin", () => {
     const margins = new Map<number, number>();
     for (const { home, away } of playGames("american-football", GAMES, "calibration")) {
