@@ -219,6 +219,37 @@ describeEachBackend("the status recorder on $name", (backend) => {
     }
   });
 
+  it("goes on sampling after a sample that failed", async () => {
+    const handle = await openDatabase(database().config);
+    try {
+      let clock = Date.parse("2026-11-26T11:00:05Z");
+      let broken = true;
+      const views: RecordedViews = {
+        mirror: () => ({
+          inListOrder: () => {
+            if (broken) throw new Error("a feed that cannot be read");
+            return [];
+          },
+        }),
+        follow: () => () => {},
+      };
+      const recorder = new StatusRecorder(handle.db, views, "failing-instance", async () => true, {
+        now: () => new Date(clock),
+        sampleMs: 3_600_000,
+      });
+      await expect(recorder.sample()).rejects.toThrow("a feed that cannot be read");
+      broken = false;
+      await recorder.sample();
+      clock += 60_000;
+      await recorder.sample();
+      await recorder.stop();
+      const rows = await handle.db.select().from(statusMinutes).where(eq(statusMinutes.instance, "failing-instance"));
+      expect(rows).toEqual([expect.objectContaining({ minute: new Date("2026-11-26T11:00:00Z") })]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("stops once the minute being written is in the database, so closing it after loses nothing", async () => {
     const handle = await openDatabase(database().config);
     try {

@@ -97,8 +97,10 @@ export class StatusRecorder {
    * time, so two never close the same minute and a stop can wait for the one under way.
    */
   sample(): Promise<void> {
-    this.sampling = this.sampling.then(() => this.sampleNow());
-    return this.sampling;
+    // After the one before it, whether that one failed or not: a failure is its caller's.
+    const sampled = this.sampling.catch(() => {}).then(() => this.sampleNow());
+    this.sampling = sampled;
+    return sampled;
   }
 
   private async sampleNow(): Promise<void> {
@@ -140,7 +142,7 @@ export class StatusRecorder {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.unfollow?.();
-    await this.sampling;
+    await this.sampling.catch(() => {});
   }
 
   private minuteAt(ms: number): Minute {
