@@ -45,7 +45,7 @@ describe("now and wallClockMs", () => {
     }
   }
 
-  it("read the Date kept before the global one was replaced, as serve.ts keeps it before loading Next", () => {
+  it("read the Date kept before the global one was replaced, as server.ts keeps it before loading Next", () => {
     keepPlatformClock(Date);
     try {
       withCountedDate((reads) => {

@@ -6,7 +6,7 @@ import { processCell } from "./slot.ts";
 const offset = processCell("clock", () => ({ ms: 0 }));
 
 // Next replaces the global Date when it loads, so that a prerender sees the clock read: each call
-// then asks two async-local stores. serve.ts keeps the platform's Date here before it loads Next,
+// then asks two async-local stores. server.ts keeps the platform's Date here before it loads Next,
 // and the request path reads that; otherwise (Next's own copy of lib/, tests' fake timers) the
 // global Date is read at each call.
 let platformDate: DateConstructor | null = null;

@@ -29,7 +29,12 @@ function emittedCodes(): Map<string, string> {
     /\b(?:problemResponse|problemBody|fail)\(\s*\d{3},\s*"([a-z_]+)"/g,
     /\bnew ApiError\(\s*"([a-z_]+)"/g,
   ];
-  for (const file of [...sources("lib"), ...sources("app"), path.join(ROOT, "serve.ts"), path.join(ROOT, "proxy.ts")]) {
+  for (const file of [
+    ...sources("lib"),
+    ...sources("app"),
+    path.join(ROOT, "server.ts"),
+    path.join(ROOT, "proxy.ts"),
+  ]) {
     const text = readFileSync(file, "utf8");
     for (const pattern of patterns) {
       for (const match of text.matchAll(pattern)) found.set(match[1]!, path.relative(ROOT, file));
