@@ -38,6 +38,7 @@ export function nodeEntry(
   return (req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     const method = req.method ?? "GET";
+    lingerAfterEarlyAnswer(req, res);
     if (servedOverHttps(req)) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     if (req.url === "*") return answerAsteriskForm(res, method);
     if ((path === "/healthz" || path === "/readyz") && (method === "GET" || method === "HEAD")) {
@@ -102,6 +103,32 @@ export function nodeEntry(
     }
     next(req, res).catch((error: unknown) => failed(res, method, error, "Unhandled error in a page or action"));
   };
+}
+
+// How long a connection answered before its request's body ended is read on before it is dropped.
+const LINGER_MS = 2_000;
+
+/**
+ * An answer given before its request's body has all arrived (a refused upload) ends the connection
+ * in stages (RFC 9112, section 9.6): the answer and a FIN, then the rest of the body read and
+ * dropped for up to LINGER_MS. Closed at once, the body still arriving made the kernel reset the
+ * connection, and a client still sending lost the answer unread.
+ */
+function lingerAfterEarlyAnswer(req: IncomingMessage, res: ServerResponse): void {
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return;
+  const socket = req.socket;
+  res.once("finish", () => {
+    if (req.complete || socket.destroyed) return;
+    // Node ends a connection its answer closes, then destroys it once the FIN is written (the
+    // socket's destroySoon); the destroy waits for the client or the bound instead.
+    if (socket.listeners("finish").includes(socket.destroy)) {
+      socket.removeListener("finish", socket.destroy);
+      const bound = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      socket.once("close", () => clearTimeout(bound));
+      socket.once("end", () => socket.destroy());
+      socket.resume();
+    }
+  });
 }
 
 function failed(res: ServerResponse, method: string, error: unknown, message: string): void {
