@@ -33,9 +33,10 @@ export default defineConfig({
   // One more try for a spec that failed: these drive a real server and browser on a shared two-core machine. npm test
   // names every spec that needed it ("flaky"), so one that fails now and then is seen and fixed, not hidden.
   retries: 1,
-  // On two cores a sign-up's password hash (scrypt at OWASP's cost) and Scalar's first render take
-  // seconds: bounds for a slow machine, not for speed.
-  timeout: 60_000,
+  // On two cores a sign-up's password hash (scrypt at OWASP's cost), Scalar's first render, a page's
+  // two accessibility analyses and full-page screenshots, or a server's restart take seconds, and
+  // CI machines differ threefold: bounds for a hang on the slowest, not for speed.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: { baseURL, trace: "retain-on-failure", screenshot: "only-on-failure" },

@@ -97,7 +97,6 @@ test("the board opens on the sports where prices move, keeps the viewer's own or
 test("a sport the organisation does not cover says so, and what would show it, instead of nothing in play", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   // A new organisation: no licence, no plan, so its members see the sandbox's view of one sport.
   await signUpOrganisation(page, server.url, {
     organisation: `Viewer ${randomBytes(3).toString("hex")}`,

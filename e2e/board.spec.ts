@@ -431,7 +431,6 @@ test("an event the member's view cannot show yet says so after one request, not 
   page,
 }, info) => {
   test.skip(info.project.name !== "desktop", "the API's answer is the same on a phone");
-  test.setTimeout(90_000);
   // A sandbox organisation's member sees the feed as it was some seconds ago: an event that has just
   // appeared is not there yet, and the API answers 404 for it.
   await page.goto(`${server.url}/console/sign-up`);
