@@ -7,7 +7,7 @@ import { postAction, serverActionId, signIn } from "../testing/console.ts";
 import { send } from "../testing/http.ts";
 import { recordSecret } from "../testing/logs.ts";
 import { withDatabase } from "../testing/organisations.ts";
-import { rawExchange, requestHead, writeDrained } from "../testing/raw-http.ts";
+import { rawExchange, requestHead, sendChunkedUntilAnswered } from "../testing/raw-http.ts";
 import type { Finding } from "./report.ts";
 import type { CheckResult } from "./checks.ts";
 
@@ -59,23 +59,17 @@ export async function consoleAbuse(target: ConsoleTarget): Promise<CheckResult> 
   });
   const chunked = await rawExchange(
     baseUrl,
-    async (socket) => {
-      const head = requestHead("POST", "/api/auth/callback/credentials", [
-        ["Host", new URL(baseUrl).host],
-        ["Content-Type", "application/x-www-form-urlencoded"],
-        ["Transfer-Encoding", "chunked"],
-        ["Connection", "close"],
-      ]);
-      // Stops writing once the server answers: writing on would reset the connection, and the answer with it.
-      let answered = false;
-      socket.once("data", () => (answered = true));
-      await writeDrained(socket, head);
-      for (let at = 0; at < big.length && !answered; at += 16_384) {
-        const part = big.slice(at, at + 16_384);
-        if (!(await writeDrained(socket, `${part.length.toString(16)}\r\n${part}\r\n`))) return;
-      }
-      if (!answered) await writeDrained(socket, "0\r\n\r\n");
-    },
+    (socket) =>
+      sendChunkedUntilAnswered(
+        socket,
+        requestHead("POST", "/api/auth/callback/credentials", [
+          ["Host", new URL(baseUrl).host],
+          ["Content-Type", "application/x-www-form-urlencoded"],
+          ["Transfer-Encoding", "chunked"],
+          ["Connection", "close"],
+        ]),
+        big,
+      ),
     30_000,
   );
   figures["auth bodies of 1 MB, declared and chunked"] = `${declared.status}, ${chunked.status ?? "no answer"}`;

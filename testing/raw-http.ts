@@ -81,3 +81,18 @@ export function writeDrained(socket: Socket, bytes: Buffer | string): Promise<bo
     socket.once("close", onClose);
   });
 }
+
+/**
+ * Writes `head`, then `body` in chunks (Transfer-Encoding: chunked) until the server answers:
+ * writing on after the answer is what a client that reads it does not do.
+ */
+export async function sendChunkedUntilAnswered(socket: Socket, head: string, body: string): Promise<void> {
+  let answered = false;
+  socket.once("data", () => (answered = true));
+  await writeDrained(socket, head);
+  for (let at = 0; at < body.length && !answered; at += 16_384) {
+    const part = body.slice(at, at + 16_384);
+    if (!(await writeDrained(socket, `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`))) return;
+  }
+  if (!answered) await writeDrained(socket, "0\r\n\r\n");
+}

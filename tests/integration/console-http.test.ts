@@ -11,7 +11,7 @@ import {
 } from "../../testing/console.ts";
 import { describeEachBackend } from "../../testing/databases.ts";
 import type { RunningServer } from "../../testing/processes.ts";
-import { rawExchange, requestHead, writeDrained } from "../../testing/raw-http.ts";
+import { rawExchange, requestHead, sendChunkedUntilAnswered } from "../../testing/raw-http.ts";
 import { useConsoleServer } from "../../testing/suites.ts";
 
 // Sign-in through the real server and next-auth's own endpoints, as a browser does it.
@@ -86,22 +86,17 @@ describeEachBackend("console sign-in over HTTP on $name", (backend) => {
     for (let i = 0; i < 300; i++) {
       const { status } = await rawExchange(
         server.url,
-        async (socket) => {
-          let answered = false;
-          socket.once("data", () => (answered = true));
-          const head = requestHead("POST", "/api/auth/callback/credentials", [
-            ["Host", new URL(server.url).host],
-            ["Content-Type", "application/x-www-form-urlencoded"],
-            ["Transfer-Encoding", "chunked"],
-            ["Connection", "close"],
-          ]);
-          await writeDrained(socket, head);
-          for (let at = 0; at < form.length && !answered; at += 16_384) {
-            const part = form.slice(at, at + 16_384);
-            if (!(await writeDrained(socket, `${part.length.toString(16)}\r\n${part}\r\n`))) return;
-          }
-          if (!answered) await writeDrained(socket, "0\r\n\r\n");
-        },
+        (socket) =>
+          sendChunkedUntilAnswered(
+            socket,
+            requestHead("POST", "/api/auth/callback/credentials", [
+              ["Host", new URL(server.url).host],
+              ["Content-Type", "application/x-www-form-urlencoded"],
+              ["Transfer-Encoding", "chunked"],
+              ["Connection", "close"],
+            ]),
+            form,
+          ),
         30_000,
       );
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
