@@ -11,8 +11,18 @@ import { ApiClient, FeedDriver, Follower } from "./load.ts";
 import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
-import { judgeSoak, type SoakSample } from "./soak-judge.ts";
-import { residentMemory } from "../testing/memory-map.ts";
+import { judgeSoak, soakWindows, type SoakSample } from "./soak-judge.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  anonymousGrowth,
+  anonymousGrowthByKind,
+  kindOfStretch,
+  anonymousMappings,
+  residentMemory,
+  type AnonymousChange,
+  type AnonymousMapping,
+} from "../testing/memory-map.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts
 // them) under a steady mixed load for a long time, sampled as it goes: API clients at a fixed rate,
@@ -27,6 +37,8 @@ export type SoakOptions = {
   followers: number;
   changesPerSecond: number;
   apiPerSecond: number;
+  /** Where each instance's /proc/<pid>/smaps is written at each sixth of the run, for a closer look; none when unset. */
+  mapsDir?: string;
   log: (line: string) => void;
 };
 
@@ -40,6 +52,8 @@ export type SoakReport = {
   pages: { asked: number; failed: number };
   changes: { applied: number; refused: number };
   judged: boolean;
+  /** Each instance's anonymous memory by stretch of address space, from the baseline's end to the run's. */
+  anonymous: { instance: string; from: number; to: number; changes: AnonymousChange[] }[];
   findings: Finding[];
 };
 
@@ -177,6 +191,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
     const began = Date.now();
     const samples: SoakMinute[] = [];
+    // The anonymous mappings at each sixth of the run: where memory that is neither V8's heap nor
+    // the allocator's brk heap grew, stretch by stretch of address space.
+    const totalSamples = Math.floor((options.minutes * 60) / options.sampleSeconds);
+    const mapsEvery = Math.max(1, Math.round(totalSamples / 6));
+    const maps = new Map<string, { minute: number; mappings: AnonymousMapping[] }[]>();
     let requestsBefore = 0;
     let messagesBefore = 0;
     for (let n = 1; n * options.sampleSeconds <= options.minutes * 60; n++) {
@@ -204,6 +223,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           messages: messages - messagesBefore,
         });
         log(formatSample(samples.at(-1)!));
+        const pid = instance.server?.process.pid;
+        if (pid !== undefined && n % mapsEvery === 0) {
+          const smaps = readSmaps(pid);
+          if (smaps === null) continue;
+          if (options.mapsDir)
+            writeFileSync(path.join(options.mapsDir, `${instance.name}-minute-${minute}.smaps`), smaps);
+          maps.set(instance.name, [...(maps.get(instance.name) ?? []), { minute, mappings: anonymousMappings(smaps) }]);
+        }
       }
       requestsBefore = requests;
       messagesBefore = messages;
@@ -245,6 +272,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       pages,
       changes: { applied: driver.applied, refused: driver.refused },
       judged: verdict.judged,
+      anonymous: anonymousFromBaseline(maps, options.minutes),
       findings,
     };
   } finally {
@@ -258,7 +286,55 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
+function readSmaps(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** For each instance, its anonymous memory's changes from the snapshot at the baseline window's end to the last. */
+function anonymousFromBaseline(
+  maps: Map<string, { minute: number; mappings: AnonymousMapping[] }[]>,
+  minutes: number,
+): SoakReport["anonymous"] {
+  const baselineEnd = soakWindows(minutes).baseline[1];
+  return [...maps].flatMap(([instance, snapshots]) => {
+    const from = snapshots.find((s) => s.minute >= baselineEnd) ?? snapshots[0];
+    const to = snapshots.at(-1);
+    if (!from || !to || from === to) return [];
+    return [{ instance, from: from.minute, to: to.minute, changes: anonymousGrowth(from.mappings, to.mappings) }];
+  });
+}
+
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const hex = (address: number) => address.toString(16);
+
+const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`;
+
+/** By kind of stretch, then the stretches outside V8's pages that changed most: where the anonymous memory went. */
+function formatAnonymous({ instance, from, to, changes }: SoakReport["anonymous"][number]): string[] {
+  const delta = (c: { before: number; after: number }) => c.after - c.before;
+  const total = changes.reduce((n, c) => n + delta(c), 0);
+  const kinds = anonymousGrowthByKind(changes).map(
+    (k) =>
+      `    ${k.kind.padEnd(44)} ${mb(k.before).padStart(7)} → ${mb(k.after).padStart(7)} MB (${signed(delta(k))}), ${k.stretches[0]} → ${k.stretches[1]} stretches`,
+  );
+  const notPages = changes
+    .filter((c) => !kindOfStretch(c).startsWith("V8's pages") && Math.abs(delta(c)) >= 256 * 1024)
+    .sort((a, b) => Math.abs(delta(b)) - Math.abs(delta(a)))
+    .slice(0, 8)
+    .map(
+      (c) =>
+        `    ${`${hex(c.start)}-${hex(c.end)}`.padEnd(27)} ${mb(c.end - c.start).padStart(8)} MB mapped, ${mb(c.before).padStart(7)} → ${mb(c.after).padStart(7)} MB (${signed(delta(c))}), ${c.perms.join(" ")}${c.name ? ` ${c.name}` : ""} (${kindOfStretch(c)})`,
+    );
+  return [
+    `  ${instance}, anonymous memory from minute ${+from.toFixed(2)} to ${+to.toFixed(2)}: ${signed(total)} MB, by kind:`,
+    ...kinds,
+    ...(notPages.length ? ["  the stretches outside V8's pages that changed most:", ...notPages] : []),
+  ];
+}
 
 function formatSample(s: SoakMinute): string {
   return [
@@ -299,6 +375,7 @@ export function formatSoakReport(report: SoakReport): string {
     `  API answers ${a.requests} (503: ${a.unavailable}); counted: ${a.admitted} answered 200, ${a.stored} stored, lost ${a.lost}, counted beyond the answers ${a.overCounted}`,
     `  stream messages ${s.messages}, missed ${s.missed}, resyncs ${s.resyncs}, reconnections ${s.reconnects}`,
     `  changes applied ${report.changes.applied}, refused ${report.changes.refused}; console pages asked ${report.pages.asked}, failed ${report.pages.failed}`,
+    ...report.anonymous.flatMap(formatAnonymous),
     report.judged
       ? "  memory, handles and p99 judged (baseline: the run's second sixth; end: its last sixth)"
       : "  memory, handles and p99 not judged: a run under 30 minutes cannot tell growth from warm-up",

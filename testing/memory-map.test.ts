@@ -2,7 +2,14 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { residentByMapping, residentMemory } from "./memory-map.ts";
+import {
+  anonymousGrowth,
+  anonymousGrowthByKind,
+  anonymousMappings,
+  kindOfStretch,
+  residentByMapping,
+  residentMemory,
+} from "./memory-map.ts";
 
 const header = (range: string, inode: string, name = "") =>
   `${range} rw-p 00000000 ${inode === "0" ? "00:00" : "fe:00"} ${inode}${name ? `                     ${name}` : ""}`;
@@ -53,5 +60,89 @@ describe("a process's resident memory by kind of mapping", () => {
       child.kill();
     }
     expect(residentMemory(2 ** 22 + 1)).toBeNull(); // no such process
+  });
+});
+
+describe("anonymous memory that changed between two snapshots", () => {
+  const anon = (range: string, rssKb: number, perms = "rw-p", name = "") =>
+    [`${range} ${perms} 00000000 00:00 0${name ? `                     ${name}` : ""}`, `Rss: ${rssKb} kB`].join("\n");
+  const kb = 1024;
+
+  it("reads only the mappings without a file, with their addresses, permissions and resident bytes", () => {
+    const smaps = [
+      anon("1000-3000", 8, "rw-p", "[heap]"),
+      "7f00-8000 r-xp 00000000 fe:00 99 /usr/lib/libc.so.6",
+      "Rss: 4 kB",
+      anon("a000-b000", 4, "---p"),
+    ].join("\n");
+    expect(anonymousMappings(smaps)).toEqual([
+      { start: 0x1000, end: 0x3000, perms: "rw-p", name: "[heap]", rss: 8 * kb },
+      { start: 0xa000, end: 0xb000, perms: "---p", name: "", rss: 4 * kb },
+    ]);
+  });
+
+  it("compares a reservation cut into committed pieces with itself, and a new mapping alone", () => {
+    const before = anonymousMappings(
+      [anon("100000-500000", 0, "---p"), anon("600000-700000", 64), anon("900000-a00000", 32)].join("\n"),
+    );
+    const after = anonymousMappings(
+      [
+        anon("100000-200000", 1024),
+        anon("200000-500000", 0, "---p"),
+        anon("600000-700000", 60),
+        anon("800000-900000", 256),
+      ].join("\n"),
+    );
+    const changes = anonymousGrowth(before, after);
+    expect(changes.map((c) => [c.start, c.end, c.before / kb, c.after / kb, c.mappings])).toEqual([
+      [0x100000, 0x500000, 0, 1024, [1, 2]],
+      [0x800000, 0x900000, 0, 256, [0, 1]],
+      [0x600000, 0x700000, 64, 60, [1, 1]],
+      [0x900000, 0xa00000, 32, 0, [1, 0]],
+    ]);
+    expect(changes[0]!.perms).toEqual(["---p", "rw-p"]);
+    const total = (side: "before" | "after") => changes.reduce((n, c) => n + c[side], 0);
+    expect(total("after") - total("before")).toBe((1024 + 60 + 256 - 64 - 32) * kb);
+  });
+});
+
+describe("what a stretch of anonymous memory most likely is", () => {
+  const stretch = (start: number, size: number, perms = ["rw-p"], name = "") => ({
+    start,
+    end: start + size,
+    perms,
+    name,
+  });
+  const KB = 1024;
+  const MB = 1024 * KB;
+
+  it("tells the brk heap, V8's code space, the allocator's arenas, V8's pages and the rest apart", () => {
+    expect(kindOfStretch(stretch(0x31537000, 50 * MB, ["rw-p"], "[heap]"))).toBe("brk heap");
+    expect(kindOfStretch(stretch(0x7f9a37000000, 509 * MB, ["rwxp"]))).toBe("V8's code space");
+    expect(kindOfStretch(stretch(0x7f6964000000, 64 * MB, ["rw-p", "---p"]))).toBe("allocator's thread arenas");
+    expect(kindOfStretch(stretch(0x107029c0000, 256 * KB))).toBe("V8's pages of 256 KB");
+    expect(kindOfStretch(stretch(0x107029c0000, 1 * MB))).toBe("256 KB-aligned, larger (V8's large objects)");
+    // A block of the allocator's own: page-aligned, a page over its request.
+    expect(kindOfStretch(stretch(0x7f69a0001000, 132 * KB))).toBe("other");
+    expect(kindOfStretch(stretch(0x7f69a0021000, 8 * MB + 4 * KB))).toBe("other");
+  });
+
+  it("sums the changes by kind, largest growth first, counting the stretches of each snapshot", () => {
+    const change = (start: number, size: number, before: number, after: number, mappings: [number, number]) => ({
+      ...stretch(start, size),
+      before,
+      after,
+      mappings,
+    });
+    const totals = anonymousGrowthByKind([
+      change(0x40000, 256 * KB, 0, 256 * KB, [0, 1]),
+      change(0x80000, 256 * KB, 256 * KB, 0, [1, 0]),
+      change(0xc0000, 256 * KB, 100 * KB, 200 * KB, [1, 1]),
+      change(0x7f0000001000, 132 * KB, 132 * KB, 132 * KB, [1, 1]),
+    ]);
+    expect(totals).toEqual([
+      { kind: "V8's pages of 256 KB", before: 356 * KB, after: 456 * KB, stretches: [2, 2] },
+      { kind: "other", before: 132 * KB, after: 132 * KB, stretches: [1, 1] },
+    ]);
   });
 });

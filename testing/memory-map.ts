@@ -42,3 +42,103 @@ export function residentMemory(pid: number): ResidentByMapping | null {
     return null;
   }
 }
+
+/** One anonymous mapping of /proc/<pid>/smaps (no file behind it): its addresses, permissions, name and resident bytes. */
+export type AnonymousMapping = { start: number; end: number; perms: string; name: string; rss: number };
+
+/** The anonymous mappings (the brk heap, V8's pages, the allocator's arenas and large blocks, stacks) of an smaps text. */
+export function anonymousMappings(smaps: string): AnonymousMapping[] {
+  const mappings: AnonymousMapping[] = [];
+  let current: AnonymousMapping | null = null;
+  for (const line of smaps.split("\n")) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) [0-9a-f]+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (header) {
+      const [, start, end, perms, inode, name] = header;
+      current =
+        inode === "0"
+          ? { start: parseInt(start!, 16), end: parseInt(end!, 16), perms: perms!, name: name!, rss: 0 }
+          : null;
+      if (current) mappings.push(current);
+      continue;
+    }
+    if (current && line.startsWith("Rss:")) current.rss = Number(/(\d+) kB/.exec(line)?.[1] ?? 0) * 1024;
+  }
+  return mappings;
+}
+
+/** Anonymous memory that changed between two snapshots, per stretch of address space. */
+export type AnonymousChange = {
+  start: number;
+  end: number;
+  before: number;
+  after: number;
+  /** How many mappings the stretch was cut into in each snapshot (permissions change inside a reservation). */
+  mappings: [number, number];
+  perms: string[];
+  name: string;
+};
+
+/**
+ * Anonymous resident memory of two snapshots of one process, by stretch of address space: mappings
+ * of either snapshot that overlap are one stretch, so a reservation whose pages were committed (one
+ * mapping cut into several) or a mapping grown in place is compared with itself, and a mapping that
+ * is only in one snapshot stands alone. Sorted by growth, largest first.
+ */
+export function anonymousGrowth(before: AnonymousMapping[], after: AnonymousMapping[]): AnonymousChange[] {
+  const all = [
+    ...before.map((m) => ({ ...m, side: 0 as const })),
+    ...after.map((m) => ({ ...m, side: 1 as const })),
+  ].sort((a, b) => a.start - b.start);
+  const changes: AnonymousChange[] = [];
+  let open: AnonymousChange | null = null;
+  for (const m of all) {
+    if (!open || m.start >= open.end) {
+      open = { start: m.start, end: m.end, before: 0, after: 0, mappings: [0, 0], perms: [], name: m.name };
+      changes.push(open);
+    }
+    open.end = Math.max(open.end, m.end);
+    if (m.side === 0) open.before += m.rss;
+    else open.after += m.rss;
+    open.mappings[m.side]++;
+    if (!open.perms.includes(m.perms)) open.perms.push(m.perms);
+    if (!open.name) open.name = m.name;
+  }
+  return changes.sort((a, b) => b.after - b.before - (a.after - a.before));
+}
+
+const KB256 = 256 * 1024;
+const MB64 = 64 * 1024 * 1024;
+
+/**
+ * What a stretch of anonymous memory most likely is, from its name, permissions, size and
+ * alignment: the brk heap; V8's code space (the one writable and executable reservation); the C
+ * allocator's thread arenas (heaps of 64 MB, each aligned to its size); V8's heap pages (each a
+ * mapping of its own, aligned to 256 KB: regular pages are 256 KB, large objects' pages more);
+ * and the rest (the allocator's large blocks, thread stacks, other libraries' own mappings).
+ */
+export function kindOfStretch(stretch: { start: number; end: number; perms: string[]; name: string }): string {
+  const size = stretch.end - stretch.start;
+  if (stretch.name === "[heap]") return "brk heap";
+  if (stretch.perms.some((p) => p.startsWith("rwx"))) return "V8's code space";
+  if (stretch.start % MB64 === 0 && size <= MB64) return "allocator's thread arenas";
+  if (stretch.start % KB256 === 0 && size === KB256) return "V8's pages of 256 KB";
+  if (stretch.start % KB256 === 0 && size % KB256 === 0) return "256 KB-aligned, larger (V8's large objects)";
+  return "other";
+}
+
+/** The changes summed by kind (kindOfStretch), largest growth first. */
+export function anonymousGrowthByKind(
+  changes: AnonymousChange[],
+): { kind: string; before: number; after: number; stretches: [number, number] }[] {
+  const kinds = new Map<string, { kind: string; before: number; after: number; stretches: [number, number] }>();
+  for (const change of changes) {
+    const kind = kindOfStretch(change);
+    const total = kinds.get(kind) ?? { kind, before: 0, after: 0, stretches: [0, 0] };
+    total.before += change.before;
+    total.after += change.after;
+    if (change.mappings[0] > 0) total.stretches[0]++;
+    if (change.mappings[1] > 0) total.stretches[1]++;
+    kinds.set(kind, total);
+  }
+  return [...kinds.values()].sort((a, b) => b.after - b.before - (a.after - a.before));
+}

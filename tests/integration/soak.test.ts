@@ -27,6 +27,16 @@ describe.skipIf(missing !== null)(`the soak${missing ? ` (skipped: ${missing})` 
     expect(report.streams.missed, text).toBe(0);
     expect(report.answers.lost, text).toBe(0);
     expect(report.judged, text).toBe(false);
+    // Each instance's anonymous memory, stretch by stretch, from the baseline's end to the last sample.
+    expect(
+      report.anonymous.map((a) => [a.instance, a.from, a.to]),
+      text,
+    ).toEqual([...new Set(report.samples.map((s) => s.instance))].map((instance) => [instance, 1 / 6, 0.5]));
+    for (const { changes } of report.anonymous)
+      expect(
+        changes.some((c) => c.after > 0),
+        text,
+      ).toBe(true);
     expect(report.findings, text).toEqual([]);
   });
 });
