@@ -116,10 +116,11 @@ describe("what a stretch of anonymous memory most likely is", () => {
   const KB = 1024;
   const MB = 1024 * KB;
 
-  it("tells the brk heap, V8's code space, the allocator's arenas, V8's pages and the rest apart", () => {
+  it("tells the brk heap, V8's code space, the allocator's arenas, a WebAssembly memory, V8's pages and the rest apart", () => {
     expect(kindOfStretch(stretch(0x31537000, 50 * MB, ["rw-p"], "[heap]"))).toBe("brk heap");
     expect(kindOfStretch(stretch(0x7f9a37000000, 509 * MB, ["rwxp"]))).toBe("V8's code space");
     expect(kindOfStretch(stretch(0x7f6964000000, 64 * MB, ["rw-p", "---p"]))).toBe("allocator's thread arenas");
+    expect(kindOfStretch(stretch(0x7fe538000000, 188 * MB))).toBe("over 64 MB (a WebAssembly memory)");
     expect(kindOfStretch(stretch(0x107029c0000, 256 * KB))).toBe("V8's pages of 256 KB");
     expect(kindOfStretch(stretch(0x107029c0000, 1 * MB))).toBe("256 KB-aligned, larger (V8's large objects)");
     // A block of the allocator's own: page-aligned, a page over its request.
