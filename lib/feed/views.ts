@@ -44,6 +44,11 @@ export class FeedViews {
     () => this.read(),
     () => POLL_INTERVAL_MS,
   );
+  // What the wakes since the last read asked for: the highest revision named (a notice, `reach`),
+  // and whether any wanted whatever there is (start-up, a notice that may have lost some, a stream
+  // recovering); the idle look names nothing and reads too.
+  private askedThrough = 0;
+  private askedAll = false;
   private timer: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly followers: Record<ViewName, Set<ViewFollower>> = { present: new Set(), delayed: new Set() };
@@ -64,7 +69,9 @@ export class FeedViews {
     // null: notices may have been lost, so read past the last revision applied all the same.
     this.unsubscribe.push(
       await bus.follow(feedChanges, (changes) => {
-        if (!changes || changes.some((change) => change.revision > this.present.revision)) void this.advance();
+        if (!changes) return void this.advance();
+        const through = Math.max(...changes.map((change) => change.revision));
+        if (through > this.present.revision) void this.advance(through);
       }),
     );
     // Whatever committed between the snapshot and the subscription.
@@ -105,7 +112,7 @@ export class FeedViews {
   async reach(revision: number, timeoutMs = 5_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (this.present.revision < revision && Date.now() < deadline) {
-      await this.advance();
+      await this.advance(revision);
       if (this.present.revision < revision) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return this.present.revision >= revision;
@@ -137,14 +144,24 @@ export class FeedViews {
 
   /**
    * Applies every revision after the present's, in order: one read at a time, once more if asked
-   * meanwhile; resolves once those reads have ended.
+   * meanwhile; resolves once those reads have ended. `through`: only a revision up to that one is
+   * wanted, so a read that brought it meanwhile is enough.
    */
-  advance(): Promise<void> {
+  advance(through?: number): Promise<void> {
+    if (through === undefined) this.askedAll = true;
+    else this.askedThrough = Math.max(this.askedThrough, through);
     this.reader.wake();
     return this.reader.settled();
   }
 
   private async read(): Promise<void> {
+    const all = this.askedAll || this.askedThrough === 0;
+    const through = this.askedThrough;
+    this.askedAll = false;
+    this.askedThrough = 0;
+    // The ingest's wait for its own commit and the commit's notice each wake the view: the first
+    // read brings the revision, and the second asks the database for nothing.
+    if (!all && through <= this.present.revision) return;
     try {
       await this.applyNewRevisions();
     } catch (error) {
