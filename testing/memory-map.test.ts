@@ -122,7 +122,11 @@ describe("what a stretch of anonymous memory most likely is", () => {
     expect(kindOfStretch(stretch(0x7f6964000000, 64 * MB, ["rw-p", "---p"]))).toBe("allocator's thread arenas");
     expect(kindOfStretch(stretch(0x7fe538000000, 188 * MB))).toBe("over 64 MB (a WebAssembly memory)");
     expect(kindOfStretch(stretch(0x107029c0000, 256 * KB))).toBe("V8's pages of 256 KB");
-    expect(kindOfStretch(stretch(0x107029c0000, 1 * MB))).toBe("256 KB-aligned, larger (V8's large objects)");
+    expect(kindOfStretch(stretch(0x107029c0000, 1 * MB))).toBe("V8's large objects (256 KB-aligned)");
+    expect(kindOfStretch(stretch(0x18181ec0000, 176 * KB))).toBe("V8's large objects (256 KB-aligned)");
+    // A V8 page on a 64 MB boundary, by chance, and an arena's committed part there.
+    expect(kindOfStretch(stretch(0x61e5c000000, 256 * KB))).toBe("V8's pages of 256 KB");
+    expect(kindOfStretch(stretch(0x7f6964000000, 132 * KB))).toBe("allocator's thread arenas");
     // A block of the allocator's own: page-aligned, a page over its request.
     expect(kindOfStretch(stretch(0x7f69a0001000, 132 * KB))).toBe("other");
     expect(kindOfStretch(stretch(0x7f69a0021000, 8 * MB + 4 * KB))).toBe("other");

@@ -111,20 +111,22 @@ const MB64 = 64 * 1024 * 1024;
 
 /**
  * What a stretch of anonymous memory most likely is, from its name, permissions, size and
- * alignment: the brk heap; V8's code space (the one writable and executable reservation); the C
- * allocator's thread arenas (heaps of 64 MB, each aligned to its size); a WebAssembly memory
- * (PGlite's database: one mapping, larger than anything else, with gigabytes of guard beside it);
- * V8's heap pages (each a mapping of its own, aligned to 256 KB: regular pages are 256 KB, large
- * objects' pages more); and the rest (the allocator's large blocks, thread stacks, other libraries' own mappings).
+ * alignment: the brk heap; V8's code space (the one writable and executable reservation); a
+ * WebAssembly memory (PGlite's database: one mapping larger than anything else, with gigabytes of
+ * guard beside it); V8's heap pages, each a mapping of its own aligned to 256 KB (regular pages
+ * 256 KB, a large object's page its object's size, rounded to 4 KB); the C allocator's thread
+ * arenas (heaps of up to 64 MB, each aligned to 64 MB); and the rest (the allocator's large
+ * blocks, thread stacks, other libraries' own mappings). A V8 page that falls on a 64 MB boundary
+ * is told from an arena by its size.
  */
 export function kindOfStretch(stretch: { start: number; end: number; perms: string[]; name: string }): string {
   const size = stretch.end - stretch.start;
   if (stretch.name === "[heap]") return "brk heap";
   if (stretch.perms.some((p) => p.startsWith("rwx"))) return "V8's code space";
-  if (stretch.start % MB64 === 0 && size <= MB64) return "allocator's thread arenas";
   if (size > MB64) return "over 64 MB (a WebAssembly memory)";
   if (stretch.start % KB256 === 0 && size === KB256) return "V8's pages of 256 KB";
-  if (stretch.start % KB256 === 0 && size > KB256) return "256 KB-aligned, larger (V8's large objects)";
+  if (stretch.start % MB64 === 0) return "allocator's thread arenas";
+  if (stretch.start % KB256 === 0) return "V8's large objects (256 KB-aligned)";
   return "other";
 }
 
