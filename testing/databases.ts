@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe } from "vitest";
 import { loadConfig } from "../lib/config.ts";
+import type { Database } from "../lib/db/index.ts";
 import { migratedDataDir } from "./data-dirs.ts";
 import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
 
@@ -69,4 +70,23 @@ export function useTestDatabase(backend: Backend): () => TestDatabase {
     if (!database) throw new Error("the test database is created in beforeAll");
     return database;
   };
+}
+
+/**
+ * `db` with the statements sent through it counted (`execute`, what the history's reads use): how
+ * a test sees a read's round trips to the database. Transactions it opens are not counted.
+ */
+export function countingStatements(db: Database): { db: Database; count: { statements: number } } {
+  const count = { statements: 0 };
+  const counted = new Proxy(db, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (name !== "execute" || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        count.statements++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { db: counted, count };
 }

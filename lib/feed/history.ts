@@ -60,6 +60,10 @@ export async function revisionsAfter(
 ): Promise<{ revisions: Revision[]; complete: boolean }> {
   const limit = options.limit ?? 10_000;
   const through = options.through ?? Number.MAX_SAFE_INTEGER;
+  // Most readers are after the recent table's start (a view following the present, a stream
+  // resuming a moment later): one statement reads that table's bounds and its rows together.
+  const recent = await recentAfterWithin(db, after, { ...options, limit });
+  if (recent) return { complete: true, revisions: recent };
   const history = await bounds(db);
   if (after < history.wholeFrom) return { complete: false, revisions: [] };
   const revisions: Revision[] = [];
@@ -88,20 +92,43 @@ export async function revisionsAfter(
   return { complete: true, revisions };
 }
 
-async function recentAfter(db: Database, after: number, options: AfterOptions): Promise<Revision[]> {
+function recentRows(after: number, options: AfterOptions) {
   const events = options.eventIds ? sql`and event_id in ${options.eventIds.length ? options.eventIds : [""]}` : sql``;
   const kinds = options.kinds ? sql`and kind in ${options.kinds.length ? options.kinds : [""]}` : sql``;
   const sports = options.sports ? sql`and event_id in (${eventsOfSports(options.sports)})` : sql``;
   const until = options.until ? sql`and recorded_at <= ${options.until.toISOString()}` : sql``;
   const through = options.through === undefined ? sql`` : sql`and revision <= ${options.through}`;
-  const rows = rowsOf<RevisionRow>(
+  return sql`
+    select revision, event_id, kind, recorded_at, state from event_revisions
+    where revision > ${after} ${events} ${kinds} ${sports} ${until} ${through}
+    order by revision
+    limit ${options.limit ?? 10_000}`;
+}
+
+async function recentAfter(db: Database, after: number, options: AfterOptions): Promise<Revision[]> {
+  return rowsOf<RevisionRow>(await db.execute(recentRows(after, options))).map(toRevision);
+}
+
+/**
+ * The recent table's revisions after `after`, read in one statement with where that table and
+ * the whole history start; null when `after` is before either, and the archive must be read.
+ */
+async function recentAfterWithin(db: Database, after: number, options: AfterOptions): Promise<Revision[] | null> {
+  const rows = rowsOf<
+    Omit<RevisionRow, "revision"> & {
+      revision: string | number | null;
+      pruned_through: string | number;
+      archive_whole_from: string | number;
+    }
+  >(
     await db.execute(sql`
-      select revision, event_id, kind, recorded_at, state from event_revisions
-      where revision > ${after} ${events} ${kinds} ${sports} ${until} ${through}
-      order by revision
-      limit ${options.limit ?? 10_000}`),
+      select c.pruned_through, c.archive_whole_from, r.*
+      from revision_counter c left join lateral (${recentRows(after, options)}) r on true
+      where c.id = 1`),
   );
-  return rows.map(toRevision);
+  const first = rows[0];
+  if (!first || after < Number(first.pruned_through) || after < Number(first.archive_whole_from)) return null;
+  return rows.flatMap((row) => (row.revision === null ? [] : [toRevision({ ...row, revision: row.revision })]));
 }
 
 type RevisionRow = {

@@ -6,7 +6,7 @@ import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
 import { logger } from "../../lib/log/index.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
-import { describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
+import { countingStatements, describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
 
 // The two views the API serves from: the present, and the present of DELAY seconds ago, both
@@ -107,42 +107,32 @@ describeEachBackend("the feed views on $name", (backend) => {
   // The ingest waits for its own commit (`reach`) and the commit's notice wakes the view too: the
   // second wake came while the first read was under way, and read the same revision again.
   it("asks the database once for a revision that two wakes want, and again for one past it", async () => {
-    let statements = 0;
-    const counted = new Proxy(handle.db, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown;
-        if (name !== "execute" || typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          statements++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { db: counted, count } = countingStatements(handle.db);
     const feed = new FeedViews(counted, DELAY, () => clock);
     await feed.start(bus);
     views.push(feed);
     // What one read asks; it also puts the idle look ten seconds away.
-    statements = 0;
+    count.statements = 0;
     await feed.advance();
-    const once = statements;
+    const once = count.statements;
     expect(once).toBeGreaterThan(0);
 
     // Whenever the commit's notice comes (it may start the first read), the ingest's wait and
     // another wake for the same revision, sent while a read is under way, cost one read in all.
-    statements = 0;
+    count.statements = 0;
     const { changes } = await apply(at(350), score("v-1", 20, 7));
     const revision = changes[0]!.revision;
     await Promise.all([feed.reach(revision), feed.advance(revision)]);
     expect(feed.present.get("v-1")?.event).toMatchObject({ score: { home: 7 } });
-    expect(statements).toBe(once);
+    expect(count.statements).toBe(once);
 
     // A wake for a revision not applied yet reads again, whenever it comes.
-    statements = 0;
+    count.statements = 0;
     await Promise.all([feed.advance(revision), feed.advance(revision + 1)]);
-    expect(statements).toBe(once);
-    statements = 0;
+    expect(count.statements).toBe(once);
+    count.statements = 0;
     await feed.advance(revision);
-    expect(statements).toBe(0);
+    expect(count.statements).toBe(0);
   });
 
   // The instance closes the database right after the views stop: a read still under way then
