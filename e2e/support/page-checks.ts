@@ -11,6 +11,9 @@ export async function expectNoSidewaysScroll(page: Page, name: string): Promise<
 
 /** It fits its screen and passes axe's WCAG 2.1 A and AA checks (labels, contrast, names, landmarks). */
 export async function expectFitsAndAccessible(page: Page, name: string): Promise<void> {
+  // Next streams a page's metadata after its content: after a server action re-renders the page,
+  // its <title> can be missing for a moment, and axe run then found none (document-title).
+  await expect(page, `${name}: a title`).toHaveTitle(/\S/);
   await expectNoSidewaysScroll(page, name);
   const { violations } = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
