@@ -12,16 +12,18 @@ import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
 import { judgeSoak, soakWindows, type SoakSample } from "./soak-judge.ts";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   anonymousGrowth,
   anonymousGrowthByKind,
   kindOfStretch,
   anonymousMappings,
-  residentMemory,
+  readProcessMaps,
+  residentByMapping,
   type AnonymousChange,
   type AnonymousMapping,
+  type ProcessMaps,
 } from "../testing/memory-map.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts
@@ -89,7 +91,7 @@ function metric(text: string, name: string): number {
   return total;
 }
 
-async function sample(url: string, pid: number | undefined): Promise<Omit<SoakSample, "minute" | "instance"> | null> {
+async function sample(url: string, maps: ProcessMaps | null): Promise<Omit<SoakSample, "minute" | "instance"> | null> {
   try {
     const response = await fetch(`${url}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
@@ -104,7 +106,7 @@ async function sample(url: string, pid: number | undefined): Promise<Omit<SoakSa
       externalBytes: metric(text, "nodejs_external_memory_bytes"),
       lagP99Ms: metric(text, "nodejs_eventloop_lag_p99_seconds") * 1000,
       handles: metric(text, "nodejs_active_handles_total"),
-      resident: pid === undefined ? null : residentMemory(pid),
+      resident: maps && residentByMapping(maps.smaps, maps.executable),
     };
   } catch {
     return null;
@@ -209,7 +211,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const requests = clients.reduce((n, c) => n + c.answers.length, 0);
       const messages = followers.reduce((n, f) => n + f.follower.ids.length, 0);
       for (const instance of cluster.instances) {
-        const figures = await sample(instance.url, instance.server?.process.pid);
+        // One read of the process's mappings serves the sample's sums and, each sixth, the kept snapshot.
+        const pid = instance.server?.process.pid;
+        const processMaps = pid === undefined ? null : readProcessMaps(pid);
+        const figures = await sample(instance.url, processMaps);
         if (!figures) {
           findings.push({ check: instance.name, problem: `its metrics could not be read at minute ${minute}` });
           continue;
@@ -223,10 +228,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
           messages: messages - messagesBefore,
         });
         log(formatSample(samples.at(-1)!));
-        const pid = instance.server?.process.pid;
-        if (pid !== undefined && n % mapsEvery === 0) {
-          const smaps = readSmaps(pid);
-          if (smaps === null) continue;
+        if (processMaps && n % mapsEvery === 0) {
+          const { smaps } = processMaps;
           if (options.mapsDir)
             writeFileSync(path.join(options.mapsDir, `${instance.name}-minute-${minute}.smaps`), smaps);
           maps.set(instance.name, [...(maps.get(instance.name) ?? []), { minute, mappings: anonymousMappings(smaps) }]);
@@ -283,14 +286,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await cluster?.stop();
     await handle?.close();
     pg.destroy();
-  }
-}
-
-function readSmaps(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/smaps`, "utf8");
-  } catch {
-    return null;
   }
 }
 

@@ -14,56 +14,71 @@ export type ResidentByMapping = {
   anonymous: number;
 };
 
-/** Bytes resident in each kind of mapping, from the text of /proc/<pid>/smaps. */
-export function residentByMapping(smaps: string, executable: string): ResidentByMapping {
-  const total: ResidentByMapping = { executable: 0, files: 0, brk: 0, anonymous: 0 };
-  let kind: keyof ResidentByMapping = "anonymous";
+/** One mapping of /proc/<pid>/smaps: its addresses, permissions, inode ("0": no file behind it), name and resident bytes. */
+export type Mapping = { start: number; end: number; perms: string; inode: string; name: string; rss: number };
+
+/** The mappings of an smaps text, in its order. */
+export function mappingsOf(smaps: string): Mapping[] {
+  const mappings: Mapping[] = [];
+  let current: Mapping | null = null;
   for (const line of smaps.split("\n")) {
     // A mapping's header: "start-end perms offset dev inode [path]"; its fields follow, one a line.
-    const header = /^[0-9a-f]+-[0-9a-f]+ \S{4} [0-9a-f]+ \S+ (\d+)\s*(.*)$/.exec(line);
-    if (header) {
-      const [, inode, name] = header;
-      if (name === executable) kind = "executable";
-      else if (inode !== "0") kind = "files";
-      else if (name === "[heap]") kind = "brk";
-      else kind = "anonymous";
-      continue;
-    }
-    if (line.startsWith("Rss:")) total[kind] += Number(/(\d+) kB/.exec(line)?.[1] ?? 0) * 1024;
-  }
-  return total;
-}
-
-/** The same for a running process, or null where /proc does not have it (not Linux, or it ended). */
-export function residentMemory(pid: number): ResidentByMapping | null {
-  try {
-    return residentByMapping(readFileSync(`/proc/${pid}/smaps`, "utf8"), readlinkSync(`/proc/${pid}/exe`));
-  } catch {
-    return null;
-  }
-}
-
-/** One anonymous mapping of /proc/<pid>/smaps (no file behind it): its addresses, permissions, name and resident bytes. */
-export type AnonymousMapping = { start: number; end: number; perms: string; name: string; rss: number };
-
-/** The anonymous mappings (the brk heap, V8's pages, the allocator's arenas and large blocks, stacks) of an smaps text. */
-export function anonymousMappings(smaps: string): AnonymousMapping[] {
-  const mappings: AnonymousMapping[] = [];
-  let current: AnonymousMapping | null = null;
-  for (const line of smaps.split("\n")) {
     const header = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) [0-9a-f]+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (header) {
       const [, start, end, perms, inode, name] = header;
-      current =
-        inode === "0"
-          ? { start: parseInt(start!, 16), end: parseInt(end!, 16), perms: perms!, name: name!, rss: 0 }
-          : null;
-      if (current) mappings.push(current);
+      current = {
+        start: parseInt(start!, 16),
+        end: parseInt(end!, 16),
+        perms: perms!,
+        inode: inode!,
+        name: name!,
+        rss: 0,
+      };
+      mappings.push(current);
       continue;
     }
     if (current && line.startsWith("Rss:")) current.rss = Number(/(\d+) kB/.exec(line)?.[1] ?? 0) * 1024;
   }
   return mappings;
+}
+
+/** Bytes resident in each kind of mapping, from the text of /proc/<pid>/smaps. */
+export function residentByMapping(smaps: string, executable: string): ResidentByMapping {
+  const total: ResidentByMapping = { executable: 0, files: 0, brk: 0, anonymous: 0 };
+  for (const { inode, name, rss } of mappingsOf(smaps)) {
+    if (name === executable) total.executable += rss;
+    else if (inode !== "0") total.files += rss;
+    else if (name === "[heap]") total.brk += rss;
+    else total.anonymous += rss;
+  }
+  return total;
+}
+
+/** A running process's smaps and the path of its executable, read once; null where /proc does not have them (not Linux, or it ended). */
+export type ProcessMaps = { smaps: string; executable: string };
+
+export function readProcessMaps(pid: number): ProcessMaps | null {
+  try {
+    return { smaps: readFileSync(`/proc/${pid}/smaps`, "utf8"), executable: readlinkSync(`/proc/${pid}/exe`) };
+  } catch {
+    return null;
+  }
+}
+
+/** residentByMapping for a running process, or null where /proc does not have it. */
+export function residentMemory(pid: number): ResidentByMapping | null {
+  const maps = readProcessMaps(pid);
+  return maps && residentByMapping(maps.smaps, maps.executable);
+}
+
+/** One anonymous mapping (no file behind it). */
+export type AnonymousMapping = Omit<Mapping, "inode">;
+
+/** The anonymous mappings (the brk heap, V8's pages, the allocator's arenas and large blocks, stacks) of an smaps text. */
+export function anonymousMappings(smaps: string): AnonymousMapping[] {
+  return mappingsOf(smaps)
+    .filter((m) => m.inode === "0")
+    .map(({ start, end, perms, name, rss }) => ({ start, end, perms, name, rss }));
 }
 
 /** Anonymous memory that changed between two snapshots, per stretch of address space. */
