@@ -11,20 +11,17 @@ import { ApiClient, FeedDriver, Follower } from "./load.ts";
 import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { sleep, type Finding } from "./report.ts";
 import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
-import { judgeSoak, soakWindows, type SoakSample } from "./soak-judge.ts";
+import { judgeSoak, type SoakSample } from "./soak-judge.ts";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { anonymousMappings, readProcessMaps, residentByMapping, type ProcessMaps } from "../testing/memory-map.ts";
 import {
-  anonymousGrowth,
-  anonymousGrowthByKind,
-  kindOfStretch,
-  anonymousMappings,
-  readProcessMaps,
-  residentByMapping,
-  type AnonymousChange,
-  type AnonymousMapping,
-  type ProcessMaps,
-} from "../testing/memory-map.ts";
+  anonymousFromBaseline,
+  collectedAtEnd,
+  formatAnonymous,
+  type AnonymousReport,
+  type Snapshots,
+} from "./soak-memory.ts";
 
 // The soak: the two instances behind nginx on a PostgreSQL of their own (as the fault suite starts
 // them) under a steady mixed load for a long time, sampled as it goes: API clients at a fixed rate,
@@ -55,7 +52,9 @@ export type SoakReport = {
   changes: { applied: number; refused: number };
   judged: boolean;
   /** Each instance's anonymous memory by stretch of address space, from the baseline's end to the run's. */
-  anonymous: { instance: string; from: number; to: number; changes: AnonymousChange[] }[];
+  anonymous: AnonymousReport[];
+  /** The same, from the end of the load to a memory-reducing collection: what V8 held in its pool of pages. */
+  collected: AnonymousReport[];
   findings: Finding[];
 };
 
@@ -134,7 +133,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const keys = [{ key: first.key, keyId: first.keyId }, ...more.map(({ id, key }) => ({ key, keyId: id }))];
     const streamKeys = keys.slice(API_CLIENTS);
 
-    cluster = await startScaleOut({ instances: 2, databaseUrl: pg.url, env: { FEED_TOKEN, METRICS_TOKEN } });
+    cluster = await startScaleOut({
+      instances: 2,
+      databaseUrl: pg.url,
+      env: { FEED_TOKEN, METRICS_TOKEN },
+      inspectable: true,
+    });
     log(`soak: 2 instances behind nginx at ${cluster.url}, PostgreSQL of its own on port ${pg.port}`);
     const world = liveSoccer(LIVE_EVENTS, Date.now());
     if ((await postUpdates(cluster.url, world)).status !== 200)
@@ -197,7 +201,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // the allocator's brk heap grew, stretch by stretch of address space.
     const totalSamples = Math.floor((options.minutes * 60) / options.sampleSeconds);
     const mapsEvery = Math.max(1, Math.round(totalSamples / 6));
-    const maps = new Map<string, { minute: number; mappings: AnonymousMapping[] }[]>();
+    const maps: Snapshots = new Map();
     let requestsBefore = 0;
     let messagesBefore = 0;
     for (let n = 1; n * options.sampleSeconds <= options.minutes * 60; n++) {
@@ -247,6 +251,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const catchUp = Date.now() + 30_000;
     while (Date.now() < catchUp && followers.some((f) => (f.follower.last ?? 0) < lastOf(f.eventId))) await sleep(100);
     for (const { follower } of followers) follower.stop();
+    let collected: AnonymousReport[] = [];
+    try {
+      collected = await collectedAtEnd(cluster.instances);
+    } catch (error) {
+      findings.push({ check: "memory", problem: `the collection at the end failed: ${(error as Error).message}` });
+    }
     // Every instance stopped gracefully: each flushes its meter before it ends.
     await cluster.stop();
     cluster = undefined;
@@ -276,6 +286,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       changes: { applied: driver.applied, refused: driver.refused },
       judged: verdict.judged,
       anonymous: anonymousFromBaseline(maps, options.minutes),
+      collected,
       findings,
     };
   } finally {
@@ -289,47 +300,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
-/** For each instance, its anonymous memory's changes from the snapshot at the baseline window's end to the last. */
-function anonymousFromBaseline(
-  maps: Map<string, { minute: number; mappings: AnonymousMapping[] }[]>,
-  minutes: number,
-): SoakReport["anonymous"] {
-  const baselineEnd = soakWindows(minutes).baseline[1];
-  return [...maps].flatMap(([instance, snapshots]) => {
-    const from = snapshots.find((s) => s.minute >= baselineEnd) ?? snapshots[0];
-    const to = snapshots.at(-1);
-    if (!from || !to || from === to) return [];
-    return [{ instance, from: from.minute, to: to.minute, changes: anonymousGrowth(from.mappings, to.mappings) }];
-  });
-}
-
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-const hex = (address: number) => address.toString(16);
-
-const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`;
-
-/** By kind of stretch, then the stretches outside V8's pages that changed most: where the anonymous memory went. */
-function formatAnonymous({ instance, from, to, changes }: SoakReport["anonymous"][number]): string[] {
-  const delta = (c: { before: number; after: number }) => c.after - c.before;
-  const total = changes.reduce((n, c) => n + delta(c), 0);
-  const kinds = anonymousGrowthByKind(changes).map(
-    (k) =>
-      `    ${k.kind.padEnd(44)} ${mb(k.before).padStart(7)} → ${mb(k.after).padStart(7)} MB (${signed(delta(k))}), ${k.stretches[0]} → ${k.stretches[1]} stretches`,
-  );
-  const notPages = changes
-    .filter((c) => !kindOfStretch(c).startsWith("V8's pages") && Math.abs(delta(c)) >= 256 * 1024)
-    .sort((a, b) => Math.abs(delta(b)) - Math.abs(delta(a)))
-    .slice(0, 8)
-    .map(
-      (c) =>
-        `    ${`${hex(c.start)}-${hex(c.end)}`.padEnd(27)} ${mb(c.end - c.start).padStart(8)} MB mapped, ${mb(c.before).padStart(7)} → ${mb(c.after).padStart(7)} MB (${signed(delta(c))}), ${c.perms.join(" ")}${c.name ? ` ${c.name}` : ""} (${kindOfStretch(c)})`,
-    );
-  return [
-    `  ${instance}, anonymous memory from minute ${+from.toFixed(2)} to ${+to.toFixed(2)}: ${signed(total)} MB, by kind:`,
-    ...kinds,
-    ...(notPages.length ? ["  the stretches outside V8's pages that changed most:", ...notPages] : []),
-  ];
-}
 
 function formatSample(s: SoakMinute): string {
   return [
@@ -371,6 +342,7 @@ export function formatSoakReport(report: SoakReport): string {
     `  stream messages ${s.messages}, missed ${s.missed}, resyncs ${s.resyncs}, reconnections ${s.reconnects}`,
     `  changes applied ${report.changes.applied}, refused ${report.changes.refused}; console pages asked ${report.pages.asked}, failed ${report.pages.failed}`,
     ...report.anonymous.flatMap(formatAnonymous),
+    ...report.collected.flatMap(formatAnonymous),
     report.judged
       ? "  memory, handles and p99 judged (baseline: the run's second sixth; end: its last sixth)"
       : "  memory, handles and p99 not judged: a run under 30 minutes cannot tell growth from warm-up",

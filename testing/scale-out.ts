@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { INSPECTOR_ATTACHED, inspectorOptions } from "./inspector.ts";
+import { recordServerOutput } from "./logs.ts";
 import { freePort, waitForPort } from "./ports.ts";
 import { startServer, type RunningServer } from "./processes.ts";
 
@@ -15,6 +17,8 @@ export type Instance = {
   readonly name: string;
   readonly url: string;
   readonly port: number;
+  /** Where its inspector opens on SIGUSR1 (testing/inspector.ts), if it was started inspectable. */
+  readonly inspectPort: number | null;
   /** The running process, or null while it is down. */
   readonly server: RunningServer | null;
   /** Starts it again (same port, same DATA_DIR) and waits until it is ready. */
@@ -40,6 +44,8 @@ export type ScaleOutOptions = {
   port?: number;
   /** More environment for every instance (FEED_TOKEN, METRICS_TOKEN, ...). */
   env?: Record<string, string>;
+  /** Each instance may be inspected later (testing/inspector.ts); nothing is opened until then. */
+  inspectable?: boolean;
 };
 
 /** Why nginx cannot be started here, or null. */
@@ -104,6 +110,11 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
   const instances: Instance[] = [];
   for (let i = 0; i < options.instances; i++) {
     const port = await freePort();
+    const inspectPort = options.inspectable ? await freePort() : null;
+    const inspect: Record<string, string> =
+      inspectPort === null
+        ? {}
+        : { NODE_OPTIONS: [process.env.NODE_OPTIONS, inspectorOptions(inspectPort)].filter(Boolean).join(" ") };
     const dataDir = path.join(root, `instance-${i + 1}`);
     mkdirSync(dataDir);
     let server: RunningServer | null = null;
@@ -111,11 +122,18 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
       name: `instance ${i + 1}`,
       url: `http://127.0.0.1:${port}`,
       port,
+      inspectPort,
       get server() {
         return server;
       },
       async start() {
-        server = await startServer({ ...shared, PORT: String(port), DATA_DIR: dataDir }, { address: "from-config" });
+        const running = await startServer(
+          { ...shared, ...inspect, PORT: String(port), DATA_DIR: dataDir },
+          { address: "from-config", checkLogs: inspectPort === null },
+        );
+        // Node's own line when the inspector is attached (testing/inspector.ts) is not the server's log.
+        if (inspectPort !== null) recordServerOutput(() => running.output().replaceAll(INSPECTOR_ATTACHED, ""));
+        server = running;
       },
       async stop(signal = "SIGTERM") {
         const running = server;

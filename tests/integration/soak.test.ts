@@ -27,12 +27,18 @@ describe.skipIf(missing !== null)(`the soak${missing ? ` (skipped: ${missing})` 
     expect(report.streams.missed, text).toBe(0);
     expect(report.answers.lost, text).toBe(0);
     expect(report.judged, text).toBe(false);
-    // Each instance's anonymous memory, stretch by stretch, from the baseline's end to the last sample.
+    // Each instance's anonymous memory, stretch by stretch, from the baseline's end to the last
+    // sample, and from the end of the load to a memory-reducing collection in each instance.
+    const instances = [...new Set(report.samples.map((s) => s.instance))];
     expect(
       report.anonymous.map((a) => [a.instance, a.from, a.to]),
       text,
-    ).toEqual([...new Set(report.samples.map((s) => s.instance))].map((instance) => [instance, 1 / 6, 0.5]));
-    for (const { changes } of report.anonymous)
+    ).toEqual(instances.map((instance) => [instance, "minute 0.17", "minute 0.5"]));
+    expect(
+      report.collected.map((a) => a.instance),
+      text,
+    ).toEqual(instances);
+    for (const { changes } of [...report.anonymous, ...report.collected])
       expect(
         changes.some((c) => c.after > 0),
         text,
