@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { INSPECTOR_ATTACHED, inspectorCommand, inspectorOptions } from "./inspector.ts";
-import { anonymousMappings, kindOfStretch, readProcessMaps } from "./memory-map.ts";
+import { FILL_POOL_SCRIPT, v8PagesResident } from "./memory-map.ts";
 import { freePort } from "./ports.ts";
 
 // What the soak's collection at the end stands on (proof/soak-memory.ts): V8 keeps the pages a
@@ -10,22 +10,8 @@ import { freePort } from "./ports.ts";
 // inspector gives them back. Should a Node upgrade change either, this says so before the soak's
 // report is read the old way.
 
-/** Resident bytes in V8's regular pages (256 KB mappings on 256 KB boundaries) of a process. */
-function v8Pages(pid: number): number {
-  const maps = readProcessMaps(pid);
-  if (!maps) throw new Error(`process ${pid} has no /proc entry`);
-  return anonymousMappings(maps.smaps)
-    .filter((m) => kindOfStretch({ ...m, perms: [m.perms] }) === "V8's pages of 256 KB")
-    .reduce((n, m) => n + m.rss, 0);
-}
-
-// A process that fills its heap with a few hundred megabytes, drops them, collects (a plain
-// full collection) and waits.
-const CHILD = `
-let garbage = [];
-for (let i = 0; i < 1_500_000; i++) garbage.push({ i, s: "x" + i, pair: [i, i] });
-garbage = null;
-globalThis.gc();
+// A process whose V8 pool holds a few hundred megabytes, waiting.
+const CHILD = `${FILL_POOL_SCRIPT}
 process.stdout.write("collected\\n");
 setInterval(() => {}, 1000);
 `;
@@ -41,12 +27,12 @@ describe.skipIf(process.platform !== "linux")("a process's inspector, opened lat
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const [first] = (await once(child.stdout, "data")) as [Buffer];
       expect(first.toString()).toBe("collected\n");
-      const held = v8Pages(child.pid!);
+      const held = v8PagesResident(child.pid!);
       // The garbage is gone from V8's heap, its pages not from the process: over 100 MB still resident.
       expect(held).toBeGreaterThan(100 * 2 ** 20);
 
       await inspectorCommand(child.pid!, port, "HeapProfiler.collectGarbage");
-      const after = v8Pages(child.pid!);
+      const after = v8PagesResident(child.pid!);
       expect(after).toBeLessThan(held / 4);
       // The only line: none on opening (the address is published over HTTP), one on attaching.
       expect(stderr).toBe(INSPECTOR_ATTACHED);
