@@ -66,7 +66,8 @@ export async function collectedAtEnd(instances: readonly Instance[]): Promise<An
   return reports;
 }
 
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+/** Bytes as megabytes with one decimal, as the soak's report prints them. */
+export const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const hex = (address: number) => address.toString(16);
 const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`;
 

@@ -19,6 +19,7 @@ import {
   anonymousFromBaseline,
   collectedAtEnd,
   formatAnonymous,
+  mb,
   type AnonymousReport,
   type Snapshots,
 } from "./soak-memory.ts";
@@ -299,8 +300,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     pg.destroy();
   }
 }
-
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 function formatSample(s: SoakMinute): string {
   return [

@@ -3,6 +3,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { signInsFile } from "./console.ts";
+import { INSPECTOR_ATTACHED, inspectorOptions } from "./inspector.ts";
 import { recordSecret, recordServerOutput } from "./logs.ts";
 import { READY_LINE } from "./ready.ts";
 
@@ -151,7 +152,8 @@ export type RunningServer = StartedProcess & { url: string };
  * Starts `server.ts` (the production server, on the built app) and waits until it is ready. By
  * default on a free port of 127.0.0.1; `entry` and `cwd` start it another way (`npm start`'s entry,
  * in another folder), and `address: "from-config"` leaves PORT and HOST to what that folder says.
- * Its output joins the log check (logs.ts), and the secrets in its settings are recorded.
+ * Its output joins the log check (logs.ts), and the secrets in its settings are recorded. With
+ * `inspectPort`, its inspector can be opened later (testing/inspector.ts).
  */
 export async function startServer(
   env: Record<string, string>,
@@ -163,18 +165,25 @@ export async function startServer(
     readyWithinMs?: number;
     /** A start that builds first prints the build's own output, which is not the server's log. */
     checkLogs?: boolean;
+    /** Where its inspector opens on SIGUSR1; nothing is opened until then. */
+    inspectPort?: number;
   } = {},
 ): Promise<RunningServer> {
   for (const [name, value] of Object.entries(env)) if (/TOKEN|SECRET|PASSWORD/.test(name)) recordSecret(value);
   const address: Record<string, string> = options.address === "from-config" ? {} : { PORT: "0", HOST: "127.0.0.1" };
+  const inspect: Record<string, string> =
+    options.inspectPort === undefined
+      ? {}
+      : { NODE_OPTIONS: [process.env.NODE_OPTIONS, inspectorOptions(options.inspectPort)].filter(Boolean).join(" ") };
   const server = startProcess(options.entry ?? "server.ts", {
-    env: { ...address, ...env },
+    env: { ...address, ...inspect, ...env },
     cwd: options.cwd,
     ready: READY_LINE,
     readyWithinMs: options.readyWithinMs,
     name: "server",
   });
-  if (options.checkLogs !== false) recordServerOutput(server.output);
+  // Node's own line when a session attaches to the inspector is not the server's log.
+  if (options.checkLogs !== false) recordServerOutput(() => server.output().replaceAll(INSPECTOR_ATTACHED, ""));
   const ready = await server.ready;
   // A first start's one-time passwords: the log check then proves that no line of the log holds one.
   const signIns = signInsFile(server.output());

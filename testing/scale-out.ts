@@ -3,8 +3,6 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { INSPECTOR_ATTACHED, inspectorOptions } from "./inspector.ts";
-import { recordServerOutput } from "./logs.ts";
 import { freePort, waitForPort } from "./ports.ts";
 import { startServer, type RunningServer } from "./processes.ts";
 
@@ -111,10 +109,6 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
   for (let i = 0; i < options.instances; i++) {
     const port = await freePort();
     const inspectPort = options.inspectable ? await freePort() : null;
-    const inspect: Record<string, string> =
-      inspectPort === null
-        ? {}
-        : { NODE_OPTIONS: [process.env.NODE_OPTIONS, inspectorOptions(inspectPort)].filter(Boolean).join(" ") };
     const dataDir = path.join(root, `instance-${i + 1}`);
     mkdirSync(dataDir);
     let server: RunningServer | null = null;
@@ -127,13 +121,10 @@ export async function startScaleOut(options: ScaleOutOptions): Promise<ScaleOut>
         return server;
       },
       async start() {
-        const running = await startServer(
-          { ...shared, ...inspect, PORT: String(port), DATA_DIR: dataDir },
-          { address: "from-config", checkLogs: inspectPort === null },
+        server = await startServer(
+          { ...shared, PORT: String(port), DATA_DIR: dataDir },
+          { address: "from-config", inspectPort: inspectPort ?? undefined },
         );
-        // Node's own line when the inspector is attached (testing/inspector.ts) is not the server's log.
-        if (inspectPort !== null) recordServerOutput(() => running.output().replaceAll(INSPECTOR_ATTACHED, ""));
-        server = running;
       },
       async stop(signal = "SIGTERM") {
         const running = server;
