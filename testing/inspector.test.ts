@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { INSPECTOR_ATTACHED, inspectorCommand, inspectorOptions } from "./inspector.ts";
+import { heldAfterCollection, INSPECTOR_ATTACHED, inspectorCommand, inspectorOptions } from "./inspector.ts";
 import { anonymousMappings, kindOfStretch, readProcessMaps } from "./memory-map.ts";
 import { freePort } from "./ports.ts";
 
@@ -50,6 +50,33 @@ describe.skipIf(process.platform !== "linux")("a process's inspector, opened lat
       expect(after).toBeLessThan(held / 4);
       // The only line: none on opening (the address is published over HTTP), one on attaching.
       expect(stderr).toBe(INSPECTOR_ATTACHED);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("reports what a process holds after the collection: its live heap and the Buffers it keeps", async () => {
+    const port = await freePort();
+    // 64 MB in one Buffer kept, 200,000 small objects kept, and as much again dropped.
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `globalThis.kept = { buffer: Buffer.alloc(64 * 2 ** 20, 1), objects: Array.from({ length: 200_000 }, (_, i) => ({ i })) };
+         let dropped = Array.from({ length: 200_000 }, (_, i) => ({ i })); dropped = null;
+         process.stdout.write("ready\\n"); setInterval(() => {}, 1000);`,
+      ],
+      { env: { ...process.env, NODE_OPTIONS: inspectorOptions(port) } },
+    );
+    try {
+      await once(child.stdout, "data");
+      const held = await heldAfterCollection(child.pid!, port);
+      expect(held.external).toBeGreaterThanOrEqual(64 * 2 ** 20);
+      expect(held.external).toBeLessThan(80 * 2 ** 20);
+      // 200,000 objects of 16 to 32 bytes and their array: a few MB, within what a bare Node holds besides.
+      expect(held.heapUsed).toBeGreaterThan(4 * 2 ** 20);
+      expect(held.heapUsed).toBeLessThan(40 * 2 ** 20);
+      expect(held.rss).toBeGreaterThan(held.external);
     } finally {
       child.kill("SIGKILL");
     }

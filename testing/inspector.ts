@@ -63,3 +63,17 @@ export async function inspectorCommand(
     socket.close();
   }
 }
+
+/** What a process holds after a memory-reducing collection: V8's live heap, the memory its objects own outside it (Buffers), and its RSS. */
+export type Held = { heapUsed: number; external: number; rss: number };
+
+/** One memory-reducing collection in `pid` (started with inspectorOptions(port)), then its process.memoryUsage(). */
+export async function heldAfterCollection(pid: number, port: number): Promise<Held> {
+  await inspectorCommand(pid, port, "HeapProfiler.collectGarbage");
+  const answer = (await inspectorCommand(pid, port, "Runtime.evaluate", {
+    expression: "JSON.stringify(process.memoryUsage())",
+    returnByValue: true,
+  })) as { result: { value: string } };
+  const { heapUsed, external, rss } = JSON.parse(answer.result.value) as NodeJS.MemoryUsage;
+  return { heapUsed, external, rss };
+}
