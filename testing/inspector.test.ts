@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { heldAfterCollection, INSPECTOR_ATTACHED, inspectorCommand, inspectorOptions } from "./inspector.ts";
-import { anonymousMappings, kindOfStretch, readProcessMaps } from "./memory-map.ts";
+import { FILL_POOL_SCRIPT, v8PagesResident } from "./memory-map.ts";
 import { freePort } from "./ports.ts";
 
 // What the soak's collection at the end stands on (proof/soak-memory.ts): V8 keeps the pages a
@@ -10,22 +10,10 @@ import { freePort } from "./ports.ts";
 // inspector gives them back. Should a Node upgrade change either, this says so before the soak's
 // report is read the old way.
 
-/** Bytes resident in V8's regular pages (kindOfStretch's "V8's pages of 256 KB") of a running process. */
-function v8PagesResident(pid: number): number {
-  const maps = readProcessMaps(pid);
-  if (!maps) throw new Error(`process ${pid} has no /proc entry`);
-  return anonymousMappings(maps.smaps)
-    .filter((m) => kindOfStretch({ ...m, perms: [m.perms] }) === "V8's pages of 256 KB")
-    .reduce((n, m) => n + m.rss, 0);
-}
-
 // A process that fills V8's heap with a few hundred megabytes, drops them and takes a plain full
 // collection (its pool then holds what they took), and waits.
 const CHILD = `
-let garbage = [];
-for (let i = 0; i < 1_500_000; i++) garbage.push({ i, s: "x" + i, pair: [i, i] });
-garbage = null;
-gc();
+${FILL_POOL_SCRIPT}
 process.stdout.write("collected\\n");
 setInterval(() => {}, 1000);
 `;

@@ -161,3 +161,23 @@ export function anonymousGrowthByKind(
   }
   return [...kinds.values()].sort((a, b) => b.after - b.before - (a.after - a.before));
 }
+
+/** Bytes resident in V8's regular pages (kindOfStretch's "V8's pages of 256 KB") of a running process. */
+export function v8PagesResident(pid: number): number {
+  const maps = readProcessMaps(pid);
+  if (!maps) throw new Error(`process ${pid} has no /proc entry`);
+  return anonymousMappings(maps.smaps)
+    .filter((m) => kindOfStretch({ ...m, perms: [m.perms] }) === "V8's pages of 256 KB")
+    .reduce((n, m) => n + m.rss, 0);
+}
+
+/**
+ * Lines of a script (run with --expose-gc) that fill V8's heap with a few hundred megabytes, drop
+ * them and take a plain full collection: V8's pool of pages then holds what they took.
+ */
+export const FILL_POOL_SCRIPT = `
+let garbage = [];
+for (let i = 0; i < 1_500_000; i++) garbage.push({ i, s: "x" + i, pair: [i, i] });
+garbage = null;
+gc();
+`;
