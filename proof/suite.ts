@@ -36,7 +36,7 @@ import { formatAnonymous } from "./soak-memory.ts";
 
 // The abuse suite: one server on a database of its own, the fuzzer over every operation of the
 // OpenAPI document, then the abuse checks, then whether the service came through: still ready, its
-// memory back near where it was, and its organisations, keys and events as they were.
+// objects' memory back near what it was, and its organisations, keys and events as they were.
 
 export type AbuseOptions = {
   backend: Backend;
@@ -340,7 +340,7 @@ export async function runAbuseSuite(options: AbuseOptions): Promise<AbuseReport>
       log(`${name}: done in ${((performance.now() - checkStarted) / 1000).toFixed(1)} s`);
     }
 
-    // Afterwards: still ready, memory back near where it was, the data as it was.
+    // Afterwards: still ready, its objects' memory back near what it was, the data as it was.
     const ready = await readiness(running);
     figures["/readyz afterwards"] = ready;
     if (ready !== 200) findings.push({ check: "afterwards", problem: `/readyz answered ${ready}` });
