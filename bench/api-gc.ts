@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cpuSeconds } from "../testing/cpu.ts";
+import { mb } from "../testing/memory-map.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
 import { startProcess } from "../testing/processes.ts";
 import { READY_LINE } from "../testing/ready.ts";
@@ -66,8 +67,6 @@ function collections(trace: string): Collection[] {
   return found;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
-
 /** Loads `side` for a measured window and prints what the collector did in it. */
 async function measure(label: string, side: Traced, target: Target) {
   const from = side.output().length;
@@ -88,7 +87,13 @@ async function measure(label: string, side: Traced, target: Target) {
   );
   console.log(
     `             scavenges ${scavenges.length}: pause p50 ${quantileOfSorted(pauses, 0.5).toFixed(1)} / p90 ${quantileOfSorted(pauses, 0.9).toFixed(1)} / ` +
-      `max ${(pauses.at(-1) ?? 0).toFixed(1)} ms, survived ${mb(mean((c) => c.survived))}, promoted ${mb(mean((c) => c.promoted))} (means); ` +
+      `max ${(pauses.at(-1) ?? 0).toFixed(1)} ms, survived ${mb(
+        mean((c) => c.survived),
+        2,
+      )} MB, promoted ${mb(
+        mean((c) => c.promoted),
+        2,
+      )} MB (means); ` +
       `other collections ${majors.length}${majors.length ? ` (${majors.map((c) => `${c.kind} ${c.pause.toFixed(1)} ms`).join(", ")})` : ""}; ` +
       `main thread stopped ${((paused / (measured.seconds * 1000)) * 100).toFixed(1)} % of the window`,
   );

@@ -8,21 +8,13 @@
 //
 // Prints figures only; it asserts nothing.
 import { BACKENDS } from "../testing/databases.ts";
-import {
-  anonymousGrowth,
-  anonymousGrowthByKind,
-  anonymousMappings,
-  readProcessMaps,
-  residentByMapping,
-} from "../testing/memory-map.ts";
+import { anonymousMappings, mb, readProcessMaps, residentByKind, residentByMapping } from "../testing/memory-map.ts";
 import { startServer } from "../testing/processes.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 5);
 
 type Released = { rss_mb_before: number; rss_mb_after: number; ms: number };
-
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 async function oneStart(backend: (typeof BACKENDS)[number]): Promise<string> {
   const database = await backend.create();
@@ -35,10 +27,9 @@ async function oneStart(backend: (typeof BACKENDS)[number]): Promise<string> {
       if (!maps) throw new Error("no /proc/<pid>/smaps: Linux only");
       const byMapping = residentByMapping(maps.smaps, maps.executable);
       const total = byMapping.executable + byMapping.files + byMapping.brk + byMapping.anonymous;
-      // One snapshot's anonymous memory by kind: its growth from nothing.
-      const kinds = anonymousGrowthByKind(anonymousGrowth([], anonymousMappings(maps.smaps)))
-        .filter((k) => k.after >= 2 ** 20)
-        .map((k) => `${k.kind} ${mb(k.after)}`);
+      const kinds = residentByKind(anonymousMappings(maps.smaps))
+        .filter((k) => k.resident >= 2 ** 20)
+        .map((k) => `${k.kind} ${mb(k.resident, 0)}`);
       const line = server
         .output()
         .split("\n")
@@ -48,8 +39,8 @@ async function oneStart(backend: (typeof BACKENDS)[number]): Promise<string> {
         ? `after start-up ${released.rss_mb_before} MB, given back to ${released.rss_mb_after} MB in ${released.ms} ms`
         : "no start-up release logged";
       return (
-        `${backend.name.padEnd(8)} ${start}; ${SETTLE_SECONDS} s after ready ${mb(total)} MB: ` +
-        `${kinds.join(", ")}, files ${mb(byMapping.files + byMapping.executable)}`
+        `${backend.name.padEnd(8)} ${start}; ${SETTLE_SECONDS} s after ready ${mb(total, 0)} MB: ` +
+        `${kinds.join(", ")}, files ${mb(byMapping.files + byMapping.executable, 0)}`
       );
     } finally {
       await server.stop();

@@ -3,6 +3,7 @@ import {
   anonymousGrowthByKind,
   anonymousMappings,
   kindOfStretch,
+  mb,
   readProcessMaps,
   type AnonymousChange,
   type AnonymousMapping,
@@ -66,8 +67,6 @@ export async function collectedAtEnd(instances: readonly Instance[]): Promise<An
   return reports;
 }
 
-/** Bytes as megabytes with one decimal, as the soak's report prints them. */
-export const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const hex = (address: number) => address.toString(16);
 const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`;
 

@@ -14,12 +14,11 @@ import { startScaleOut, type ScaleOut } from "../testing/scale-out.ts";
 import { judgeSoak, type SoakSample } from "./soak-judge.ts";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { anonymousMappings, readProcessMaps, residentByMapping, type ProcessMaps } from "../testing/memory-map.ts";
+import { anonymousMappings, mb, readProcessMaps, residentByMapping, type ProcessMaps } from "../testing/memory-map.ts";
 import {
   anonymousFromBaseline,
   collectedAtEnd,
   formatAnonymous,
-  mb,
   type AnonymousReport,
   type Snapshots,
 } from "./soak-memory.ts";

@@ -50,9 +50,9 @@ describe.skipIf(process.platform !== "linux")("a process's inspector, opened lat
       process.execPath,
       [
         "-e",
-        `globalThis.kept = { buffer: Buffer.alloc(64 * 2 ** 20, 1), objects: Array.from({ length: 200_000 }, (_, i) => ({ i })) };
+        `const kept = { buffer: Buffer.alloc(64 * 2 ** 20, 1), objects: Array.from({ length: 200_000 }, (_, i) => ({ i })) };
          let dropped = Array.from({ length: 200_000 }, (_, i) => ({ i })); dropped = null;
-         process.stdout.write("ready\\n"); setInterval(() => {}, 1000);`,
+         process.stdout.write("ready\\n"); setInterval(() => kept, 1000);`,
       ],
       { env: { ...process.env, NODE_OPTIONS: inspectorOptions(port) } },
     );

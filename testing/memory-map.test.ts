@@ -7,6 +7,8 @@ import {
   anonymousGrowthByKind,
   anonymousMappings,
   kindOfStretch,
+  mb,
+  residentByKind,
   residentByMapping,
   residentMemory,
 } from "./memory-map.ts";
@@ -103,6 +105,25 @@ describe("anonymous memory that changed between two snapshots", () => {
     expect(changes[0]!.perms).toEqual(["---p", "rw-p"]);
     const total = (side: "before" | "after") => changes.reduce((n, c) => n + c[side], 0);
     expect(total("after") - total("before")).toBe((1024 + 60 + 256 - 64 - 32) * kb);
+  });
+
+  it("sums one snapshot's resident memory by kind, largest first", () => {
+    const mappings = anonymousMappings(
+      [
+        anon("1000-3000", 8, "rw-p", "[heap]"),
+        anon("4000-6000", 4, "rwxp"),
+        anon("7000-8000", 2, "rw-p", "[heap]"),
+        anon("40000-80000", 256),
+        anon("c1000-c2000", 0, "---p"),
+      ].join("\n"),
+    );
+    expect(residentByKind(mappings)).toEqual([
+      { kind: "V8's pages of 256 KB", resident: 256 * kb },
+      { kind: "brk heap", resident: 10 * kb },
+      { kind: "V8's code space", resident: 4 * kb },
+      { kind: "other", resident: 0 },
+    ]);
+    expect([mb(3 * 2 ** 20), mb(2 ** 19, 0), mb(5 * 2 ** 19, 2)]).toEqual(["3.0", "1", "2.50"]);
   });
 });
 

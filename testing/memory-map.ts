@@ -14,6 +14,9 @@ export type ResidentByMapping = {
   anonymous: number;
 };
 
+/** Bytes as megabytes (2^20), with so many decimals: how every memory figure of the benchmarks and proofs is printed. */
+export const mb = (bytes: number, decimals = 1) => (bytes / 2 ** 20).toFixed(decimals);
+
 /** One mapping of /proc/<pid>/smaps: its addresses, permissions, inode ("0": no file behind it), name and resident bytes. */
 export type Mapping = { start: number; end: number; perms: string; inode: string; name: string; rss: number };
 
@@ -160,6 +163,13 @@ export function anonymousGrowthByKind(
     kinds.set(kind, total);
   }
   return [...kinds.values()].sort((a, b) => b.after - b.before - (a.after - a.before));
+}
+
+/** One snapshot's anonymous resident memory by kind (kindOfStretch), largest first. */
+export function residentByKind(mappings: AnonymousMapping[]): { kind: string; resident: number }[] {
+  return anonymousGrowthByKind(anonymousGrowth([], mappings))
+    .map(({ kind, after }) => ({ kind, resident: after }))
+    .sort((a, b) => b.resident - a.resident);
 }
 
 /** Bytes resident in V8's regular pages (kindOfStretch's "V8's pages of 256 KB") of a running process. */
