@@ -2,16 +2,22 @@
 // one node:http server in front of it and Next, and the signals that stop them.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { runAdminCommand } from "./lib/ops/admin/commands.ts";
 import { keepPlatformClock } from "./lib/clock.ts";
 import { checkServingConfig, ConfigError, loadConfig, type Config } from "./lib/config.ts";
 import { DataDirInUseError } from "./lib/db/data-dir-lock.ts";
-import { DatabaseUnavailableError } from "./lib/db/index.ts";
 import { loadEnvFiles } from "./lib/env-files.ts";
-import { nodeEntry } from "./lib/node-entry.ts";
-import { startInstance } from "./lib/instance.ts";
 import { captureConsole, logger } from "./lib/log/index.ts";
+import { registerModuleHooks } from "./lib/ops/module-hooks.ts";
 import { releasePooledPages } from "./lib/ops/pooled-pages.ts";
+
+// The service's modules are loaded once the hooks are in place, so that their imports go through them.
+registerModuleHooks();
+const [{ runAdminCommand }, { DatabaseUnavailableError }, { nodeEntry }, { startInstance }] = await Promise.all([
+  import("./lib/ops/admin/commands.ts"),
+  import("./lib/db/index.ts"),
+  import("./lib/node-entry.ts"),
+  import("./lib/instance.ts"),
+]);
 
 const dev = process.argv.includes("--dev");
 

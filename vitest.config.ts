@@ -25,6 +25,8 @@ export default defineConfig({
             "packages/*/scripts/**/*.test.ts",
           ],
           environment: "node",
+          // Each worker loads drizzle as the server does (testing/module-hooks.ts).
+          execArgv: ["--import", "./testing/module-hooks.ts"],
           // Pure modules without servers: evaluated once per worker rather than once per file, which
           // was more than half of this project's time. A file that leaves state behind fails another.
           isolate: false,
@@ -38,6 +40,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["testing/global-setup.ts"],
+          execArgv: ["--import", "./testing/module-hooks.ts"],
           setupFiles: ["testing/log-check.ts"],
           // Each file starts real server processes and spends much of its time waiting on them (flushes,
           // pings, delays): with two files at a time the two cores were three-quarters busy, so three.

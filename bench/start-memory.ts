@@ -19,7 +19,8 @@ type Released = { rss_mb_before: number; rss_mb_after: number; ms: number };
 async function oneStart(backend: (typeof BACKENDS)[number]): Promise<string> {
   const database = await backend.create();
   try {
-    const server = await startServer(database.env);
+    // The demo seeded on both, as a first start on the embedded default does (its password hashes included).
+    const server = await startServer({ ...database.env, SEED_DEMO: "1" });
     try {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
       const pid = server.process.pid!;

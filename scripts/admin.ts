@@ -3,11 +3,18 @@
 // to that server (lib/ops/admin/channel.ts) and its output printed here. Exit codes: 0 done, 1 refused
 // (a rule or an invalid value), 2 usage error.
 import { ChannelRefused, sendToRunningInstance } from "../lib/ops/admin/channel-client.ts";
-import { runAdminCommand, type AdminIo } from "../lib/ops/admin/commands.ts";
+import type { AdminIo } from "../lib/ops/admin/commands.ts";
 import { ConfigError, loadConfig } from "../lib/config.ts";
-import { openDatabase } from "../lib/db/index.ts";
 import { loadEnvFiles } from "../lib/env-files.ts";
-import { seedReferenceData } from "../seeds/index.ts";
+import { registerModuleHooks } from "../lib/ops/module-hooks.ts";
+
+// The modules that use the database are loaded once the hooks are in place (lib/ops/module-hooks.ts).
+registerModuleHooks();
+const [{ runAdminCommand }, { openDatabase }, { seedReferenceData }] = await Promise.all([
+  import("../lib/ops/admin/commands.ts"),
+  import("../lib/db/index.ts"),
+  import("../seeds/index.ts"),
+]);
 
 const argv = process.argv.slice(2);
 const io: AdminIo = {

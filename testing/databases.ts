@@ -7,7 +7,9 @@ import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
 
 /**
  * A database of its own for one test file: a fresh PGlite folder, or a fresh PostgreSQL database
- * created next to TEST_DATABASE_URL, so runs never collide. `env` is what a process needs to use it.
+ * created next to TEST_DATABASE_URL, so runs never collide. `env` is what a process needs to use it,
+ * with SEED_DEMO=0 on both: the demo's two password hashes (seconds of CPU and 256 MiB on two
+ * cores) at every server's start are for the suites that sign in as the demo, which ask for it.
  */
 export type TestDatabase = ScratchDatabase;
 
@@ -15,7 +17,7 @@ export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatab
 
 async function pglite(): Promise<TestDatabase> {
   const dir = migratedDataDir();
-  const env = { DATA_DIR: dir };
+  const env = { DATA_DIR: dir, SEED_DEMO: "0" };
   return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 

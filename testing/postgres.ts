@@ -16,10 +16,10 @@ export async function freshPostgres(adminUrl: string, prefix = "svc_test"): Prom
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  // The suites sign in as the demo administrator, which PostgreSQL seeds only when asked; its
-  // one-time sign-ins are written to the database's own DATA_DIR, where no other run reads them.
+  // No demo unless a suite asks (SEED_DEMO=1, testing/databases.ts); its one-time sign-ins are then
+  // written to the database's own DATA_DIR, where no other run reads them.
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "1", DATA_DIR: dataDir };
+  const env = { DATABASE_URL: url.toString(), SEED_DEMO: "0", DATA_DIR: dataDir };
   return {
     env,
     config: loadConfig(env),

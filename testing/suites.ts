@@ -40,7 +40,7 @@ export function useSeededDatabase(backend: Backend, password: string, opened: (d
   return { organisation, serial };
 }
 
-/** The server on the file's test database with `env` added, and the demo sign-in its first start showed. */
+/** The server on the file's test database with the demo seeded and `env` added, and the demo sign-in its first start showed. */
 export function useConsoleServer(
   backend: Backend,
   env: Record<string, string>,
@@ -50,7 +50,7 @@ export function useConsoleServer(
   const running: { server?: RunningServer } = {};
 
   beforeAll(async () => {
-    const server = await startServer({ ...database().env, ...env });
+    const server = await startServer({ ...database().env, SEED_DEMO: "1", ...env });
     running.server = server;
     opened({ server, demo: demoSignIn(server.output()) });
   });

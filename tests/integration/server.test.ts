@@ -15,7 +15,7 @@ describeEachBackend("the server on $name", (backend) => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ ...database().env, HEADERS_TIMEOUT_SECONDS: "1" });
+    server = await startServer({ ...database().env, SEED_DEMO: "1", HEADERS_TIMEOUT_SECONDS: "1" });
   });
   afterAll(() => server?.stop());
 
@@ -163,14 +163,14 @@ describeEachBackend("the server on $name", (backend) => {
     expect(await server.stop("SIGTERM")).toBe(0);
     // With the server stopped, even the embedded database is free for the CLI.
     const before = await admin<{ id: string }[]>(["org", "list"], database().env);
-    server = await startServer(database().env);
+    server = await startServer({ ...database().env, SEED_DEMO: "1" });
     expect(server.output()).toMatch(/Demo sign-in: admin@demo\.example \(password shown at first start/);
     expect(server.output()).not.toMatch(/One-time sign-ins/);
     await server.stop();
     const after = await admin<{ id: string }[]>(["org", "list"], database().env);
     expect(after).toEqual(before);
     expect(after).toHaveLength(1);
-    server = await startServer(database().env);
+    server = await startServer({ ...database().env, SEED_DEMO: "1" });
   });
 });
 
@@ -236,7 +236,8 @@ describe.runIf(POSTGRES)("several instances on one PostgreSQL database", () => {
   afterAll(() => Promise.all(servers.map((s) => s.stop())));
 
   it("brings up two instances started at the same moment on a fresh database", async () => {
-    servers = await Promise.all([startServer(database().env), startServer(database().env)]);
+    const env = { ...database().env, SEED_DEMO: "1" };
+    servers = await Promise.all([startServer(env), startServer(env)]);
     for (const server of servers) {
       const res = await fetch(`${server.url}/readyz`);
       expect(res.status).toBe(200);
