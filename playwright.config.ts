@@ -33,9 +33,8 @@ export default defineConfig({
   // One more try for a spec that failed: these drive a real server and browser on a shared two-core machine. npm test
   // names every spec that needed it ("flaky"), so one that fails now and then is seen and fixed, not hidden.
   retries: 1,
-  // On two cores a sign-up's password hash (scrypt at OWASP's cost), Scalar's first render, a page's
-  // two accessibility analyses and full-page screenshots, or a server's restart take seconds, and
-  // CI machines differ threefold: bounds for a hang on the slowest, not for speed.
+  // On two cores Scalar's first render, a page's two accessibility analyses and full-page
+  // screenshots, or a server's restart take seconds, and CI machines differ threefold: bounds for a hang on the slowest, not for speed.
   timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
@@ -71,6 +70,8 @@ export default defineConfig({
       NODE_ENV: "production",
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-e2e-")),
       DATABASE_URL: "",
+      // Passwords hashed at a test's cost: the specs sign up and in dozens of times (docs/configuration.md).
+      TEST_FAST_PASSWORD_HASH: "1",
       // Its mail goes to the run's mail server (global setup), where the specs read it.
       ...mailEnv(baseURL),
     },

@@ -41,7 +41,7 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["testing/global-setup.ts"],
           execArgv: ["--import", "./testing/module-hooks.ts"],
-          setupFiles: ["testing/log-check.ts"],
+          setupFiles: ["testing/log-check.ts", "testing/fast-passwords.ts"],
           // Each file starts real server processes and spends much of its time waiting on them (flushes,
           // pings, delays): with two files at a time the two cores were three-quarters busy, so three.
           // Every file has its own ports, scratch databases and data folders, so files never share state.

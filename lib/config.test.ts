@@ -20,6 +20,7 @@ describe("configuration", () => {
       SIM_SPEED: 1,
       SIM_SEED: 1,
       TEST_CLOCK_OFFSET_SECONDS: 0,
+      TEST_FAST_PASSWORD_HASH: "0",
       REVISION_RETENTION_SECONDS: 900,
       HISTORY_SECONDS: 7 * 86_400,
       SANDBOX_DELAY_SECONDS: 60,

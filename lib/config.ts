@@ -36,6 +36,8 @@ const configSchema = z.object({
     .min(0)
     .max(366 * 86_400)
     .default(0),
+  // For tests only: new passwords hashed at a test's cost (lib/accounts/auth/password.ts), not at OWASP's.
+  TEST_FAST_PASSWORD_HASH: z.enum(["0", "1"], { message: "must be 0 or 1" }).default("0"),
   // How long every revision is kept whole in the recent table (full states, one read per moment),
   // before only the archive holds it: long enough for the sandbox's 60-second view.
   REVISION_RETENTION_SECONDS: positiveInt

@@ -15,6 +15,7 @@ import { SessionRevocations } from "./accounts/sessions.ts";
 import { StreamTokens } from "./keys/stream-token.ts";
 import { feedSource } from "./streams/feed-source.ts";
 import { busHeartbeat } from "./streams/liveness.ts";
+import { hashPasswordsFast } from "./accounts/auth/password.ts";
 import { authSecret } from "./accounts/auth/secret.ts";
 import { now, setClockOffset } from "./clock.ts";
 import { streamSettings, type Config } from "./config.ts";
@@ -124,6 +125,12 @@ export async function startInstance(
   if (config.TEST_CLOCK_OFFSET_SECONDS > 0) {
     setClockOffset(config.TEST_CLOCK_OFFSET_SECONDS * 1000);
     log.warn(`The clock runs ${config.TEST_CLOCK_OFFSET_SECONDS} s ahead (TEST_CLOCK_OFFSET_SECONDS): for tests only`);
+  }
+  if (config.TEST_FAST_PASSWORD_HASH === "1") {
+    hashPasswordsFast(true);
+    log.warn(
+      "New passwords are hashed at a test's cost (TEST_FAST_PASSWORD_HASH): for tests only, never for real accounts",
+    );
   }
   const parts = options.parts ?? {};
   const clock = parts.now ?? now;

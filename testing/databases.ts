@@ -10,14 +10,18 @@ import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
  * created next to TEST_DATABASE_URL, so runs never collide. `env` is what a process needs to use it,
  * with SEED_DEMO=0 on both: the demo's two password hashes (seconds of CPU and 256 MiB on two
  * cores) at every server's start are for the suites that sign in as the demo, which ask for it.
+ * Its servers hash passwords at a test's cost (TEST_FAST_PASSWORD_HASH=1), as this file's own
+ * process does (testing/fast-passwords.ts).
  */
 export type TestDatabase = ScratchDatabase;
 
 export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatabase> };
 
+const FAST_PASSWORDS = { TEST_FAST_PASSWORD_HASH: "1" };
+
 async function pglite(): Promise<TestDatabase> {
   const dir = migratedDataDir();
-  const env = { DATA_DIR: dir, SEED_DEMO: "0" };
+  const env = { DATA_DIR: dir, SEED_DEMO: "0", ...FAST_PASSWORDS };
   return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -25,9 +29,11 @@ const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 
 const postgresBackend: Backend = {
   name: "postgres",
-  create: () => {
+  create: async () => {
     if (!testDatabaseUrl) throw new Error(POSTGRES_MISSING);
-    return freshPostgres(testDatabaseUrl);
+    const scratch = await freshPostgres(testDatabaseUrl);
+    const env = { ...scratch.env, ...FAST_PASSWORDS };
+    return { ...scratch, env, config: loadConfig(env) };
   },
 };
 const POSTGRES_MISSING = "TEST_DATABASE_URL is not set";

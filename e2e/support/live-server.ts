@@ -83,6 +83,7 @@ export async function startLiveServer(
     DATA_DIR: dataDir,
     FEED_TOKEN,
     SIM: "off",
+    TEST_FAST_PASSWORD_HASH: "1",
     ...mailEnv(`http://${options.hostName ?? "127.0.0.1"}:${port}`),
   };
   let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });

@@ -153,6 +153,11 @@ describeEachBackend("the server on $name", (backend) => {
     expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);
   });
 
+  it("warns that it hashes passwords at a test's cost, as the test databases ask (TEST_FAST_PASSWORD_HASH)", () => {
+    expect(database().env.TEST_FAST_PASSWORD_HASH).toBe("1");
+    expect(server.output()).toMatch(/"level":"warn".*hashed at a test's cost \(TEST_FAST_PASSWORD_HASH\)/);
+  });
+
   it("showed the demo and operator sign-ins once at the first start, out of the log", () => {
     expect(demoSignIn(server.output()).password).toMatch(/^[0-9A-Za-z]{16}$/);
     expect(operatorSignIn(server.output()).password).toMatch(/^[0-9A-Za-z]{20}$/);
@@ -182,6 +187,11 @@ describe("the embedded database's guard", () => {
     server = await startServer({ DATA_DIR: dataDir });
   });
   afterAll(() => server?.stop());
+
+  it("hashes passwords at OWASP's cost unless told otherwise, and says nothing of it", () => {
+    expect(server.output()).toMatch(/Ready on http/);
+    expect(server.output()).not.toMatch(/TEST_FAST_PASSWORD_HASH/);
+  });
 
   it("refuses a second process on the same data folder with a clear message", async () => {
     const second = await runNode("server.ts", [], { DATA_DIR: dataDir, PORT: "0" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scryptSync } from "node:crypto";
-import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "./password.ts";
+import { hashPassword, hashPasswordsFast, needsRehash, PASSWORD_MAX_LENGTH, verifyPassword } from "./password.ts";
 
 // A hash takes 128 MiB and up to seconds on a busy machine.
 describe("password hashing", { timeout: 60_000 }, () => {
@@ -39,6 +39,21 @@ describe("password hashing", { timeout: 60_000 }, () => {
     expect(await verifyPassword("an older password", old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
     expect(needsRehash(await hashPassword("an older password"))).toBe(false);
+  });
+
+  it("hashes at a test's cost only when asked, and replaces such a hash once the setting is off", async () => {
+    hashPasswordsFast(true);
+    let fast: string;
+    try {
+      fast = await hashPassword("a password for a test");
+      expect(fast).toMatch(/^scrypt\$1024\$8\$1\$/);
+      expect(needsRehash(fast)).toBe(false);
+    } finally {
+      hashPasswordsFast(false);
+    }
+    expect(await verifyPassword("a password for a test", fast)).toBe(true);
+    expect(needsRehash(fast)).toBe(true);
+    expect(await hashPassword("a password for a test")).toMatch(/^scrypt\$131072\$8\$1\$/);
   });
 
   it("refuses passwords longer than the cap before hashing them", async () => {

@@ -1,8 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { processCell } from "../../slot.ts";
 
 // scrypt with N = 2^17, r = 8, p = 1: OWASP's minimum for scrypt. Each hash takes 128 MiB
 // (128 · N · r bytes) for a fraction of a second; libuv's four threads bound how many run at once.
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+const STANDARD = { N: 2 ** 17, r: 8, p: 1 };
+// A test's cost (TEST_FAST_PASSWORD_HASH): 1 MiB and milliseconds, for suites that sign up hundreds of times.
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+// One setting for the custom server's and Next's copies of lib/ (lib/slot.ts), as the clock's offset.
+const current = processCell("password-hashing", () => ({ params: STANDARD }));
 const KEY_LENGTH = 64;
 // Stored parameters above these are refused: a stored hash must not make a sign-in take gigabytes.
 const MAX_N = 2 ** 20;
@@ -14,7 +19,12 @@ const MAX_R = 16;
  */
 export const PASSWORD_MAX_LENGTH = 256;
 
-type Params = typeof PARAMS;
+type Params = typeof STANDARD;
+
+/** New hashes at the test's cost (true) or OWASP's (false, the default). For tests only: the instance warns. */
+export function hashPasswordsFast(fast: boolean): void {
+  current.params = fast ? FAST : STANDARD;
+}
 
 function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
   // Node refuses scrypt above 32 MiB unless told; this allows what OpenSSL reckons the parameters
@@ -31,8 +41,9 @@ function derive(password: string, salt: Buffer, params: Params): Promise<Buffer>
 export async function hashPassword(password: string): Promise<string> {
   if (password.length > PASSWORD_MAX_LENGTH) throw new RangeError("The password is too long to hash.");
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const { params } = current;
+  const key = await derive(password, salt, params);
+  return ["scrypt", params.N, params.r, params.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 function parse(stored: string): { params: Params; salt: Buffer; hash: Buffer } | null {
@@ -54,5 +65,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** Whether a stored hash was made with weaker parameters than today's: it is replaced at the next sign-in. */
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.params.N < PARAMS.N || parsed.params.r < PARAMS.r;
+  return !parsed || parsed.params.N < current.params.N || parsed.params.r < current.params.r;
 }
