@@ -77,13 +77,14 @@ export async function startLiveServer(
     ? await organisationWithKeys({ DATA_DIR: dataDir }, "e2e-key-holder", options.keyHolder)
     : null;
   const settings = {
+    // Passwords hashed at a test's cost, as the suite's own server does (playwright.config.ts); a spec may say otherwise.
+    TEST_FAST_PASSWORD_HASH: "1",
     ...env,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     FEED_TOKEN,
     SIM: "off",
-    TEST_FAST_PASSWORD_HASH: "1",
     ...mailEnv(`http://${options.hostName ?? "127.0.0.1"}:${port}`),
   };
   let server: RunningServer = await startServer(settings, { address: "from-config", readyWithinMs: READY_WITHIN_MS });
