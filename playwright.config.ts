@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { mailEnv } from "./e2e/support/mailbox.ts";
+import { TEST_PASSWORD_COST } from "./testing/password-cost.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -30,11 +31,13 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   forbidOnly: !!process.env.CI,
-  // One more try for a spec that failed: these drive a real server and browser on a shared two-core machine. npm test
-  // names every spec that needed it ("flaky"), so one that fails now and then is seen and fixed, not hidden.
+  // One more try for a spec that failed: these drive a real server and browser on a shared
+  // two-core machine. npm test names every spec that needed it ("flaky"), so one that fails now
+  // and then is seen and fixed, not hidden.
   retries: 1,
   // On two cores Scalar's first render, a page's two accessibility analyses and full-page
-  // screenshots, or a server's restart take seconds, and CI machines differ threefold: bounds for a hang on the slowest, not for speed.
+  // screenshots, or a server's restart take seconds, and CI machines differ threefold: bounds
+  // for a hang on the slowest, not for speed.
   timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
@@ -70,8 +73,8 @@ export default defineConfig({
       NODE_ENV: "production",
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "svc-e2e-")),
       DATABASE_URL: "",
-      // Passwords hashed at a test's cost: the specs sign up and in dozens of times (docs/configuration.md).
-      TEST_FAST_PASSWORD_HASH: "1",
+      // Passwords hashed at a test's cost: the specs sign up and in dozens of times.
+      ...TEST_PASSWORD_COST,
       // Its mail goes to the run's mail server (global setup), where the specs read it.
       ...mailEnv(baseURL),
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import type { Database } from "../lib/db/index.ts";
 import { migratedDataDir } from "./data-dirs.ts";
+import { TEST_PASSWORD_COST } from "./password-cost.ts";
 import { freshPostgres, type ScratchDatabase } from "./postgres.ts";
 
 /**
@@ -17,11 +18,9 @@ export type TestDatabase = ScratchDatabase;
 
 export type Backend = { name: "pglite" | "postgres"; create(): Promise<TestDatabase> };
 
-const FAST_PASSWORDS = { TEST_FAST_PASSWORD_HASH: "1" };
-
 async function pglite(): Promise<TestDatabase> {
   const dir = migratedDataDir();
-  const env = { DATA_DIR: dir, SEED_DEMO: "0", ...FAST_PASSWORDS };
+  const env = { DATA_DIR: dir, SEED_DEMO: "0", ...TEST_PASSWORD_COST };
   return { env, config: loadConfig(env), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -31,9 +30,7 @@ const postgresBackend: Backend = {
   name: "postgres",
   create: async () => {
     if (!testDatabaseUrl) throw new Error(POSTGRES_MISSING);
-    const scratch = await freshPostgres(testDatabaseUrl);
-    const env = { ...scratch.env, ...FAST_PASSWORDS };
-    return { ...scratch, env, config: loadConfig(env) };
+    return freshPostgres(testDatabaseUrl, "svc_test", TEST_PASSWORD_COST);
   },
 };
 const POSTGRES_MISSING = "TEST_DATABASE_URL is not set";

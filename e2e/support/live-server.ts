@@ -5,6 +5,7 @@ import { migratedDataDir } from "../../testing/data-dirs.ts";
 import { FEED_TOKEN, ingest } from "../../testing/feed.ts";
 import { organisationWithKeys } from "../../testing/organisations.ts";
 import { freePort } from "../../testing/ports.ts";
+import { TEST_PASSWORD_COST } from "../../testing/password-cost.ts";
 import { admin, startServer, type RunningServer } from "../../testing/processes.ts";
 import { followSignUpMail, mailEnv } from "./mailbox.ts";
 
@@ -77,8 +78,8 @@ export async function startLiveServer(
     ? await organisationWithKeys({ DATA_DIR: dataDir }, "e2e-key-holder", options.keyHolder)
     : null;
   const settings = {
-    // Passwords hashed at a test's cost, as the suite's own server does (playwright.config.ts); a spec may say otherwise.
-    TEST_FAST_PASSWORD_HASH: "1",
+    // As the suite's own server (playwright.config.ts); a spec's settings may say otherwise.
+    ...TEST_PASSWORD_COST,
     ...env,
     PORT: String(port),
     HOST: "127.0.0.1",
