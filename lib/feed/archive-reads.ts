@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { RevisionKind } from "../db/schema/index.ts";
 import { ChunkReader, decodeClock, type FullRevision } from "./archive-codec.ts";
-import { BUCKET_MS } from "./archive.ts";
+import { BUCKET_MS, PARTITION_MS } from "./archive.ts";
 import { ChunkCache, deepFreeze } from "./chunk-cache.ts";
 
 // Reading the archive: revisions after a revision, each event's state at a revision, and the
@@ -131,65 +131,83 @@ export async function archivedAfter(
   return { revisions, reached };
 }
 
+type Pair = { eventId: string; kind: RevisionKind };
+
+const wanted = (pairs: readonly Pair[]) => JSON.stringify(pairs.map((p) => ({ event_id: p.eventId, kind: p.kind })));
+
 /**
  * Each (event, kind)'s state at revision `at` (its newest revision at or before it), for those
  * the archive knows: from the chunk holding it, or else the state the next chunk starts from.
- * `unknown` lists the (event, kind) pairs of `pairs` the archive says nothing of at `at`.
  */
-export async function archivedStatesAt(
-  db: Database,
-  at: number,
-  pairs: readonly { eventId: string; kind: RevisionKind }[],
-): Promise<ArchivedRevision[]> {
+export async function archivedStatesAt(db: Database, at: number, pairs: readonly Pair[]): Promise<ArchivedRevision[]> {
   if (pairs.length === 0) return [];
-  const [bucket] = rowsOf<{ starts_at: string | Date }>(
+  const [row] = rowsOf<{ bucket: string | Date | null; first: string | Date | null }>(
     await db.execute(sql`
-      select starts_at from history_buckets where first_revision <= ${at}
-      order by first_revision desc limit 1`),
+      select
+        (select starts_at from history_buckets where first_revision <= ${at}
+          order by first_revision desc limit 1) as bucket,
+        (select min(starts_at) from history_buckets) as first`),
   );
-  const wanted = (list: readonly { eventId: string; kind: RevisionKind }[]) =>
-    JSON.stringify(list.map((p) => ({ event_id: p.eventId, kind: p.kind })));
+  // No bucket kept, no chunk kept: they are written and dropped together.
+  if (!row?.first) return [];
+  const bucket = row.bucket ? new Date(row.bucket) : null;
   // The chunk of each pair holding `at`: the newest starting at or before it, looked for from the
   // start of the hour of `at` through its bucket (no chunk holding `at` starts later), so one
   // partition's index answers however many partitions are kept.
-  const hour = bucket ? Math.floor(new Date(bucket.starts_at).getTime() / 3_600_000) * 3_600_000 : null;
-  const bucketStart = bucket ? new Date(bucket.starts_at).toISOString() : null;
-  const near =
-    hour === null
-      ? []
-      : rowsOf<ChunkRow>(
-          await db.execute(sql`
-            select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
-            from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
-            cross join lateral (
-              select ${CHUNK_COLUMNS} from history_chunks
-              where event_id = p.event_id and kind = p.kind and first_revision <= ${at}
-                and starts_at >= ${new Date(hour).toISOString()} and starts_at <= ${bucketStart}
-              order by first_revision desc limit 1
-            ) c`),
-        );
-  const found = new Set(near.map((row) => `${row.event_id}\u0000${row.kind}`));
-  const rest = pairs.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
-  // A pair that did not change since the hour began: the state its next chunk starts from.
-  const later = rest.length
+  const near = bucket
     ? rowsOf<ChunkRow>(
         await db.execute(sql`
           select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
-          from jsonb_to_recordset(${wanted(rest)}::jsonb) as p(event_id text, kind text)
+          from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
           cross join lateral (
             select ${CHUNK_COLUMNS} from history_chunks
-            where event_id = p.event_id and kind = p.kind and first_revision > ${at}
-              ${bucketStart === null ? sql`` : sql`and starts_at >= ${bucketStart}`}
-            order by first_revision limit 1
+            where event_id = p.event_id and kind = p.kind and first_revision <= ${at}
+              and starts_at >= ${new Date(Math.floor(bucket.getTime() / PARTITION_MS) * PARTITION_MS).toISOString()}
+              and starts_at <= ${bucket.toISOString()}
+            order by first_revision desc limit 1
           ) c`),
       )
     : [];
+  // A pair that did not change since the hour began: the state its next chunk starts from, looked
+  // for in the hour after `at` first, where a live board's pairs all are, and only then in every
+  // later partition: a search of them all probes each one's index, for each pair, however far.
+  const from = bucket ?? new Date(row.first);
+  const soon = new Date(from.getTime() + PARTITION_MS);
+  const unfound = (rows: readonly ChunkRow[], among: readonly Pair[]) => {
+    const found = new Set(rows.map((r) => `${r.event_id}\u0000${r.kind}`));
+    return among.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
+  };
+  const rest = unfound(near, pairs);
+  const next = await chunksAfter(db, at, rest, from, soon);
+  const later = await chunksAfter(db, at, unfound(next, rest), soon, null);
   const states: ArchivedRevision[] = [];
-  for (const row of [...near, ...later]) {
+  for (const row of [...near, ...next, ...later]) {
     const newest = newestThrough(row, at);
     if (newest && newest.state !== null) states.push(newest);
   }
   return states;
+}
+
+/** Each pair's first chunk after revision `at` that starts at or after `from`, and before `to` if given. */
+async function chunksAfter(
+  db: Database,
+  at: number,
+  pairs: readonly Pair[],
+  from: Date,
+  to: Date | null,
+): Promise<ChunkRow[]> {
+  if (pairs.length === 0) return [];
+  return rowsOf<ChunkRow>(
+    await db.execute(sql`
+      select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
+      from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
+      cross join lateral (
+        select ${CHUNK_COLUMNS} from history_chunks
+        where event_id = p.event_id and kind = p.kind and first_revision > ${at}
+          and starts_at >= ${from.toISOString()} ${to ? sql`and starts_at < ${to.toISOString()}` : sql``}
+        order by first_revision limit 1
+      ) c`),
+  );
 }
 
 /**

@@ -49,12 +49,22 @@ function* run(): Generator<{ at: Date; updates: FeedUpdate[] }> {
     sequence.set(id, n);
     return n;
   };
-  yield { at: t0, updates: EVENTS.map((id) => creation(id, "2026-11-20T10:05:00Z")) };
+  // arc-quiet's markets change once more after 2.5 hours: between 1 and 1.5 hours, their state at
+  // a moment is in no chunk of its hour or of the next, only in one further on.
+  yield {
+    at: t0,
+    updates: [
+      ...[...EVENTS, "arc-quiet"].map((id) => creation(id, "2026-11-20T10:05:00Z")),
+      { event_id: "arc-quiet", sequence: next("arc-quiet"), markets: [market("arc-quiet", 0, 2.5)] },
+    ],
+  };
   let seed = 7;
   const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
   for (let s = STEP_SECONDS; s < HOURS * 3600; s += STEP_SECONDS) {
     const updates: FeedUpdate[] = [];
     if (s === 5_000) updates.push(creation("arc-late", "2026-11-20T12:00:00Z", "soccer"));
+    if (s === 9_000)
+      updates.push({ event_id: "arc-quiet", sequence: next("arc-quiet"), markets: [market("arc-quiet", 0, 1.8)] });
     for (const id of [...EVENTS, ...(s > 5_000 ? ["arc-late"] : [])]) {
       const roll = random();
       if (roll < 0.3) {
