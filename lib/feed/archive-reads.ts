@@ -141,45 +141,40 @@ const wanted = (pairs: readonly Pair[]) => JSON.stringify(pairs.map((p) => ({ ev
  */
 export async function archivedStatesAt(db: Database, at: number, pairs: readonly Pair[]): Promise<ArchivedRevision[]> {
   if (pairs.length === 0) return [];
-  const [row] = rowsOf<{ bucket: string | Date | null; first: string | Date | null }>(
-    await db.execute(sql`
-      select
-        (select starts_at from history_buckets where first_revision <= ${at}
-          order by first_revision desc limit 1) as bucket,
-        (select min(starts_at) from history_buckets) as first`),
-  );
-  // No bucket kept, no chunk kept: they are written and dropped together.
-  if (!row?.first) return [];
-  const bucket = row.bucket ? new Date(row.bucket) : null;
+  const bucket = await startOf(db, sql`where first_revision <= ${at} order by first_revision desc`);
+  // Before the first bucket, every pair's state is where its first chunk starts; no bucket kept,
+  // no chunk kept: they are written and dropped together.
+  const from = bucket ?? (await startOf(db, sql`order by starts_at`));
+  if (!from) return [];
   // The chunk of each pair holding `at`: the newest starting at or before it, looked for from the
   // start of the hour of `at` through its bucket (no chunk holding `at` starts later), so one
   // partition's index answers however many partitions are kept.
+  const hour = new Date(Math.floor(from.getTime() / PARTITION_MS) * PARTITION_MS);
   const near = bucket
-    ? rowsOf<ChunkRow>(
-        await db.execute(sql`
-          select c.event_id, c.kind, c.starts_at, c.first_revision, c.payload
-          from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
-          cross join lateral (
-            select ${CHUNK_COLUMNS} from history_chunks
-            where event_id = p.event_id and kind = p.kind and first_revision <= ${at}
-              and starts_at >= ${new Date(Math.floor(bucket.getTime() / PARTITION_MS) * PARTITION_MS).toISOString()}
-              and starts_at <= ${bucket.toISOString()}
-            order by first_revision desc limit 1
-          ) c`),
+    ? await chunkPerPair(
+        db,
+        pairs,
+        sql`first_revision <= ${at} and starts_at >= ${hour.toISOString()} and starts_at <= ${bucket.toISOString()}`,
+        sql`first_revision desc`,
       )
     : [];
   // A pair that did not change since the hour began: the state its next chunk starts from, looked
   // for in the hour after `at` first, where a live board's pairs all are, and only then in every
   // later partition: a search of them all probes each one's index, for each pair, however far.
-  const from = bucket ?? new Date(row.first);
   const soon = new Date(from.getTime() + PARTITION_MS);
-  const unfound = (rows: readonly ChunkRow[], among: readonly Pair[]) => {
-    const found = new Set(rows.map((r) => `${r.event_id}\u0000${r.kind}`));
-    return among.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
-  };
   const rest = unfound(near, pairs);
-  const next = await chunksAfter(db, at, rest, from, soon);
-  const later = await chunksAfter(db, at, unfound(next, rest), soon, null);
+  const next = await chunkPerPair(
+    db,
+    rest,
+    sql`first_revision > ${at} and starts_at >= ${from.toISOString()} and starts_at < ${soon.toISOString()}`,
+    sql`first_revision`,
+  );
+  const later = await chunkPerPair(
+    db,
+    unfound(next, rest),
+    sql`first_revision > ${at} and starts_at >= ${soon.toISOString()}`,
+    sql`first_revision`,
+  );
   const states: ArchivedRevision[] = [];
   for (const row of [...near, ...next, ...later]) {
     const newest = newestThrough(row, at);
@@ -188,14 +183,22 @@ export async function archivedStatesAt(db: Database, at: number, pairs: readonly
   return states;
 }
 
-/** Each pair's first chunk after revision `at` that starts at or after `from`, and before `to` if given. */
-async function chunksAfter(
-  db: Database,
-  at: number,
-  pairs: readonly Pair[],
-  from: Date,
-  to: Date | null,
-): Promise<ChunkRow[]> {
+/** The start of the bucket this clause orders first, or null when none is kept. */
+async function startOf(db: Database, clause: SQL): Promise<Date | null> {
+  const [row] = rowsOf<{ starts_at: string | Date }>(
+    await db.execute(sql`select starts_at from history_buckets ${clause} limit 1`),
+  );
+  return row ? new Date(row.starts_at) : null;
+}
+
+/** The pairs among `among` that have no chunk in `rows`. */
+function unfound(rows: readonly ChunkRow[], among: readonly Pair[]): Pair[] {
+  const found = new Set(rows.map((r) => `${r.event_id}\u0000${r.kind}`));
+  return among.filter((p) => !found.has(`${p.eventId}\u0000${p.kind}`));
+}
+
+/** Each pair's one chunk meeting `where`, the first in `order`: one index search per pair. */
+async function chunkPerPair(db: Database, pairs: readonly Pair[], where: SQL, order: SQL): Promise<ChunkRow[]> {
   if (pairs.length === 0) return [];
   return rowsOf<ChunkRow>(
     await db.execute(sql`
@@ -203,9 +206,8 @@ async function chunksAfter(
       from jsonb_to_recordset(${wanted(pairs)}::jsonb) as p(event_id text, kind text)
       cross join lateral (
         select ${CHUNK_COLUMNS} from history_chunks
-        where event_id = p.event_id and kind = p.kind and first_revision > ${at}
-          and starts_at >= ${from.toISOString()} ${to ? sql`and starts_at < ${to.toISOString()}` : sql``}
-        order by first_revision limit 1
+        where event_id = p.event_id and kind = p.kind and ${where}
+        order by ${order} limit 1
       ) c`),
   );
 }

@@ -97,6 +97,13 @@ function* run(): Generator<{ at: Date; updates: FeedUpdate[] }> {
 const byPair = (revisions: Revision[]) =>
   [...revisions].sort((a, b) => `${a.eventId}${a.kind}`.localeCompare(`${b.eventId}${b.kind}`));
 
+/** Each pair's newest revision at or before `r` in a whole replay: the board's state at `r`. */
+function stateAt(all: readonly Revision[], r: number): Revision[] {
+  const newest = new Map<string, Revision>();
+  for (const x of all) if (x.revision <= r) newest.set(`${x.eventId}\u0000${x.kind}`, x);
+  return byPair([...newest.values()].filter((x) => x.state !== null));
+}
+
 describeEachBackend("the archive on $name", (backend) => {
   const database = useTestDatabase(backend);
   let handle: DatabaseHandle;
@@ -121,8 +128,10 @@ describeEachBackend("the archive on $name", (backend) => {
     for (let s = 7; s < HOURS * 3600; s += 611) moments.push(at(s));
     // Everything read while the recent table holds every revision.
     for (const r of samples) truth.snapshots.set(r, byPair(await snapshotThrough(handle.db, r)));
-    for (const m of moments) truth.moments.set(m.getTime(), (await historyAt(handle.db, m, last)).revision);
     truth.all = (await revisionsAfter(handle.db, 0, { limit: 1_000_000 })).revisions;
+    // The replay and the snapshots agree, so a state at any revision can be taken from the replay.
+    for (const r of samples) expect(stateAt(truth.all, r), `revision ${r}`).toEqual(truth.snapshots.get(r));
+    for (const m of moments) truth.moments.set(m.getTime(), (await historyAt(handle.db, m, last)).revision);
     truth.fromEvent = (await revisionsAfter(handle.db, 300, { eventIds: ["arc-2"], limit: 1_000_000 })).revisions;
     truth.market = await marketRevisions(handle.db, "arc-3", "arc-3-m1", {
       from: at(1_000),
@@ -215,6 +224,10 @@ describeEachBackend("the archive on $name", (backend) => {
     expect(rest).toEqual({ complete: true, revisions: truth.all.filter((r) => r.revision > prunedThrough) });
     for (const r of samples.filter((s) => s >= prunedThrough)) {
       expect(byPair(await snapshotThrough(handle.db, r)), `revision ${r}`).toEqual(truth.snapshots.get(r));
+    }
+    // The oldest moment kept is before the first bucket left: each state is where its first chunk starts.
+    for (const r of [prunedThrough, prunedThrough + 1]) {
+      expect(byPair(await snapshotThrough(handle.db, r)), `revision ${r}`).toEqual(stateAt(truth.all, r));
     }
     expect((await historyAt(handle.db, at(100), last)).revision).toBeLessThan(prunedThrough);
   });
