@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { ChunkReader, decodeChunk, decodeClock, encodeChunk, encodeClock, type FullRevision } from "./archive-codec.ts";
+import { describe, expect, it, vi } from "vitest";
+import {
+  ChunkReader,
+  decodeChunk,
+  decodeClock,
+  encodeChunk,
+  encodeClock,
+  itemHistory,
+  type FullRevision,
+} from "./archive-codec.ts";
 
 const startsAt = new Date("2026-11-20T10:00:00Z");
 const at = (ms: number) => new Date(startsAt.getTime() + ms);
@@ -81,5 +89,63 @@ describe("the archive's chunks", () => {
   it("keep each revision's time to the millisecond", () => {
     const times = [at(0), at(1), at(299_999), at(-5)];
     expect(decodeClock(encodeClock(times, startsAt), startsAt)).toEqual(times.map((t) => t.getTime()));
+  });
+
+  it("give one market's history as the whole states hold it, parsing only the lines that name it", () => {
+    // A seeded walk over what a markets state does: prices move, markets come, go and are reordered,
+    // and now and then the state is replaced whole or emptied (ids stay unique, as the ingest keeps them).
+    let seed = 11;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const ids = ["m1", "m2", 'm:3 \u00e9"q"', "m4"];
+    let state: ReturnType<typeof market>[] = [market("m1", 1.5), market("m2", 2)];
+    const states: unknown[] = [];
+    for (let i = 0; i < 400; i++) {
+      const roll = random();
+      const id = ids[Math.floor(random() * ids.length)]!;
+      const price = 1 + Math.round(random() * 500) / 100;
+      if (roll < 0.5) state = state.map((m) => (m.id === id ? market(id, price) : m));
+      else if (roll < 0.65 && !state.some((m) => m.id === id)) state = [...state, market(id, price)];
+      else if (roll < 0.75) state = state.filter((m) => m.id !== id);
+      else if (roll < 0.85) state = [...state].reverse();
+      else if (roll < 0.9) state = roll < 0.87 ? [] : [market(id, price), ...(id === "m1" ? [] : [market("m1", 9)])];
+      // Keys reordered: the change is stored whole, and names only the markets still there.
+      else if (roll < 0.93)
+        state = state
+          .filter((m) => m.id !== id)
+          .map((m) => ({ outcomes: m.outcomes, id: m.id, type: m.type, status: m.status }));
+      states.push(state);
+    }
+    const revisions = states.map((s, i) => ({ revision: 50 + i * 2, recordedAt: at(i * 700), state: s }));
+    for (const before of [null, { revision: 49, recordedAt: at(-3), state: [market("m4", 7)] }]) {
+      const payload = encodeChunk(before, revisions, startsAt);
+      const whole = decodeChunk(payload, 50, startsAt);
+      const find = (s: unknown, id: string) => (s as { id: string }[]).find((m) => m.id === id) ?? null;
+      for (const id of [...ids, "absent"]) {
+        const history = itemHistory(payload, 50, startsAt, id);
+        expect(history.before, id).toEqual(before && { ...before, state: undefined, item: find(before.state, id) });
+        expect(history.revisions, id).toEqual(
+          whole.revisions.map((r) => ({ revision: r.revision, recordedAt: r.recordedAt, item: find(r.state, id) })),
+        );
+      }
+    }
+    // Twelve markets, one price changed a revision: a market's history parses its own twelfth.
+    const markets = Array.from({ length: 12 }, (_, i) => market(`m${i}`, 1.5));
+    let now = markets;
+    const moves = Array.from(
+      { length: 240 },
+      (_, i) => (now = now.map((m, j) => (j === i % 12 ? market(m.id, 2 + i / 100) : m))),
+    );
+    const payload = encodeChunk(
+      { revision: 0, recordedAt: at(-1), state: markets },
+      moves.map((s, i) => ({ revision: i + 1, recordedAt: at(i), state: s })),
+      startsAt,
+    );
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(itemHistory(payload, 1, startsAt, "m5").revisions).toHaveLength(240);
+      expect(parse.mock.calls.length).toBe(1 + 240 / 12);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import type { RevisionKind } from "../db/schema/index.ts";
-import { ChunkReader, decodeClock, type FullRevision } from "./archive-codec.ts";
+import { ChunkReader, decodeClock, itemHistory, type FullRevision, type ItemRevision } from "./archive-codec.ts";
 import { BUCKET_MS, PARTITION_MS } from "./archive.ts";
 import { ChunkCache, deepFreeze } from "./chunk-cache.ts";
 
@@ -132,6 +132,44 @@ export async function archivedAfter(
 }
 
 type Pair = { eventId: string; kind: RevisionKind };
+
+/**
+ * One keyed item (a market) of an (event, kind)'s archived states in each revision after `after`,
+ * through `through`, recorded at or before `until`: read from the pair's chunks in pages, parsing
+ * only the changes that name the item (itemHistory), not decoding whole states.
+ */
+export async function archivedItemRevisions(
+  db: Database,
+  pair: Pair,
+  id: string,
+  window: { after: number; through: number; until: Date },
+): Promise<ItemRevision[]> {
+  const from = await startOf(db, sql`where last_revision > ${window.after} order by last_revision`);
+  if (!from) return [];
+  const items: ItemRevision[] = [];
+  const page = 256;
+  for (let reached = window.after; ;) {
+    const rows = rowsOf<Omit<ChunkRow, "event_id" | "kind"> & { last_revision: string | number }>(
+      await db.execute(sql`
+        select starts_at, first_revision, last_revision, payload from history_chunks
+        where event_id = ${pair.eventId} and kind = ${pair.kind}
+          and starts_at >= ${from.toISOString()} and starts_at <= ${window.until.toISOString()}
+          and last_revision > ${reached} and first_revision <= ${window.through}
+        order by first_revision
+        limit ${page}`),
+    );
+    for (const row of rows) {
+      const chunk = itemHistory(toBytes(row.payload), Number(row.first_revision), new Date(row.starts_at), id);
+      for (const item of chunk.revisions) {
+        if (item.revision > window.after && item.revision <= window.through && item.recordedAt <= window.until) {
+          items.push(item);
+        }
+      }
+    }
+    if (rows.length < page) return items;
+    reached = Number(rows.at(-1)!.last_revision);
+  }
+}
 
 const wanted = (pairs: readonly Pair[]) => JSON.stringify(pairs.map((p) => ({ event_id: p.eventId, kind: p.kind })));
 

@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import { REVISION_KINDS, type Market, type RevisionKind } from "../db/schema/index.ts";
-import { archivedAfter, archivedRevisionAt, archivedStatesAt, eventsOfSports } from "./archive-reads.ts";
+import {
+  archivedAfter,
+  archivedItemRevisions,
+  archivedRevisionAt,
+  archivedStatesAt,
+  eventsOfSports,
+} from "./archive-reads.ts";
 import { BUCKET_MS } from "./archive.ts";
 
 // Reads of the revision history, whichever part holds it: the recent table (every revision's
@@ -266,20 +272,34 @@ async function archivedMarketRevisions(
 ): Promise<MarketRevision[]> {
   const start = window.from ? (await historyAt(db, window.from, window.through)).revision : history.wholeFrom;
   const leading = window.from ? await snapshotThrough(db, start, [eventId]) : [];
-  const { revisions } = await revisionsAfter(db, start, {
-    eventIds: [eventId],
-    kinds: ["markets"],
-    until: window.to,
-    through: window.through,
-    limit: Number.MAX_SAFE_INTEGER,
+  const marketOf = (r: Revision): MarketRevision => ({
+    revision: r.revision,
+    recordedAt: r.recordedAt,
+    market: (r.state as Market[]).find((m) => m.id === marketId) ?? null,
   });
-  return [...leading, ...revisions]
-    .filter((r) => r.kind === "markets")
-    .map((r) => ({
-      revision: r.revision,
-      recordedAt: r.recordedAt,
-      market: (r.state as Market[]).find((m) => m.id === marketId) ?? null,
-    }));
+  const led = leading.filter((r) => r.kind === "markets").map(marketOf);
+  // Older than the history holds whole: nothing after the state then (as revisionsAfter says).
+  if (start < history.wholeFrom) return led;
+  if (start >= history.recentFrom) {
+    // The recent table still holds every revision after the start, each state whole.
+    const { revisions } = await revisionsAfter(db, start, {
+      eventIds: [eventId],
+      kinds: ["markets"],
+      until: window.to,
+      through: window.through,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return [...led, ...revisions.map(marketOf)];
+  }
+  const archived = await archivedItemRevisions(db, { eventId, kind: "markets" }, marketId, {
+    after: start,
+    through: window.through,
+    until: window.to,
+  });
+  return [
+    ...led,
+    ...archived.map(({ revision, recordedAt, item }) => ({ revision, recordedAt, market: item as Market | null })),
+  ];
 }
 
 /**

@@ -97,6 +97,17 @@ function* run(): Generator<{ at: Date; updates: FeedUpdate[] }> {
 const byPair = (revisions: Revision[]) =>
   [...revisions].sort((a, b) => `${a.eventId}${a.kind}`.localeCompare(`${b.eventId}${b.kind}`));
 
+/** Markets' histories read before and after archiving: windows, whole, a market that came late or rarely moves. */
+function marketWindows(last: number) {
+  return [
+    ["arc-3 m1, 1,000 to 8,000 s", "arc-3", "arc-3-m1", { from: at(1_000), to: at(8_000), through: last }],
+    ["arc-2 m2, whole, to 2.5 h", "arc-2", "arc-2-m2", { from: null, to: at(9_000), through: last }],
+    ["arc-1 m0, an hour, through a revision", "arc-1", "arc-1-m0", { from: at(3_600), to: at(7_200), through: 900 }],
+    ["arc-late m0, whole", "arc-late", "arc-late-m0", { from: null, to: at(HOURS * 3600), through: last }],
+    ["arc-quiet m0, whole", "arc-quiet", "arc-quiet-m0", { from: null, to: at(HOURS * 3600), through: last }],
+  ] as const;
+}
+
 /** Each pair's newest revision at or before `r` in a whole replay: the board's state at `r`. */
 function stateAt(all: readonly Revision[], r: number): Revision[] {
   const newest = new Map<string, Revision>();
@@ -114,7 +125,7 @@ describeEachBackend("the archive on $name", (backend) => {
     snapshots: new Map<number, Revision[]>(),
     moments: new Map<number, number>(),
     all: [] as Revision[],
-    market: [] as unknown[],
+    markets: new Map<string, unknown[]>(),
     fromEvent: [] as Revision[],
   };
   const end = at(HOURS * 3600);
@@ -133,11 +144,9 @@ describeEachBackend("the archive on $name", (backend) => {
     for (const r of samples) expect(stateAt(truth.all, r), `revision ${r}`).toEqual(truth.snapshots.get(r));
     for (const m of moments) truth.moments.set(m.getTime(), (await historyAt(handle.db, m, last)).revision);
     truth.fromEvent = (await revisionsAfter(handle.db, 300, { eventIds: ["arc-2"], limit: 1_000_000 })).revisions;
-    truth.market = await marketRevisions(handle.db, "arc-3", "arc-3-m1", {
-      from: at(1_000),
-      to: at(8_000),
-      through: last,
-    });
+    for (const [key, eventId, marketId, window] of marketWindows(last)) {
+      truth.markets.set(key, await marketRevisions(handle.db, eventId, marketId, window));
+    }
   }, 240_000);
   afterAll(() => handle?.close());
 
@@ -201,9 +210,11 @@ describeEachBackend("the archive on $name", (backend) => {
     for (const m of moments) {
       expect((await historyAt(handle.db, m, last)).revision, m.toISOString()).toBe(truth.moments.get(m.getTime()));
     }
-    expect(
-      await marketRevisions(handle.db, "arc-3", "arc-3-m1", { from: at(1_000), to: at(8_000), through: last }),
-    ).toEqual(truth.market);
+    for (const [key, eventId, marketId, window] of marketWindows(last)) {
+      const points = await marketRevisions(handle.db, eventId, marketId, window);
+      expect(points.length, key).toBeGreaterThan(0);
+      expect(points, key).toEqual(truth.markets.get(key));
+    }
   });
 
   it("drops whole partitions as they age out while readers read, and says what the history no longer holds", async () => {
