@@ -52,6 +52,10 @@ export type StartedProcess = {
 // run of minutes wrote more than a string can hold (the harness died of it).
 const OUTPUT_KEPT = 64 * 1024 * 1024;
 
+// Node's own flags before the entry of every process started here: the flags NODE_OPTIONS refuses
+// (`--single-threaded-gc`), so that a benchmark can measure a server started with them.
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+
 /**
  * Starts `entry` (a TypeScript file) with this Node in a clean environment plus `env`, and reads its
  * output for `ready`. `ready` rejects when the process ends first or takes over `readyWithinMs`
@@ -74,7 +78,7 @@ export function startProcess(
   const name = options.name ?? path.basename(entry);
   const file = options.outputFile === undefined ? undefined : openSync(options.outputFile, "w");
   const child = track(
-    spawn(process.execPath, [options.cwd ? path.resolve(entry) : entry, ...(options.args ?? [])], {
+    spawn(process.execPath, [...NODE_FLAGS, options.cwd ? path.resolve(entry) : entry, ...(options.args ?? [])], {
       env: childEnv(options.env, options.cwd),
       cwd: options.cwd,
       stdio: file === undefined ? "pipe" : ["ignore", file, file],
