@@ -11,9 +11,8 @@
 // - API: wrk (2 threads, BENCH_CONNECTIONS (64) connections) on GET /api/v1/events (50 upcoming
 //   events) for BENCH_SECONDS (5) per round, BENCH_ROUNDS (3) rounds per side: req/s, p50, p99, and
 //   CPU per request of the instances and nginx together (/proc).
-// - Streams: BENCH_STREAM_SUBSCRIBERS (2,000) subscribers of one live event's stream, split over
-//   as many keys as the plan's stream limit needs, then BENCH_STREAM_CHANGES (20) changes of it,
-//   one every 250 ms: delay from each message's as_of to its arrival (p50, p99) and messages lost.
+// - Streams: BENCH_STREAM_SUBSCRIBERS (2,000) subscribers of one live event's stream on one key,
+//   then BENCH_STREAM_CHANGES (20) changes of it, one every 250 ms: delay from each message's as_of to its arrival (p50, p99) and messages lost.
 //
 // It prints figures only; it exits non-zero when something broke (a refused request, a lost message).
 import { spawn } from "node:child_process";
@@ -26,10 +25,10 @@ import { startPostgresCluster } from "../testing/postgres-cluster.ts";
 import { startNginx, startScaleOut } from "../testing/scale-out.ts";
 import { childPids, cpuSeconds } from "../testing/cpu.ts";
 import { FEED_TOKEN, ingest } from "../testing/feed.ts";
-import { keyOnOwnPlan, productionKeys, withDatabase } from "../testing/organisations.ts";
+import { keyOnOwnPlan, withDatabase } from "../testing/organisations.ts";
 import { freePort } from "../testing/ports.ts";
 import { BENCH_PLAN, liveSoccer, priceChange, upcomingEvents } from "./data.ts";
-import { closeAll, delivered, subscribeAll, subscribeReference, type Subscriber } from "./subscribers.ts";
+import { closeAll, delivered, subscribeAll, subscribeReference } from "./subscribers.ts";
 import { median, quantileOfSorted, spread } from "./stats.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -88,14 +87,11 @@ type StreamFigures = { subscribers: number; messages: number; p50: number; p99: 
 let sequence = 100;
 const change = (initial: FeedUpdate) => priceChange(initial, ++sequence);
 
-async function streams(url: string, keys: string[], initial: FeedUpdate, perKey: number): Promise<StreamFigures> {
+async function streams(url: string, key: string, initial: FeedUpdate): Promise<StreamFigures> {
   const stream = `${url}/api/v1/events/${FOLLOWED}/stream`;
-  const reference = await subscribeReference(stream, { authorization: `Bearer ${keys[0]}` });
-  const subscribers: Subscriber[] = [];
-  for (let i = 0; subscribers.length < SUBSCRIBERS - 1; i++) {
-    const count = Math.min(perKey - (i === 0 ? 1 : 0), SUBSCRIBERS - 1 - subscribers.length);
-    subscribers.push(...(await subscribeAll(stream, { authorization: `Bearer ${keys[i]}` }, count, "1.0")));
-  }
+  const authorization = { authorization: `Bearer ${key}` };
+  const reference = await subscribeReference(stream, authorization);
+  const subscribers = await subscribeAll(stream, authorization, SUBSCRIBERS - 1, "1.0");
   await sleep(500);
   const began = Date.now();
   for (let k = 0; k < CHANGES; k++) {
@@ -136,13 +132,13 @@ async function main() {
   chmodSync(root, 0o755); // nginx's workers (another user under root) reach their temporary folders
   let stopAll = async () => {};
   try {
-    const perKey = BENCH_PLAN.concurrentStreams!;
     const at = new Date();
-    const { key, keys } = await withDatabase({ DATABASE_URL: pg.url }, async (db) => {
+    // The organisation's streams are one pool whatever keys they use: a plan allowing both sides'
+    // subscribers, with room for those of the side before that the instances have not yet seen closed.
+    const plan = { ...BENCH_PLAN, code: "bench-scale-out", concurrentStreams: SUBSCRIBERS * 2 + 10 };
+    const { key } = await withDatabase({ DATABASE_URL: pg.url }, async (db) => {
       await seed(db, at);
-      const first = await keyOnOwnPlan(db, BENCH_PLAN, at);
-      const more = await productionKeys(db, first.orgId, Math.ceil(SUBSCRIBERS / perKey) - 1, at, "streams");
-      return { key: first.key, keys: [first.key, ...more.map((created) => created.key)] };
+      return keyOnOwnPlan(db, plan, at);
     });
 
     const cluster = await startScaleOut({ instances: 2, databaseUrl: pg.url, env: { FEED_TOKEN } });
@@ -172,7 +168,7 @@ async function main() {
     }
     console.error(`bench: streams, ${SUBSCRIBERS} subscribers per side`);
     const streamFigures = new Map<string, StreamFigures>();
-    for (const side of sides) streamFigures.set(side.name, await streams(side.url, keys, live[0]!, perKey));
+    for (const side of sides) streamFigures.set(side.name, await streams(side.url, key, live[0]!));
 
     const cpus = os.cpus();
     console.log(
