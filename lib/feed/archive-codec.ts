@@ -184,9 +184,9 @@ export class ChunkReader {
 export type ItemRevision = { revision: number; recordedAt: Date; item: Keyed | null };
 
 /**
- * The item `id` of a chunk's keyed states (markets), before the chunk and after each revision, as
- * the states `decodeChunk` gives would hold it, parsing only the lines that can change it: a line
- * that neither names the id nor replaces the state whole leaves it as it was. A market's history
+ * The item `id` (a market) before a chunk and after each of its revisions: what `decodeChunk`'s
+ * states hold of it, found by parsing only the lines that can change it, since a line that neither
+ * names the id nor replaces the state whole leaves it as it was. A market's history
  * reads one market of ten without parsing the other nine's changes. Ids are unique in a state (the
  * ingest refuses a market twice in an event); with two of one id, which is followed is not defined.
  */
