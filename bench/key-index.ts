@@ -5,9 +5,9 @@
 //   npm run bench:key-index      (no build, no database; BENCH_KEYS, BENCH_ROUNDS (5))
 //
 // Each round builds both from the same hashes, then looks up 100,000 guesses and 100,000 known
-// hashes (every key, when there are fewer) in each, alternating which goes first. Memory is the heap's growth after a full
-// collection (node --expose-gc), so the baseline's string objects are counted as the index's arrays
-// are. It asserts no timing; it fails only when a lookup gives a wrong answer.
+// hashes (every key, when there are fewer) in each, alternating which goes first. Memory is the
+// heap's growth after a full collection (node --expose-gc), so the baseline's string objects are
+// counted as the index's arrays are. It asserts no timing; it fails only when a lookup gives a wrong answer.
 import { createHash, randomBytes } from "node:crypto";
 import { KeyHashIndex } from "../lib/keys/hash-index.ts";
 import { median } from "./stats.ts";

@@ -12,7 +12,8 @@
 //   events) for BENCH_SECONDS (5) per round, BENCH_ROUNDS (3) rounds per side: req/s, p50, p99, and
 //   CPU per request of the instances and nginx together (/proc).
 // - Streams: BENCH_STREAM_SUBSCRIBERS (2,000) subscribers of one live event's stream on one key,
-//   then BENCH_STREAM_CHANGES (20) changes of it, one every 250 ms: delay from each message's as_of to its arrival (p50, p99) and messages lost.
+//   then BENCH_STREAM_CHANGES (20) changes of it, one every 250 ms: delay from each message's
+//   as_of to its arrival (p50, p99) and messages lost.
 //
 // It prints figures only; it exits non-zero when something broke (a refused request, a lost message).
 import { spawn } from "node:child_process";

@@ -186,9 +186,9 @@ export type ItemRevision = { revision: number; recordedAt: Date; item: Keyed | n
 /**
  * The item `id` (a market) before a chunk and after each of its revisions: what `decodeChunk`'s
  * states hold of it, found by parsing only the lines that can change it, since a line that neither
- * names the id nor replaces the state whole leaves it as it was. A market's history
- * reads one market of ten without parsing the other nine's changes. Ids are unique in a state (the
- * ingest refuses a market twice in an event); with two of one id, which is followed is not defined.
+ * names the id nor replaces the state whole leaves it as it was. A market's history reads one
+ * market of ten without parsing the other nine's changes. Ids are unique in a state (the ingest
+ * refuses a market twice in an event); with two of one id, which is followed is not defined.
  */
 export function itemHistory(
   payload: Uint8Array,
