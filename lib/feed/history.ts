@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Database } from "../db/index.ts";
 import { REVISION_KINDS, type Market, type RevisionKind } from "../db/schema/index.ts";
 import {
@@ -314,16 +314,30 @@ export async function snapshotThrough(
 ): Promise<Revision[]> {
   const history = await bounds(db);
   if (through < history.recentFrom) return archivedSnapshot(db, through, eventIds);
-  const events = eventIds ? sql`and event_id in ${eventIds.length ? eventIds : [""]}` : sql``;
+  const events = eventIds ? sql`where id in ${eventIds.length ? eventIds : [""]}` : sql``;
+  const kinds = sql.raw(REVISION_KINDS.map((kind) => `('${kind}')`).join(", "));
+  return newestAtOrBefore(
+    db,
+    through,
+    sql`(select id as event_id, kind from events, (values ${kinds}) k(kind) ${events}) p`,
+  );
+}
+
+/**
+ * For each row of `pairs` (a from item named p, with columns event_id and kind), the recent
+ * table's newest revision at or below `through`: one backward search each of the index on
+ * (event_id, kind, revision), where a `group by` over every recent row took three times as long.
+ */
+async function newestAtOrBefore(db: Database, through: number, pairs: SQL): Promise<Revision[]> {
   const rows = rowsOf<RevisionRow>(
     await db.execute(sql`
-      select r.revision, r.event_id, r.kind, r.recorded_at, r.state
-      from event_revisions r
-      join (
-        select max(revision) as revision from event_revisions
-        where revision <= ${through} ${events}
-        group by event_id, kind
-      ) newest on newest.revision = r.revision`),
+      select r.revision, p.event_id, p.kind, r.recorded_at, r.state
+      from ${pairs}
+      cross join lateral (
+        select revision, recorded_at, state from event_revisions
+        where event_id = p.event_id and kind = p.kind and revision <= ${through}
+        order by revision desc limit 1
+      ) r`),
   );
   return rows.map(toRevision);
 }
@@ -349,17 +363,12 @@ async function archivedSnapshot(db: Database, through: number, eventIds?: readon
   const known = new Set(archived.map((r) => `${r.eventId}\u0000${r.kind}`));
   const rest = pairs(events).filter((p) => !known.has(`${p.eventId}\u0000${p.kind}`));
   const recent = rest.length
-    ? rowsOf<RevisionRow>(
-        await db.execute(sql`
-          select r.revision, p.event_id, p.kind, r.recorded_at, r.state
-          from jsonb_to_recordset(${JSON.stringify(rest.map((p) => ({ event_id: p.eventId, kind: p.kind })))}::jsonb)
-            as p(event_id text, kind text)
-          cross join lateral (
-            select revision, recorded_at, state from event_revisions
-            where event_id = p.event_id and kind = p.kind and revision <= ${through}
-            order by revision desc limit 1
-          ) r`),
-      ).map(toRevision)
+    ? await newestAtOrBefore(
+        db,
+        through,
+        sql`jsonb_to_recordset(${JSON.stringify(rest.map((p) => ({ event_id: p.eventId, kind: p.kind })))}::jsonb)
+          as p(event_id text, kind text)`,
+      )
     : [];
   return [...archived, ...recent];
 }

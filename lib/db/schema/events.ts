@@ -97,6 +97,8 @@ export const eventRevisions = pgTable(
   (t) => [
     // "This event (or its markets, or its lineups) as of T": the newest row at or before T.
     index("event_revisions_event_kind_time_idx").on(t.eventId, t.kind, t.recordedAt),
+    // "Every event as of revision N": per event and kind, the newest at or below N, one search each.
+    index("event_revisions_event_kind_revision_idx").on(t.eventId, t.kind, t.revision),
     // "Every event as of T" and pruning past the retention window.
     index("event_revisions_kind_time_idx").on(t.kind, t.recordedAt),
     check("event_revisions_kind_check", sql.raw(`kind in (${sqlList(REVISION_KINDS)})`)),
