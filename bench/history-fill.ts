@@ -15,9 +15,15 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Database } from "../lib/db/index.ts";
 import type { RevisionKind } from "../lib/db/schema/index.ts";
-import { archiveClosedBuckets, BUCKET_MS, bucketOf, writeBucket, type ArchivingRevision } from "../lib/feed/archive.ts";
+import {
+  archiveClosedBuckets,
+  BUCKET_MS,
+  bucketOf,
+  pruneRevisions,
+  writeBucket,
+  type ArchivingRevision,
+} from "../lib/feed/archive.ts";
 import type { FullRevision } from "../lib/feed/archive-codec.ts";
-import { pruneRevisions } from "../lib/feed/history.ts";
 import { applyBatch, linesOf } from "../lib/feed/ingest.ts";
 import {
   applyUpdates,

@@ -1,6 +1,5 @@
 import type { Database } from "../lib/db/index.ts";
-import { archiveClosedBuckets, dropArchiveBefore } from "../lib/feed/archive.ts";
-import { pruneRevisions } from "../lib/feed/history.ts";
+import { archiveClosedBuckets, dropArchiveBefore, pruneRevisions } from "../lib/feed/archive.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -4,8 +4,9 @@ import type { RevisionKind } from "../db/schema/index.ts";
 import { encodeChunk, encodeClock, groupByEventKind, type FullRevision } from "./archive-codec.ts";
 
 // Writing the archive, the history kept for days: the leader moves each closed bucket of time
-// from the recent table (full states, minutes) into compact chunks, and drops hourly partitions
-// whole once they are older than HISTORY_SECONDS. Reads are in archive-reads.ts.
+// from the recent table (full states, minutes) into compact chunks, prunes the recent table of
+// what the archive holds, and drops hourly partitions whole once they are older than
+// HISTORY_SECONDS. Reads are in archive-reads.ts.
 
 export const BUCKET_MS = 2 * 60_000;
 export const PARTITION_MS = 60 * 60_000;
@@ -214,4 +215,38 @@ export async function dropArchiveBefore(db: Database, before: Date): Promise<num
     for (const partition of aged) await tx.execute(sql.raw(`drop table if exists ${partition.name}`));
   });
   return aged.length;
+}
+
+/**
+ * Deletes revisions older than `before` that the archive holds, except the newest of each event
+ * and kind at or before it: that one is the state "as of" any moment since, so it must stay.
+ */
+export async function pruneRevisions(db: Database, before: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = rowsOf<{ revision: string | number }>(
+      await tx.execute(sql`
+        delete from event_revisions r
+        where r.recorded_at < ${before.toISOString()}
+          and r.revision <= (select archived_through from revision_counter where id = 1)
+          and exists (
+            select 1 from event_revisions n
+            where n.event_id = r.event_id and n.kind = r.kind
+              and n.recorded_at <= ${before.toISOString()}
+              and (n.recorded_at, n.revision) > (r.recorded_at, r.revision)
+          )
+        returning r.revision`),
+    );
+    if (rows.length > 0) {
+      // The state at a revision recorded before the cut may have lost a row, not only at those
+      // deleted: the history is whole from the last revision recorded before it.
+      await tx.execute(sql`
+        update revision_counter set pruned_through = greatest(
+          pruned_through,
+          (select coalesce(max(revision), 0) from event_revisions
+            where recorded_at < ${before.toISOString()} and revision <= archived_through)
+        )
+        where id = 1`);
+    }
+    return rows.length;
+  });
 }

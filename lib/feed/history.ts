@@ -372,37 +372,3 @@ async function archivedSnapshot(db: Database, through: number, eventIds?: readon
     : [];
   return [...archived, ...recent];
 }
-
-/**
- * Deletes revisions older than `before` that the archive holds, except the newest of each event
- * and kind at or before it: that one is the state "as of" any moment since, so it must stay.
- */
-export async function pruneRevisions(db: Database, before: Date): Promise<number> {
-  return db.transaction(async (tx) => {
-    const rows = rowsOf<{ revision: string | number }>(
-      await tx.execute(sql`
-        delete from event_revisions r
-        where r.recorded_at < ${before.toISOString()}
-          and r.revision <= (select archived_through from revision_counter where id = 1)
-          and exists (
-            select 1 from event_revisions n
-            where n.event_id = r.event_id and n.kind = r.kind
-              and n.recorded_at <= ${before.toISOString()}
-              and (n.recorded_at, n.revision) > (r.recorded_at, r.revision)
-          )
-        returning r.revision`),
-    );
-    if (rows.length > 0) {
-      // The state at a revision recorded before the cut may have lost a row, not only at those
-      // deleted: the history is whole from the last revision recorded before it.
-      await tx.execute(sql`
-        update revision_counter set pruned_through = greatest(
-          pruned_through,
-          (select coalesce(max(revision), 0) from event_revisions
-            where recorded_at < ${before.toISOString()} and revision <= archived_through)
-        )
-        where id = 1`);
-    }
-    return rows.length;
-  });
-}

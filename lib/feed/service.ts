@@ -1,8 +1,7 @@
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { EventNames } from "./ingest.ts";
-import { pruneRevisions } from "./history.ts";
-import { archiveClosedBuckets, dropArchiveBefore } from "./archive.ts";
+import { archiveClosedBuckets, dropArchiveBefore, pruneRevisions } from "./archive.ts";
 import { pruneFeedLines } from "./ingest-store.ts";
 import { startLeadership, type Leadership } from "./leader.ts";
 import { logger } from "../log/index.ts";

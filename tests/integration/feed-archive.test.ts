@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle } from "../../lib/db/index.ts";
-import { archiveClosedBuckets, BUCKET_MS, dropArchiveBefore, PARTITION_MS } from "../../lib/feed/archive.ts";
 import {
-  historyAt,
-  marketRevisions,
+  archiveClosedBuckets,
+  BUCKET_MS,
+  dropArchiveBefore,
+  PARTITION_MS,
   pruneRevisions,
-  revisionsAfter,
-  snapshotThrough,
-  type Revision,
-} from "../../lib/feed/history.ts";
+} from "../../lib/feed/archive.ts";
+import { historyAt, marketRevisions, revisionsAfter, snapshotThrough, type Revision } from "../../lib/feed/history.ts";
 import { decodedChunks } from "../../lib/feed/archive-reads.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/index.ts";
-import { archiveClosedBuckets } from "../../lib/feed/archive.ts";
-import { pruneRevisions } from "../../lib/feed/history.ts";
+import { archiveClosedBuckets, pruneRevisions } from "../../lib/feed/archive.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { apiClient } from "../../testing/api.ts";
