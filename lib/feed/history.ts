@@ -326,7 +326,7 @@ export async function snapshotThrough(
 /**
  * For each row of `pairs` (a from item named p, with columns event_id and kind), the recent
  * table's newest revision at or below `through`: one backward search each of the index on
- * (event_id, kind, revision), where a `group by` over every recent row took three times as long.
+ * (event_id, kind, revision), so the cost follows the pairs asked for, not the rows kept.
  */
 async function newestAtOrBefore(db: Database, through: number, pairs: SQL): Promise<Revision[]> {
   const rows = rowsOf<RevisionRow>(
