@@ -6,7 +6,6 @@ import { now } from "@/lib/clock";
 import { formFields, formValues, toActionState, type ActionState } from "@/lib/console/actions";
 import { admitSignUp } from "@/lib/accounts/sign-up-limits";
 import { signUpInput } from "@/lib/console/members";
-import { currentInstance } from "@/lib/instance";
 import { database } from "./_lib/console";
 import { publicOrigin, requestAddress } from "./_lib/origin";
 
@@ -25,7 +24,6 @@ export async function signUpAction(_: unknown, form: FormData): Promise<ActionSt
     },
     formValues(form),
   );
-  currentInstance().mail.wake();
   return state;
 }
 
@@ -49,7 +47,6 @@ export async function forgotPasswordAction(_: unknown, form: FormData): Promise<
     },
     formValues(form),
   );
-  currentInstance().mail.wake();
   return state;
 }
 
@@ -60,6 +57,5 @@ export async function resetPasswordAction(_: unknown, form: FormData): Promise<A
     const { grant } = await resetPasswordWithLink(db, formFields(form) as never, { at: now(), origin });
     return { grant };
   });
-  currentInstance().mail.wake();
   return state;
 }

@@ -83,7 +83,6 @@ export async function inviteMemberAction(_: unknown, form: FormData): Promise<Ac
   const state = await runAction(form, "Invitation created.", (db, user, fields) =>
     inviteMember(db, user, fields, { at: now(), ttlDays, origin }),
   );
-  currentInstance().mail.wake();
   return state;
 }
 

@@ -12,7 +12,6 @@ import {
   verifySsoDomainByOperator,
   updateIncidentFor,
 } from "@/lib/ops/desk/actions";
-import { currentInstance } from "@/lib/instance";
 import { runDeskAction } from "./_lib/desk";
 
 export async function verifyLicenceAction(_: unknown, form: FormData) {
@@ -59,7 +58,6 @@ export async function resendMailAction(_: unknown, form: FormData) {
   const state = await runDeskAction(form, "Queued again: it is sent within seconds.", (db, user, fields) =>
     resendMailFor(db, user, fields, now()),
   );
-  currentInstance().mail.wake();
   return state;
 }
 

@@ -57,6 +57,13 @@ export const usageTotals = channel(
 );
 export type UsageNotice = Notice<typeof usageTotals>;
 
+/**
+ * A message was queued in an outbox, or made due again (a resend, an endpoint enabled): every
+ * instance's worker for that outbox looks now, rather than at its next idle look.
+ */
+export const outboxQueued = channel("outbox_queued", z.enum(["mail", "webhooks"]));
+export type OutboxName = Notice<typeof outboxQueued>;
+
 /** An instance's notice to itself, its own id: hearing it back means it hears the feed too. */
 export const streamHeartbeat = channel("stream_heartbeat", z.string());
 

@@ -225,19 +225,17 @@ async function answerSignIn(
 /** Mails the member when this sign-in comes from a network or browser they had not used; never fails the sign-in. */
 async function tellOfNewDevice(userId: string, headers: RequestHeaders, config: Config): Promise<void> {
   try {
-    const instance = currentInstance();
-    const { db } = instance.database;
+    const { db } = currentInstance().database;
     const email = await emailOf(db, userId);
     if (!email) return;
     const origin = config.NEXTAUTH_URL?.replace(/\/+$/, "") ?? `http://${headers?.host ?? "localhost"}`;
     const network = clientNetwork(clientAddress(headers?.["x-forwarded-for"], config.TRUST_PROXY_HOPS));
-    const told = await noticeSignIn(
+    await noticeSignIn(
       db,
       { userId, email },
       { network, userAgent: headers?.["user-agent"] ?? "" },
       { at: now(), origin },
     );
-    if (told) instance.mail.wake();
   } catch (error) {
     logger().warn({ err: error }, "The new-device notice was not queued");
   }

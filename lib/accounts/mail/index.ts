@@ -15,8 +15,6 @@ export type MailService = {
   worker: MailWorker;
   /** False: no MAIL_URL (or `none`): messages are kept in the outbox, on the desk's Mail page. */
   sending: boolean;
-  /** Something was queued: send it now rather than at the next look. */
-  wake(): void;
   stop(): Promise<void>;
 };
 
@@ -43,7 +41,7 @@ export function startMail(
     options.now,
   );
   worker.start();
-  return { worker, sending: mailer !== null, wake: () => worker.wake(), stop: () => worker.stop() };
+  return { worker, sending: mailer !== null, stop: () => worker.stop() };
 }
 
 /**

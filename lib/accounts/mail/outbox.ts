@@ -1,5 +1,6 @@
 import "#server-only";
 import { and, desc, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { outboxQueued, publish } from "../../bus/index.ts";
 import type { Database } from "../../db/index.ts";
 import { mailAttempts, mailMessages, type MailState } from "../../db/schema/index.ts";
 import { DomainError } from "../../errors.ts";
@@ -11,7 +12,7 @@ export const MAIL_RETENTION_MS = 30 * 86_400_000;
 
 /**
  * Queues a message in the caller's transaction: it is sent if, and only if, what caused it is
- * committed. The worker picks it up within a second (sooner when woken).
+ * committed, and the workers hear of it when it is (the bus's `outbox_queued`).
  */
 export async function queueMail(tx: Database, content: MailContent, at: Date): Promise<string> {
   const id = newId("mail");
@@ -27,6 +28,7 @@ export async function queueMail(tx: Database, content: MailContent, at: Date): P
     createdAt: at,
     nextAttemptAt: at,
   });
+  await publish(tx, outboxQueued, "mail");
   return id;
 }
 
@@ -98,6 +100,7 @@ export async function resendMail(db: Database, id: string, at: Date): Promise<vo
     if (!row) throw new DomainError("not_found", `No message with id ${id} in the outbox.`);
     throw new DomainError("conflict", `Message ${id} is ${row.state}: only a failed or kept message is sent again.`);
   }
+  await publish(db, outboxQueued, "mail");
 }
 
 /** Forgets messages no longer tried that are older than the outbox keeps. */

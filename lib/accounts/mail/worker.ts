@@ -11,7 +11,9 @@ import { pruneMail } from "./outbox.ts";
 import { nextMailAttemptAt } from "./schedule.ts";
 
 const BATCH = 20;
-const POLL_MS = 1_000;
+// A queued message wakes every worker (the bus's `outbox_queued`) and a retry is looked for when it
+// falls due; the idle look finds the rest, such as a lease a lost instance left.
+const IDLE_MS = 10_000;
 // The outbox's pruning and the licences' lapse notices: hourly.
 const PRUNE_MS = 60 * 60_000;
 // Longer than the mail server's three timeouts together, so that a lease outlives an attempt.
@@ -52,7 +54,7 @@ export class MailWorker {
   private readonly now: () => Date;
   private readonly poller = new Poller(
     () => this.tick(),
-    () => POLL_MS,
+    () => IDLE_MS,
   );
   private lastPrune = 0;
 
@@ -152,6 +154,7 @@ export class MailWorker {
         );
     const state = ok ? "sent" : next === null ? "failed" : "pending";
     await this.record(message, started, { state, ok, result, next });
+    if (next !== null) this.poller.lookIn(next - this.now().getTime());
   }
 
   private async record(

@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { recordAudit, type Actor } from "../../accounts/audit.ts";
+import { outboxQueued, publish } from "../../bus/index.ts";
 import { rowsOf, type Database } from "../../db/index.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryState } from "../../db/schema/index.ts";
 import { DomainError } from "../../errors.ts";
@@ -148,14 +149,14 @@ export async function rotateSecret(
 }
 
 /** Disables or enables an endpoint: a disabled one is queued nothing and posted nothing. */
-export function setEndpointEnabled(
+export async function setEndpointEnabled(
   db: Database,
   orgId: string | null,
   endpointId: string,
   enabled: boolean,
   options: Options,
 ): Promise<EndpointSummary> {
-  return changeEndpoint(
+  const endpoint = await changeEndpoint(
     db,
     orgId,
     endpointId,
@@ -166,6 +167,9 @@ export function setEndpointEnabled(
       actor: options.actor,
     },
   );
+  // What it held is due again.
+  if (enabled) await publish(db, outboxQueued, "webhooks");
+  return endpoint;
 }
 
 async function endpointOf(
@@ -306,6 +310,7 @@ export async function redeliver(
       target: deliveryId,
       details: { endpoint: row.endpoint_id },
     });
+    await publish(tx, outboxQueued, "webhooks");
   });
 }
 

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { outboxQueued, publish } from "../../bus/index.ts";
 import type { Database } from "../../db/index.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
@@ -15,8 +16,8 @@ export function eventBody(type: EventType, at: Date, data: Record<string, unknow
 
 /**
  * Queues an event for each enabled endpoint of the organisation (or only `endpointId`), due at
- * once, in the caller's transaction: the event and what caused it commit together. Returns the
- * deliveries' ids.
+ * once, in the caller's transaction: the event and what caused it commit together, and the workers
+ * hear of it when they do. Returns the deliveries' ids.
  */
 export async function queueEvent(
   db: Database,
@@ -39,5 +40,6 @@ export async function queueEvent(
     nextAttemptAt: event.at,
   }));
   await db.insert(webhookDeliveries).values(rows);
+  await publish(db, outboxQueued, "webhooks");
   return rows.map((row) => row.id);
 }

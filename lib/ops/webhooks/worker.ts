@@ -21,10 +21,12 @@ export type WebhookSettings = {
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-// Longest wait between two looks at the outbox; a retry base below it looks as often as it waits.
-const POLL_MS = 1_000;
+// A queued message wakes every worker (the bus's `outbox_queued`), an attempt's end and a retry's
+// time wake this one; the idle look finds the rest, such as an endpoint another instance held.
+const IDLE_MS = 10_000;
 const EXPIRY_SCAN_MS = 60_000;
-const THRESHOLDS_RELOAD_MS = 30_000;
+// With the idle look's wait, other instances' changes are read within half a minute.
+const THRESHOLDS_RELOAD_MS = 20_000;
 const EXPIRY_NOTICE_MS = 7 * 86_400_000;
 /** How long the log keeps a message that is no longer tried, with its attempts. */
 export const LOG_RETENTION_MS = 30 * 86_400_000;
@@ -45,7 +47,7 @@ export class WebhookWorker {
   private readonly now: () => Date;
   private readonly poller = new Poller(
     () => this.tick(),
-    () => Math.min(POLL_MS, this.settings.retryBaseMs),
+    () => IDLE_MS,
   );
   private lastExpiryScan = 0;
   private lastThresholdsLoad = 0;
@@ -230,6 +232,7 @@ export class WebhookWorker {
       next: next === null ? null : new Date(next),
     });
     if (disabled) raiseEndpointDisabledNotice(disabled);
+    else if (next !== null) this.poller.lookIn(next - finished.getTime());
   }
 }
 
