@@ -57,42 +57,32 @@ describe("the poller", () => {
   it("looks by the time `lookIn` asked, before its idle time, and once only for it", async () => {
     vi.useFakeTimers();
     const { look, endLook, looks } = handLooks();
+    // The `n`th look comes `ms` from now, and not a millisecond sooner.
+    const nthLookIn = async (n: number, ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms - 1);
+      expect(looks()).toBe(n - 1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(looks()).toBe(n);
+      await endLook();
+    };
     const poller = new Poller(look, () => 10_000);
     poller.wake();
     // Asked while the first look is under way (a retry it scheduled): armed when that look ends.
     poller.lookIn(300);
     poller.lookIn(2_000);
     await endLook();
-    await vi.advanceTimersByTimeAsync(299);
-    expect(looks()).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(looks()).toBe(2);
-    await endLook();
+    await nthLookIn(2, 300);
     // The second time asked for is still ahead; after it, only the idle time.
-    await vi.advanceTimersByTimeAsync(1_699);
-    expect(looks()).toBe(2);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(looks()).toBe(3);
-    await endLook();
-    await vi.advanceTimersByTimeAsync(9_999);
-    expect(looks()).toBe(3);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(looks()).toBe(4);
-    await endLook();
+    await nthLookIn(3, 1_700);
+    await nthLookIn(4, 10_000);
     // Asked between looks: the timer is moved forward; a wake before the time does not cover it.
     poller.lookIn(500);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(looks()).toBe(5);
-    await endLook();
+    await nthLookIn(5, 500);
     poller.lookIn(500);
     poller.wake();
     expect(looks()).toBe(6);
     await endLook();
-    await vi.advanceTimersByTimeAsync(499);
-    expect(looks()).toBe(6);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(looks()).toBe(7);
-    await endLook();
+    await nthLookIn(7, 500);
     await poller.stop();
   });
 
