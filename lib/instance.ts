@@ -10,7 +10,7 @@ import { cachedSessions, memberLimits } from "./api/credentials/members.ts";
 import type { ApiServices } from "./api/request/pipeline.ts";
 import { sessionViewer } from "./api/credentials/session-viewer.ts";
 import { streamProblem } from "./api/endpoints/streams.ts";
-import { outboxQueued, startChangeBus, type ChangeBus } from "./bus/index.ts";
+import { followOutboxes, startChangeBus, type ChangeBus } from "./bus/index.ts";
 import { SessionRevocations } from "./accounts/sessions.ts";
 import { StreamTokens } from "./keys/stream-token.ts";
 import { feedSource } from "./streams/feed-source.ts";
@@ -179,13 +179,7 @@ export async function startInstance(
     const meter = parts.meter ?? (await journalMeter(database, config, bus, clock, webhooks.alerts.watch, log));
     if (!parts.meter) stops.push(() => meter.close());
     webhooks.run(() => meter.rewatch());
-    // A message queued on any instance (null: notices may have been lost): its outbox's worker looks now.
-    stops.push(
-      await bus.follow(outboxQueued, (outbox) => {
-        if (outbox !== "webhooks") mail.worker.wake();
-        if (outbox !== "mail") webhooks.worker.wake();
-      }),
-    );
+    stops.push(await followOutboxes(bus, { mail: mail.worker, webhooks: webhooks.worker }));
     const requestLog = new RequestLogRecorder(db);
     requestLog.start();
     stops.push(() => requestLog.close());

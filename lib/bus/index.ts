@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/index.ts";
 import { logger } from "../log/index.ts";
-import type { Channel, Notice, Published } from "./channels.ts";
+import { outboxQueued, type Channel, type Notice, type OutboxName, type Published } from "./channels.ts";
 
 export * from "./channels.ts";
 
@@ -116,4 +116,14 @@ export async function startChangeBus(handle: DatabaseHandle): Promise<ChangeBus>
       unlistens.clear();
     },
   };
+}
+
+/**
+ * Wakes each outbox's worker when a message is queued in it on any instance, and every one when
+ * notices may have been lost; returns how to stop.
+ */
+export function followOutboxes(bus: ChangeBus, workers: Record<OutboxName, { wake(): void }>): Promise<() => void> {
+  return bus.follow(outboxQueued, (outbox) => {
+    for (const [name, worker] of Object.entries(workers)) if (outbox === null || outbox === name) worker.wake();
+  });
 }

@@ -18,6 +18,7 @@ import { reviewLicence, setLicence } from "../../lib/accounts/licences.ts";
 import { createInvitation, findInvitation, signUp } from "../../lib/console/members.ts";
 import { sessionActive } from "../../lib/accounts/sessions.ts";
 import { signInWithPassword } from "../../lib/accounts/sign-in.ts";
+import { followOutboxes, startChangeBus } from "../../lib/bus/index.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../lib/db/index.ts";
 import { licences, memberships, organisations, users } from "../../lib/db/schema/index.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
@@ -69,6 +70,24 @@ describeEachBackend("mail on $name", { timeout: 120_000 }, (backend) => {
     worker.wake();
     return smtp.next((mail) => mail.to === email && subject.test(mail.subject));
   };
+
+  it("sends a message queued anywhere at once: its notice on the bus wakes the worker, not its next idle look", async () => {
+    const bus = await startChangeBus(handle);
+    const stop = await followOutboxes(bus, { mail: worker, webhooks: { wake() {} } });
+    try {
+      // A look just ended: the worker's next idle look is 10 s away, twice the wait below.
+      worker.wake();
+      await worker.drain();
+      const email = `${unique("told")}@mail.test`;
+      await db.transaction((tx) =>
+        queueMail(tx, compose({ kind: "test", to: email, subject: "Told", paragraphs: ["x"] }), at()),
+      );
+      expect((await smtp.next((mail) => mail.to === email, 5_000)).subject).toMatch(/^Told/);
+    } finally {
+      stop();
+      await bus.close();
+    }
+  });
 
   it("confirms a sign-up by a mailed link that creates the organisation once, and signs in once", async () => {
     const email = `${unique("new")}@mail.test`;
