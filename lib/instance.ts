@@ -156,7 +156,14 @@ export async function startInstance(
     await views.start(bus);
     stops.push(() => views.stop());
     const source =
-      config.SIM === "on" ? new Simulator(db, { speed: config.SIM_SPEED, seed: config.SIM_SEED, now: clock }) : null;
+      config.SIM === "on"
+        ? new Simulator(db, {
+            speed: config.SIM_SPEED,
+            seed: config.SIM_SEED,
+            now: clock,
+            committed: (revisions) => views.offer(revisions),
+          })
+        : null;
     // The leader's minute job prunes the request log with the feed's history.
     const feed = startFeed(database, config, { now: clock, source, prune: (at) => pruneRequestLog(db, at) });
     stops.push(() => feed.stop());

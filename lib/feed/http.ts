@@ -5,6 +5,7 @@ import type { ServiceErrorCode } from "../http/service-errors.ts";
 import { logger } from "../log/index.ts";
 import { applyBatch, type EventNames } from "./ingest.ts";
 import { parseNdjson } from "./ndjson.ts";
+import type { FeedViews } from "./views.ts";
 
 // POST /api/feed/v1/updates: a provider's batch of updates as NDJSON, answered line by line.
 
@@ -18,6 +19,8 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+type OwnViews = Pick<FeedViews, "offer" | "reach">;
+
 export async function handleFeedUpdates(
   request: Request,
   deps: {
@@ -26,8 +29,8 @@ export async function handleFeedUpdates(
     names?: EventNames;
     token: string | undefined;
     now: () => Date;
-    /** Resolves once this instance serves `revision` (bounded): the answer then means "visible here". */
-    reach?: (revision: number) => Promise<boolean>;
+    /** This instance's views: handed the batch's revisions, waited for (bounded) so the answer means "visible here". */
+    views?: OwnViews;
   },
 ): Promise<Response> {
   const requestId = newRequestId();
@@ -99,7 +102,10 @@ export async function handleFeedUpdates(
   // A provider (or a test) that reads right after its batch is answered finds it on this instance,
   // instead of racing the change bus; other instances follow within the bus's lag.
   const last = Math.max(0, ...results.map((line) => line.revision ?? 0));
-  if (applied > 0 && deps.reach) await deps.reach(last);
+  if (applied > 0 && deps.views) {
+    deps.views.offer(result.revisions);
+    await deps.views.reach(last, REACH_WAIT_MS);
+  }
   return new Response(
     JSON.stringify({ data: { applied, duplicate, rejected, results }, meta: { request_id: requestId } }),
     {
@@ -140,12 +146,11 @@ export function feedIngest(deps: {
   names: EventNames;
   token: string | undefined;
   now: () => Date;
-  views: { reach(revision: number, waitMs: number): Promise<boolean> };
+  views: OwnViews;
 }): (request: Request) => Promise<Response> {
-  const reach = (revision: number) => deps.views.reach(revision, REACH_WAIT_MS);
   return async (request) => {
     try {
-      return await handleFeedUpdates(request, { ...deps, reach });
+      return await handleFeedUpdates(request, deps);
     } catch (error) {
       logger().error({ err: error }, "Feed ingest failed");
       return problemResponse(503, "unavailable", "Service unavailable", "The batch was not applied; send it again.", {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Lineups, Market, RevisionKind, Sport } from "../db/schema/index.ts";
 import { SPORT_MARKET_TYPES } from "../sports.ts";
 import type { EventChange } from "../bus/channels.ts";
+import type { Revision } from "./history.ts";
 import type { BatchLine } from "./ndjson.ts";
 import { CREATION_FIELDS, feedUpdateSchema, type EventState, type FeedUpdate } from "./schemas.ts";
 import { canMove } from "./status.ts";
@@ -37,6 +38,8 @@ export type BatchResult = {
   rejected: number;
   results: LineResult[];
   changes: EventChange[];
+  /** The revisions the batch committed, in order: what this instance's views apply without reading them back. */
+  revisions: Revision[];
 };
 
 /** An update applied to an event: its content's digest, and the event's revision after it. */

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { revisionCounter } from "../db/schema/index.ts";
 import { feedChangeNotices, feedChanges, publishing, type EventChange } from "../bus/index.ts";
+import type { Revision } from "./history.ts";
 import { applyUpdates, checkLine, type BatchResult, type LineResult, type ValidLine } from "./ingest-rules.ts";
 import { EventNames, loadCurrent, writeBatch } from "./ingest-store.ts";
 import type { BatchLine } from "./ndjson.ts";
@@ -38,10 +39,10 @@ export async function applyBatch(
     else valid.push({ index, update: checked.update, digest: checked.digest });
   });
 
-  let changes: EventChange[] = [];
+  let committed: { changes: EventChange[]; revisions: Revision[] } = { changes: [], revisions: [] };
   const batchNames = names.batch();
   if (valid.length > 0) {
-    changes = await db.transaction(async (tx) => {
+    committed = await db.transaction(async (tx) => {
       // The counter's row lock orders every ingest transaction, so revision numbers are handed
       // out in commit order: a reader that has seen revision N has seen every revision below it.
       const [counter] = await tx.select().from(revisionCounter).where(eq(revisionCounter.id, 1)).for("update");
@@ -52,7 +53,7 @@ export async function applyBatch(
       const applied = applyUpdates(current, valid, lines, counter!.lastRevision, at.toISOString(), results);
 
       const dirty = [...current.values()].filter((c) => c.dirty);
-      if (dirty.length === 0) return [];
+      if (dirty.length === 0) return { changes: [], revisions: [] };
       await writeBatch(tx, batchNames, {
         events: dirty,
         lines: applied.applied,
@@ -61,11 +62,24 @@ export async function applyBatch(
         // Delivered to every listening instance when, and only if, the transaction commits.
         then: publishing(feedChanges, feedChangeNotices(applied.changes)),
       });
-      return applied.changes;
+      const revisions = applied.revisions.map((row): Revision => ({
+        revision: row.revision,
+        eventId: row.event_id,
+        kind: row.kind,
+        recordedAt: at,
+        state: row.state,
+      }));
+      return { changes: applied.changes, revisions };
     });
     batchNames.commit();
   }
 
   const count = (status: LineResult["status"]) => results.filter((r) => r.status === status).length;
-  return { applied: count("applied"), duplicate: count("duplicate"), rejected: count("rejected"), results, changes };
+  return {
+    applied: count("applied"),
+    duplicate: count("duplicate"),
+    rejected: count("rejected"),
+    results,
+    ...committed,
+  };
 }

@@ -49,6 +49,9 @@ export class FeedViews {
   // recovering); the idle look names nothing and reads too.
   private askedThrough = 0;
   private askedAll = false;
+  // Revisions this instance committed, handed over by its ingest: the next read applies them from
+  // memory when they follow the present directly, and asks the database only for what they miss.
+  private offered: Revision[] = [];
   private timer: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private readonly followers: Record<ViewName, Set<ViewFollower>> = { present: new Set(), delayed: new Set() };
@@ -108,6 +111,18 @@ export class FeedViews {
     return this.delayedMirror;
   }
 
+  /**
+   * Revisions this instance has just committed, in order (`applyBatch`'s): the present applies them
+   * without reading them back when they follow its last one without a gap; otherwise another
+   * instance committed in between, and the view reads the history as for any notice.
+   */
+  offer(revisions: Revision[]): void {
+    const last = revisions.at(-1);
+    if (!last || this.reader.stopped) return;
+    this.offered.push(...revisions);
+    void this.advance(last.revision);
+  }
+
   /** Resolves once the present has applied `revision` (or `timeoutMs` passed). */
   async reach(revision: number, timeoutMs = 5_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
@@ -159,8 +174,9 @@ export class FeedViews {
     const through = this.askedThrough;
     this.askedAll = false;
     this.askedThrough = 0;
-    // The ingest's wait for its own commit and the commit's notice each wake the view: the first
-    // read brings the revision, and the second asks the database for nothing.
+    this.applyOffered();
+    // The ingest's offer and the commit's notice each wake the view: the offer brings the
+    // revision, and the notice asks the database for nothing.
     if (!all && through <= this.present.revision) return;
     try {
       await this.applyNewRevisions();
@@ -177,14 +193,33 @@ export class FeedViews {
         await this.load();
         return;
       }
-      for (const revision of revisions) {
-        this.applyTo("present", revision);
-        this.pending.push(revision);
-      }
-      if (revisions.length > 0) this.notifyApplied("present");
-      this.scheduleCatchUp();
+      this.applyToPresent(revisions);
       if (revisions.length < BATCH || this.reader.stopped) return;
     }
+  }
+
+  /**
+   * The offered revisions that continue the present without a gap. Revision numbers are handed out
+   * in commit order with none skipped, so those are every revision up to the last of them; any
+   * other offer is dropped (a read brings it, with what came between).
+   */
+  private applyOffered(): void {
+    const offered = this.offered.sort((a, b) => a.revision - b.revision);
+    this.offered = [];
+    const next = offered.findIndex((revision) => revision.revision > this.present.revision);
+    if (next < 0) return;
+    let end = next;
+    while (end < offered.length && offered[end]!.revision === this.present.revision + 1 + (end - next)) end++;
+    this.applyToPresent(offered.slice(next, end));
+  }
+
+  private applyToPresent(revisions: Revision[]): void {
+    for (const revision of revisions) {
+      this.applyTo("present", revision);
+      this.pending.push(revision);
+    }
+    if (revisions.length > 0) this.notifyApplied("present");
+    this.scheduleCatchUp();
   }
 
   private applyTo(view: ViewName, revision: Revision): void {

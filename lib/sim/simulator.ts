@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { events, SPORTS, type EventStatus, type Sport } from "../db/schema/index.ts";
 import { applyBatch, EventNames, linesOf, type BatchResult } from "../feed/ingest.ts";
+import type { Revision } from "../feed/history.ts";
 import type { FeedUpdate } from "../feed/schemas.ts";
 import { competitionsOf } from "./names.ts";
 import { hashString, seededRandom } from "./random.ts";
@@ -22,6 +23,8 @@ export type SimulatorOptions = {
   /** Real milliseconds between ticks. */
   tickMs?: number;
   now?: () => Date;
+  /** Each batch's committed revisions, in order: the instance hands them to its views. */
+  committed?: (revisions: Revision[]) => void;
 };
 
 const LIVE_PER_SPORT = 4;
@@ -61,6 +64,7 @@ export class Simulator {
   private readonly horizon: number;
   private readonly tickMs: number;
   private readonly now: () => Date;
+  private readonly committed: ((revisions: Revision[]) => void) | undefined;
   readonly world: string;
   private readonly tracked = new Map<string, SimulatedEvent>();
   private readonly finished = new Set<string>();
@@ -78,6 +82,7 @@ export class Simulator {
     this.horizon = options.horizon ?? HORIZON;
     this.tickMs = options.tickMs ?? 1_000;
     this.now = options.now ?? (() => new Date());
+    this.committed = options.committed;
     // Events of another seed or speed belong to another world: their ids differ.
     this.world = (hashString(`${this.seed}:${this.speed}`) % 36 ** 4).toString(36).padStart(4, "0");
   }
@@ -169,6 +174,7 @@ export class Simulator {
         this.now(),
         this.names,
       );
+      this.committed?.(result.revisions);
       report.applied += result.applied;
       for (const line of result.results) {
         if (line.status === "applied") continue;

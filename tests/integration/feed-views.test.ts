@@ -8,6 +8,7 @@ import { logger } from "../../lib/log/index.ts";
 import { seedReferenceData } from "../../seeds/index.ts";
 import { countingStatements, describeEachBackend, useTestDatabase } from "../../testing/databases.ts";
 import { creation } from "../../testing/feed.ts";
+import { MemoryBus } from "../../testing/instance-parts.ts";
 
 // The two views the API serves from: the present, and the present of DELAY seconds ago, both
 // built from the revision history, with the clock under the test's control.
@@ -133,6 +134,49 @@ describeEachBackend("the feed views on $name", (backend) => {
     count.statements = 0;
     await feed.advance(revision);
     expect(count.statements).toBe(0);
+  });
+
+  // The ingest hands its commit to its own instance's views (`offer`); a view hears no notice here
+  // (a bus of the test's), so only the offer or a read can move it.
+  it("applies its own instance's commit without reading it back, and reads when another commit came between", async () => {
+    const { db: counted, count } = countingStatements(handle.db);
+    const feed = new FeedViews(counted, DELAY, () => clock);
+    await feed.start(new MemoryBus());
+    views.push(feed);
+    count.statements = 0;
+    await feed.advance();
+    const once = count.statements;
+
+    const own = await apply(at(500), score("v-1", 30, 8));
+    count.statements = 0;
+    feed.offer(own.revisions);
+    expect(await feed.reach(own.changes[0]!.revision, 1_000)).toBe(true);
+    expect(count.statements).toBe(0);
+    expect(feed.present.get("v-1")?.event).toMatchObject({ score: { home: 8 } });
+    // As the history holds it: what a view that read it serves.
+    const reader = await startViews();
+    expect(JSON.stringify(feed.present.get("v-1")?.event)).toBe(JSON.stringify(reader.present.get("v-1")?.event));
+    // The delayed view takes it in its turn.
+    clock = at(560);
+    expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ score: { home: 8 } });
+
+    // Offered again (a read brought it first): nothing moves, nothing is read.
+    const version = feed.present.version;
+    feed.offer(own.revisions);
+    await feed.advance(own.changes[0]!.revision);
+    expect(feed.present.version).toBe(version);
+    expect(count.statements).toBe(0);
+
+    // Another instance's commit came first: the own one does not follow the present, so one read brings both.
+    await apply(at(501), score("v-1", 31, 9));
+    const after = await apply(at(502), score("v-1", 32, 10));
+    count.statements = 0;
+    feed.offer(after.revisions);
+    expect(await feed.reach(after.changes[0]!.revision, 1_000)).toBe(true);
+    expect(count.statements).toBe(once);
+    expect(feed.present.get("v-1")?.event).toMatchObject({ score: { home: 10 } });
+    clock = at(561);
+    expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ score: { home: 9 } });
   });
 
   // The instance closes the database right after the views stop: a read still under way then
