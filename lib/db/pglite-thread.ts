@@ -58,6 +58,14 @@ type Open = { tx: Transaction; end(commit: boolean): void; ended: Promise<unknow
 async function serve(db: PGlite): Promise<void> {
   const transactions = new Map<number, Open>();
   const unlistens = new Map<number, () => Promise<void>>();
+  // A notice leaves after the answer of the statement that raised it (a commit's), as a listener on
+  // another connection hears it: the instance that committed hands its revisions to its own views
+  // first, and the notice then asks them to read nothing.
+  let answering = 0;
+  const notices: Reply[] = [];
+  const sendNotices = () => {
+    for (const notice of notices.splice(0)) send(notice);
+  };
   const on = (tx: number | undefined): Pick<Transaction, "query" | "exec"> => {
     if (tx === undefined) return db;
     const open = transactions.get(tx);
@@ -96,9 +104,10 @@ async function serve(db: PGlite): Promise<void> {
         return undefined;
       }
       case "listen": {
-        const unlisten = await db.listen(request.channel, (payload) =>
-          send({ type: "notify", listener: request.listener, payload }),
-        );
+        const unlisten = await db.listen(request.channel, (payload) => {
+          notices.push({ type: "notify", listener: request.listener, payload });
+          if (answering === 0) sendNotices();
+        });
         unlistens.set(request.listener, unlisten);
         return undefined;
       }
@@ -113,12 +122,16 @@ async function serve(db: PGlite): Promise<void> {
   };
 
   parentPort!.on("message", (request: Request) => {
-    handle(request).then(
-      (result) => {
-        send({ type: "done", id: request.id, result });
-      },
-      (error: unknown) => send({ type: "error", id: request.id, error: sent(error) }),
-    );
+    answering++;
+    handle(request)
+      .then(
+        (result) => send({ type: "done", id: request.id, result }),
+        (error: unknown) => send({ type: "error", id: request.id, error: sent(error) }),
+      )
+      .finally(() => {
+        answering--;
+        sendNotices();
+      });
   });
 }
 

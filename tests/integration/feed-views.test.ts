@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../lib/db/index.ts";
-import { startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
+import { feedChanges, startChangeBus, type ChangeBus } from "../../lib/bus/index.ts";
 import { applyBatch, linesOf } from "../../lib/feed/ingest.ts";
 import type { FeedUpdate } from "../../lib/feed/schemas.ts";
 import { FeedViews } from "../../lib/feed/views.ts";
@@ -178,6 +178,34 @@ describeEachBackend("the feed views on $name", (backend) => {
     clock = at(561);
     expect(feed.delayed(clock).get("v-1")?.event).toMatchObject({ score: { home: 9 } });
   });
+
+  // The embedded database answers a commit before it sends the commit's notice, as a listener on
+  // another connection hears it; on PostgreSQL the two race, and a read settles it.
+  it.runIf(backend.name === "pglite")(
+    "hears its own commit's notice after the commit's answer, so an offered commit leaves nothing to read",
+    async () => {
+      const { db: counted, count } = countingStatements(handle.db);
+      const feed = new FeedViews(counted, DELAY, () => clock);
+      await feed.start(bus);
+      views.push(feed);
+      await feed.advance();
+      const heard = Promise.withResolvers<void>();
+      const unfollow = await bus.follow(feedChanges, (changes) => {
+        if (changes?.some((change) => change.eventId === "v-own")) heard.resolve();
+      });
+      try {
+        count.statements = 0;
+        const own = await apply(at(600), creation("v-own", "2026-11-21T19:00:00Z", "soccer"));
+        feed.offer(own.revisions);
+        await heard.promise;
+        expect(await feed.reach(own.changes[0]!.revision, 1_000)).toBe(true);
+        expect(feed.present.get("v-own")).toBeDefined();
+        expect(count.statements).toBe(0);
+      } finally {
+        unfollow();
+      }
+    },
+  );
 
   // The instance closes the database right after the views stop: a read still under way then
   // failed, and was logged as an error, at an ordinary stop.
